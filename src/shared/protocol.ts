@@ -1,0 +1,132 @@
+// The live wire contract shared by the reference server and the engine
+// (DESIGN §3, docs/protocol.md). Pure types and pure naming functions only:
+// encoding (pako, base64) lives in adapters on each side.
+
+import type { Id } from './types.js';
+
+/** Collections a live change may touch. */
+export const COLLECTIONS = [
+  'organizations', 'locations', 'users', 'external_objects',
+  'assets', 'sensors', 'measurements', 'heartbeats', 'notifications',
+] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+export const CHANGE_KINDS = ['created', 'modified', 'deleted'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+/** 'initial' is the kind of a REST base load, never sent live */
+export type AnyChangeKind = ChangeKind | 'initial';
+
+/** Scopes of streams: one stream per channel. */
+export type StreamScope =
+  | { kind: 'organization'; organizationId: Id }
+  | { kind: 'location'; organizationId: Id; locationId: Id }
+  | { kind: 'user'; userId: Id };
+
+/** Which collections each scope carries. */
+export const SCOPE_COLLECTIONS: Record<StreamScope['kind'], readonly Collection[]> = {
+  organization: ['organizations', 'locations', 'users', 'external_objects'],
+  location: ['assets', 'sensors', 'measurements', 'heartbeats'],
+  user: ['notifications'],
+};
+
+export interface MeasurementChangeData {
+  sensor_id: Id;
+  /** sensor type, e.g. 'occupancy', 'co2', 'location', 'reservation' */
+  type: string;
+  /** wire measurement value (normalized on the client) */
+  value: Record<string, unknown>;
+}
+
+export interface HeartbeatChangeData {
+  sensor_id: Id;
+  time: number;
+  battery_level?: number | null;
+}
+
+export interface LiveChange {
+  collection: Collection;
+  kind: ChangeKind;
+  /** id of the object; required for 'deleted' */
+  id: Id;
+  /** wire JSON of the object (created/modified), or measurement / heartbeat data */
+  data?: unknown;
+}
+
+/** Decoded content of one live message (spec §3 "Live packet"). */
+export interface LivePacket {
+  /** identifies one incarnation of a stream; a server restart makes a new one */
+  stream_id: string;
+  /** +1 per packet on a stream, starting at 1 */
+  stream_sequence: number;
+  changes: LiveChange[];
+}
+
+/** Stream position an initial REST load reflects (response headers). */
+export interface StreamPosition {
+  stream_id: string;
+  /** the last sequence already contained in the response; 0 before any packet */
+  stream_sequence: number;
+}
+
+export const STREAM_ID_HEADER = 'x-stream-id';
+export const STREAM_SEQUENCE_HEADER = 'x-stream-sequence';
+
+/** Pusher event name of live packets. */
+export const PUSHER_EVENT = 'changes';
+
+/** MQTT topic filter the client subscribes to (spec §7). */
+export function mqttTopicFilter(scope: StreamScope): string {
+  return `${mqttTopicBase(scope)}/#`;
+}
+
+/** MQTT topic the server publishes to. */
+export function mqttPublishTopic(scope: StreamScope): string {
+  return `${mqttTopicBase(scope)}/changes`;
+}
+
+function mqttTopicBase(scope: StreamScope): string {
+  switch (scope.kind) {
+    case 'location':
+      return `eb/changes/${scope.organizationId}/${scope.locationId}`;
+    case 'organization':
+      // '_org' cannot clash with a location id (ids are digits or uuids)
+      return `eb/changes/${scope.organizationId}/_org`;
+    case 'user':
+      return `eb/users/${scope.userId}`;
+  }
+}
+
+/** Pusher private channel name of a scope. */
+export function pusherChannel(scope: StreamScope): string {
+  switch (scope.kind) {
+    case 'location':
+      return `private-eb-changes-${scope.organizationId}-${scope.locationId}`;
+    case 'organization':
+      return `private-eb-changes-${scope.organizationId}`;
+    case 'user':
+      return `private-eb-user-${scope.userId}`;
+  }
+}
+
+/** Parses a Pusher channel name back into its scope, or null. */
+export function scopeFromPusherChannel(channel: string): StreamScope | null {
+  let m = /^private-eb-changes-([A-Za-z0-9_]+)-([A-Za-z0-9_]+)$/.exec(channel);
+  if (m) return { kind: 'location', organizationId: m[1]!, locationId: m[2]! };
+  m = /^private-eb-changes-([A-Za-z0-9_]+)$/.exec(channel);
+  if (m) return { kind: 'organization', organizationId: m[1]! };
+  m = /^private-eb-user-([A-Za-z0-9_]+)$/.exec(channel);
+  if (m) return { kind: 'user', userId: m[1]! };
+  return null;
+}
+
+/** Stable key of a scope, for maps. */
+export function scopeKey(scope: StreamScope): string {
+  switch (scope.kind) {
+    case 'location':
+      return `location:${scope.organizationId}:${scope.locationId}`;
+    case 'organization':
+      return `organization:${scope.organizationId}`;
+    case 'user':
+      return `user:${scope.userId}`;
+  }
+}
