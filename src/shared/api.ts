@@ -97,6 +97,10 @@ export interface DrawState {
   nextEvent?: ReservationEvent | null;
   /** heatmap weight 0..1 (co-workers-heatmap) */
   heat?: number;
+  /** recent history for the popup, newest first, as display text (added by the UI issue) */
+  history?: Array<{ time: number; text: string }>;
+  /** votes on tickets and voices (added by the UI issue) */
+  votes?: { up: number; down: number; mine?: 1 | -1 | 0 };
 }
 
 export interface FloorViewMeta {

@@ -7,6 +7,9 @@ export const HOUR_END = 18;
 export const CLEAN_DESK_POLICY = 120;
 export const MANUAL_LOCATION_TIMEOUT_MS = 432e5;
 
+/** same-origin image used when a user has no avatar_url (spec §3 "a local image") */
+export const DEFAULT_AVATAR_URL = '/avatar-default.svg';
+
 export const POPUP_DEFAULT_WIDTH = 300;
 export const POPUP_DEFAULT_HEIGHT = 250;
 export const FLOOR_DEFAULT_HEIGHT = 2.8;

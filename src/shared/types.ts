@@ -218,6 +218,9 @@ export interface UserLocation {
   location_id: Id;
   floor_id: Id;
   time: number;
+  /** floor-local position of a manually set location, when known */
+  x?: number;
+  y?: number;
 }
 
 export interface User {
@@ -265,6 +268,8 @@ export interface MqttConfig {
   password?: string;
   /** full broker URL (ws:// or wss:// in browsers, mqtt:// in Node) */
   url?: string;
+  /** TCP URL of the same broker (mqtt://), for Node clients; url stays the browser one */
+  mqtt_url?: string;
 }
 
 export interface Settings {

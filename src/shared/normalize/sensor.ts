@@ -1,0 +1,138 @@
+// Sensors, measurement values and reservation events (spec §3, §5). A value's
+// valid_to defaults to time + valid_for, or time; reservation events without
+// booking_ref and location values without coordinates are dropped.
+
+import type { Id, MeasurementValue, ReservationEvent, Sensor } from '../types.js';
+import { normalizeList } from './list.js';
+import {
+  isRecord, toId, toIdList, toIntOrNull, toNumOrNull, toStr, toStrOrNull, toTime,
+  type NormalizeContext,
+} from './primitives.js';
+import { WARN } from './warnings.js';
+
+export const LOCATION_SENSOR_TYPE = 'location';
+export const RESERVATION_SENSOR_TYPE = 'reservation';
+
+export interface MeasurementMeta {
+  /** for warnings */
+  sensorId: Id;
+  /** the sensor's type: 'location' values need coordinates, 'reservation' values carry events */
+  type: string;
+}
+
+/** Normalizes the events of a reservation value, sorted by start. */
+export function normalizeReservationEvents(raw: unknown, sensorId: Id, ctx: NormalizeContext): ReservationEvent[] {
+  if (!Array.isArray(raw)) return [];
+  const out: ReservationEvent[] = [];
+  for (const item of raw) {
+    if (!isRecord(item)) {
+      ctx.logger.warn(WARN.notAnObject('reservation event'), item);
+      continue;
+    }
+    const bookingRef = toStrOrNull(item.booking_ref);
+    if (!bookingRef) {
+      ctx.logger.warn(WARN.reservationWithoutBookingRef(sensorId), item);
+      continue;
+    }
+    const start = toTime(item.start);
+    const end = toTime(item.end);
+    if (start === null || end === null) {
+      ctx.logger.warn(WARN.reservationMalformed(sensorId), item);
+      continue;
+    }
+    out.push({
+      start,
+      end,
+      subject: toStr(item.subject),
+      user_id: toId(item.user_id),
+      booking_ref: bookingRef,
+    });
+  }
+  return out.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * One measurement value. Returns null (with a warning) when it has no time, or
+ * when a location value lacks its building-relative x/y: such values are
+ * ignored rather than moving anyone to 0,0.
+ */
+export function normalizeMeasurementValue(raw: unknown, meta: MeasurementMeta, ctx: NormalizeContext): MeasurementValue | null {
+  if (!isRecord(raw)) {
+    ctx.logger.warn(WARN.notAnObject('measurement value'), raw);
+    return null;
+  }
+  const time = toTime(raw.time);
+  if (time === null) {
+    ctx.logger.warn(WARN.measurementWithoutTime(meta.sensorId), raw);
+    return null;
+  }
+  const validFor = toNumOrNull(raw.valid_for);
+  const validTo = toTime(raw.valid_to) ?? (validFor !== null ? time + validFor : time);
+  const value: MeasurementValue = {
+    time,
+    valid_for: validFor,
+    valid_to: validTo,
+    battery_level: toNumOrNull(raw.battery_level),
+    events: meta.type === RESERVATION_SENSOR_TYPE || Array.isArray(raw.events)
+      ? normalizeReservationEvents(raw.events, meta.sensorId, ctx)
+      : null,
+    value: raw.value ?? null,
+  };
+  if (meta.type === LOCATION_SENSOR_TYPE) {
+    const x = toNumOrNull(raw.x);
+    const y = toNumOrNull(raw.y);
+    if (x === null || y === null) {
+      ctx.logger.warn(WARN.locationWithoutCoordinates(meta.sensorId), raw);
+      return null;
+    }
+    value.x = x;
+    value.y = y;
+    const floorId = toId(raw.floor_id);
+    if (floorId !== null) value.floor_id = floorId;
+    const floor = toIntOrNull(raw.floor);
+    if (floor !== null) value.floor = floor;
+    if (Array.isArray(raw.zones)) value.zones = toIdList(raw.zones);
+  }
+  return value;
+}
+
+export function normalizeSensor(raw: unknown, ctx: NormalizeContext): Sensor | null {
+  if (!isRecord(raw)) {
+    ctx.logger.warn(WARN.notAnObject('sensor'), raw);
+    return null;
+  }
+  const id = toId(raw.id);
+  if (id === null) {
+    ctx.logger.warn(WARN.missingId('sensor'), raw);
+    return null;
+  }
+  const type = toStr(raw.type, 'generic');
+  const meta = { sensorId: id, type };
+  const measurement = (v: unknown) => (v === undefined || v === null ? null : normalizeMeasurementValue(v, meta, ctx));
+  const status = isRecord(raw.last_status) ? raw.last_status : {};
+  const sensor: Sensor = {
+    id,
+    uuid: toStr(raw.uuid),
+    legacy_id: toStrOrNull(raw.legacy_id),
+    type,
+    subtype: toStrOrNull(raw.subtype),
+    asset_id: toId(raw.asset_id),
+    value: raw.value ?? null,
+    prev_value: raw.prev_value ?? null,
+    daily_delta_value: toNumOrNull(raw.daily_delta_value),
+    day_start_value: toNumOrNull(raw.day_start_value),
+    last_measurement: measurement(raw.last_measurement),
+    previous_measurement: measurement(raw.previous_measurement),
+    last_communication_time: toTime(raw.last_communication_time),
+    last_status: { battery_level: toNumOrNull(status.battery_level) },
+    virtual_sensor_id: toId(raw.virtual_sensor_id),
+    vendor_id: toStrOrNull(raw.vendor_id),
+  };
+  if (raw.local === true) sensor.local = true;
+  return sensor;
+}
+
+/** Normalizes a listing; duplicate ids warn and the later copy wins. */
+export function normalizeSensors(raw: unknown, ctx: NormalizeContext): Sensor[] {
+  return normalizeList(raw, 'sensor', ctx, normalizeSensor);
+}

@@ -1,0 +1,72 @@
+// Clean-desk colours (spec §9): a d3 colour scale over the share of the
+// clean-desk policy time (cleanDeskPolicy minutes) that has passed since a
+// desk was last occupied. Thresholds 0, 0.08, 0.081, 0.999, 1; see
+// docs/domain.md for what each phase means.
+
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { interpolateRgb } from 'd3-interpolate';
+import { BASE_CONFIG, type BaseConfig } from '../config.js';
+
+const MINUTE_MS = 60_000;
+
+export type CleanDeskPhase = 'in_use' | 'short_break' | 'awaiting_clearing' | 'policy_exceeded';
+
+export const CLEAN_DESK_PHASE_LABELS: Readonly<Record<CleanDeskPhase, string>> = {
+  in_use: 'In use',
+  short_break: 'Short break',
+  awaiting_clearing: 'Should be cleared',
+  policy_exceeded: 'Clean desk policy exceeded',
+};
+
+type CleanDeskConfig = Pick<BaseConfig, 'cleanDesk'>;
+
+/**
+ * Share of the policy elapsed since the desk was last occupied: 0 while
+ * occupied (or just left), 1 when the policy time has passed. Not clamped.
+ */
+export function cleanDeskRatio(lastOccupiedAt: number | null, occupiedNow: boolean, now: number, policyMinutes: number): number | null {
+  if (occupiedNow) return 0;
+  if (lastOccupiedAt === null || policyMinutes <= 0) return null;
+  return Math.max(0, now - lastOccupiedAt) / (policyMinutes * MINUTE_MS);
+}
+
+/**
+ * Phases between the thresholds: [0, 0.08] a short break (green), (0.08, 1)
+ * the desk should be cleared (yellow turning orange), ≥ 1 the policy is
+ * exceeded (red). The steps 0.08→0.081 and 0.999→1 are near-jumps on purpose:
+ * crossing into a new phase is visible at once.
+ */
+export function cleanDeskPhase(ratio: number, occupiedNow = false, config: CleanDeskConfig = BASE_CONFIG): CleanDeskPhase {
+  if (occupiedNow) return 'in_use';
+  const t = config.cleanDesk.thresholds;
+  if (ratio <= t[1]!) return 'short_break';
+  if (ratio < t[4]!) return 'awaiting_clearing';
+  return 'policy_exceeded';
+}
+
+export function createCleanDeskScale(config: CleanDeskConfig = BASE_CONFIG): ScaleLinear<string, string> {
+  return scaleLinear<string>()
+    .domain(config.cleanDesk.thresholds)
+    .range(config.cleanDesk.colors)
+    .interpolate(interpolateRgb)
+    .clamp(true);
+}
+
+let baseScale: ScaleLinear<string, string> | null = null;
+
+/** CSS colour (`rgb(r, g, b)`) of a ratio; ratios outside [0, 1] take the end colours. */
+export function cleanDeskColor(ratio: number, config?: CleanDeskConfig): string {
+  if (config && config !== BASE_CONFIG) return createCleanDeskScale(config)(ratio);
+  baseScale ??= createCleanDeskScale();
+  return baseScale(ratio);
+}
+
+/** Legend stops of the clean-desk layer, labelled with the minutes they stand for. */
+export function cleanDeskLegendStops(policyMinutes: number, config: CleanDeskConfig = BASE_CONFIG): Array<{ value: number; color: string; label: string }> {
+  const scale = createCleanDeskScale(config);
+  return config.cleanDesk.thresholds.map((value) => ({
+    value,
+    color: scale(value),
+    label: `${Math.round(value * policyMinutes)} min`,
+  }));
+}
