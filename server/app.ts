@@ -1,0 +1,223 @@
+// Assembles the reference server: fastify with the routes of spec §7, the
+// store and publisher, the live transport (own Pusher endpoint, Mosquitto,
+// or external services), the seeded demo data and the simulator.
+// `startStoreyServer` is what main.ts and the test harness call.
+
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Ajv from 'ajv';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER } from '../src/shared/protocol.js';
+import { IMAGE_MAX_BYTES, SESSION_COOKIE } from '../src/shared/rest.js';
+import { userForToken, type OpenIdOptions } from './auth.js';
+import { systemClock, type ServerClock } from './clock.js';
+import { startMosquitto, type MosquittoBroker } from './live/mosquitto.js';
+import { createMqttTransport } from './live/mqttTransport.js';
+import { createPublisher, type Publisher } from './live/publisher.js';
+import { createPusherServer, type PusherServer } from './live/pusherServer.js';
+import { createPusherTransport } from './live/pusherTransport.js';
+import type { LiveTransport } from './live/transport.js';
+import { createOutbox, type Outbox } from './mail.js';
+import { accountRoutes } from './routes/accounts.js';
+import { assetRoutes } from './routes/assets.js';
+import { bookingRoutes } from './routes/booking.js';
+import type { RouteContext } from './routes/context.js';
+import { HttpError } from './routes/guard.js';
+import { organizationRoutes } from './routes/organizations.js';
+import { peopleRoutes } from './routes/people.js';
+import { sensorRoutes } from './routes/sensors.js';
+import { seedDemo, type SeedOptions, type SeedResult } from './seed/demo.js';
+import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
+import { createStore, type Store } from './store/store.js';
+
+export interface PusherCredentials {
+  appId: string;
+  key: string;
+  secret: string;
+  cluster: string;
+}
+
+export interface ServerOptions {
+  host?: string;
+  /** 0 picks a free port */
+  port?: number;
+  transport?: 'pusher' | 'mqtt';
+  /** hosted Pusher: publish there instead of our own endpoint */
+  hostedPusher?: PusherCredentials;
+  /** credentials of our own Pusher endpoint; random when absent */
+  pusher?: Partial<PusherCredentials>;
+  /** external MQTT broker instead of a private Mosquitto */
+  mqtt?: { url: string; wsUrl?: string; username?: string; password?: string; dynsec?: boolean; clientUsername?: string; clientPassword?: string };
+  seed?: Omit<SeedOptions, 'now'>;
+  simulate?: boolean;
+  simulator?: Omit<SimulatorOptions, 'seed'>;
+  clock?: ServerClock;
+  staticDir?: string;
+  openId?: OpenIdOptions | null;
+  logger?: boolean;
+  /** GET /v1/dev/outbox lists the local mail outbox (never in production) */
+  devRoutes?: boolean;
+}
+
+export interface StoreyServer {
+  url: string;
+  baseUrl: string;
+  app: FastifyInstance;
+  store: Store;
+  publisher: Publisher;
+  outbox: Outbox;
+  transport: LiveTransport;
+  pusherServer: PusherServer | null;
+  broker: MosquittoBroker | null;
+  simulator: Simulator;
+  seed: SeedResult;
+  pusher: PusherCredentials;
+  close(): Promise<void>;
+}
+
+export async function startStoreyServer(options: ServerOptions = {}): Promise<StoreyServer> {
+  const clock = options.clock ?? systemClock;
+  const publisher = createPublisher();
+  const store = createStore(clock, publisher);
+  const outbox = createOutbox();
+  const seed = seedDemo(store, { ...options.seed, now: clock.now() });
+  let transport: LiveTransport | null = null;
+  let port = 0;
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+  });
+  // query strings and path parameters arrive as text and are coerced; JSON bodies must already have the right types
+  const lenient = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : lenient).compile(schema));
+  app.decorateRequest('user', null);
+  await app.register(fastifyCors, {
+    origin: true, credentials: true, exposedHeaders: [STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  app.addContentTypeParser(/^(image\/.*|application\/octet-stream)$/, { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization;
+    const bearer = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    const cookie = req.routeOptions.config?.cookieAuth ? req.cookies?.[SESSION_COOKIE] : undefined;
+    const token = bearer || cookie || null;
+    req.user = token ? userForToken(store, token) : null;
+    // only the API needs a user; the viewer's static files and the Pusher events API (signed by the app secret) do not
+    // (decided by the matched route pattern, never by the raw URL, so an encoded path cannot dodge it)
+    const route = req.routeOptions.url ?? '';
+    const api = route.startsWith('/v1/') || route.startsWith('/v2/');
+    if (!req.user && api && !req.routeOptions.config?.public && req.method !== 'OPTIONS') {
+      throw new HttpError(401, 'Missing or invalid bearer token');
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+    const status = 'validation' in error && error.validation ? 400 : error.statusCode ?? 500;
+    if (status >= 500) req.log.error({ err: error }, 'request failed');
+    const message = status >= 500 ? 'Internal Server Error' : error.message;
+    return reply.code(status).send({ statusCode: status, error: reasonPhrase(status), message });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    if (options.staticDir && req.method === 'GET' && !req.url.startsWith('/v1/') && !req.url.startsWith('/v2/')) {
+      return reply.sendFile('index.html');
+    }
+    return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found` });
+  });
+
+  const ctx: RouteContext = {
+    store, outbox, openId: options.openId ?? null,
+    transport: () => transport,
+    port: () => port,
+    mailCode: () => { throw new Error('account routes not registered'); },
+  };
+  await accountRoutes(app, ctx);
+  await organizationRoutes(app, ctx);
+  await assetRoutes(app, ctx);
+  await sensorRoutes(app, ctx);
+  await peopleRoutes(app, ctx);
+  await bookingRoutes(app, ctx);
+  if (options.devRoutes) {
+    app.get('/v1/dev/outbox', { config: { public: true } }, async () => outbox.list());
+  }
+
+  const pusherCreds: PusherCredentials = {
+    appId: options.pusher?.appId ?? String(100000 + (randomBytes(2).readUInt16BE() % 900000)),
+    key: options.pusher?.key ?? randomBytes(10).toString('hex'),
+    secret: options.pusher?.secret ?? randomBytes(20).toString('hex'),
+    cluster: options.pusher?.cluster ?? 'local',
+  };
+  const transportName = options.transport ?? 'pusher';
+  const pusherServer = transportName === 'pusher' && !options.hostedPusher ? createPusherServer(pusherCreds) : null;
+  if (pusherServer) await pusherServer.registerRoutes(app);
+  if (options.staticDir) await app.register(fastifyStatic, { root: options.staticDir, prefix: '/', wildcard: false });
+
+  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  port = (app.server.address() as AddressInfo).port;
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  pusherServer?.attach(app.server);
+
+  let broker: MosquittoBroker | null = null;
+  try {
+    if (transportName === 'mqtt') {
+      if (options.mqtt) {
+        transport = await createMqttTransport({
+          brokerUrl: options.mqtt.url, wsUrl: options.mqtt.wsUrl, username: options.mqtt.username, password: options.mqtt.password,
+          dynsec: options.mqtt.dynsec ?? false,
+          sharedClientCredentials: options.mqtt.clientUsername ? { username: options.mqtt.clientUsername, password: options.mqtt.clientPassword ?? '' } : undefined,
+        });
+      } else {
+        broker = await startMosquitto();
+        transport = await createMqttTransport({
+          brokerUrl: broker.mqttUrl, wsUrl: broker.wsUrl, username: broker.adminUsername, password: broker.adminPassword, dynsec: true,
+        });
+      }
+    } else {
+      transport = options.hostedPusher
+        ? createPusherTransport(options.hostedPusher)
+        : createPusherTransport({ ...pusherCreds, selfHosted: { host, port } });
+    }
+  } catch (err) {
+    await app.close();
+    await broker?.close();
+    throw err;
+  }
+  publisher.setSink(transport);
+
+  const simulator = createSimulator(store, { ...options.simulator, seed: options.seed?.seed ?? 1 });
+  if (options.simulate) simulator.start();
+
+  let closed = false;
+  return {
+    url, baseUrl: `${url}/v1`, app, store, publisher, outbox, transport, pusherServer, broker, simulator, seed,
+    pusher: options.hostedPusher ?? pusherCreds,
+    async close() {
+      if (closed) return;
+      closed = true;
+      simulator.stop();
+      await publisher.flush();
+      publisher.setSink(null);
+      await pusherServer?.close();
+      await app.close();
+      await transport?.close();
+      await broker?.close();
+    },
+  };
+}
+
+function reasonPhrase(status: number): string {
+  const phrases: Record<number, string> = {
+    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+    409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  };
+  return phrases[status] ?? 'Error';
+}

@@ -1,0 +1,116 @@
+// Accounts and credentials: scrypt password hashes, random opaque bearer
+// tokens, one-time mail codes, roles from permissions (spec §6) and OpenID
+// id_token verification (HS256 / RS256 through node:crypto).
+
+import { createHmac, createPublicKey, randomBytes, scryptSync, timingSafeEqual, verify as verifySignature } from 'node:crypto';
+import { ROLE_PERMISSIONS } from '../src/shared/constants.js';
+import type { Id, Role } from '../src/shared/types.js';
+import type { MailCodePurpose } from './store/records.js';
+import type { Store } from './store/store.js';
+
+export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+export const MAIL_CODE_LIFETIME_MS = 24 * 3600 * 1000;
+const SCRYPT_KEY_BYTES = 32;
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `${salt.toString('hex')}:${scryptSync(password, salt, SCRYPT_KEY_BYTES).toString('hex')}`;
+}
+
+export function verifyPassword(password: string, stored: string | null): boolean {
+  if (!stored) return false;
+  const [saltHex, hashHex] = stored.split(':');
+  if (!saltHex || !hashHex) return false;
+  const expected = Buffer.from(hashHex, 'hex');
+  const actual = scryptSync(password, Buffer.from(saltHex, 'hex'), expected.length);
+  return timingSafeEqual(expected, actual);
+}
+
+export function rolesOf(permissions: readonly string[]): Role[] {
+  return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => permissions.includes(ROLE_PERMISSIONS[role]));
+}
+
+export function hasRole(permissions: readonly string[], role: Role): boolean {
+  return permissions.includes(ROLE_PERMISSIONS[role]);
+}
+
+export function issueToken(store: Store, userId: Id): { token: string; expiresAt: number } {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = store.clock.now() + TOKEN_LIFETIME_MS;
+  store.tokens.set(token, { userId, expiresAt });
+  return { token, expiresAt };
+}
+
+export function userForToken(store: Store, token: string) {
+  const rec = store.tokens.get(token);
+  if (!rec) return null;
+  if (rec.expiresAt <= store.clock.now()) {
+    store.tokens.delete(token);
+    return null;
+  }
+  return store.users.get(rec.userId) ?? null;
+}
+
+export function issueMailCode(store: Store, userId: Id, purpose: MailCodePurpose): string {
+  const code = randomBytes(18).toString('base64url');
+  store.mailCodes.set(code, { userId, purpose, expiresAt: store.clock.now() + MAIL_CODE_LIFETIME_MS });
+  return code;
+}
+
+/** Consumes a code if it is valid for `userId`; single use. */
+export function consumeMailCode(store: Store, code: string, userId: Id): boolean {
+  const rec = store.mailCodes.get(code);
+  if (!rec || rec.userId !== userId || rec.expiresAt <= store.clock.now()) return false;
+  store.mailCodes.delete(code);
+  return true;
+}
+
+export interface OpenIdOptions {
+  /** HS256 shared secret, or an RS256 public key in PEM */
+  key: string;
+  algorithm: 'HS256' | 'RS256';
+  /** expected `aud`; unchecked when absent */
+  audience?: string;
+  /** expected `iss`; unchecked when absent */
+  issuer?: string;
+}
+
+export class IdTokenError extends Error {
+  override name = 'IdTokenError';
+}
+
+/** Verifies a compact JWS and returns its claims, or throws IdTokenError. */
+export function verifyIdToken(idToken: string, options: OpenIdOptions, nowMs: number): Record<string, unknown> {
+  const parts = idToken.split('.');
+  if (parts.length !== 3) throw new IdTokenError('id_token is not a JWT');
+  const [h, p, sig] = parts as [string, string, string];
+  let header: { alg?: string };
+  let claims: Record<string, unknown>;
+  try {
+    header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
+  } catch {
+    throw new IdTokenError('id_token is not a JWT');
+  }
+  if (header.alg !== options.algorithm) throw new IdTokenError('id_token algorithm not accepted');
+  const data = Buffer.from(`${h}.${p}`);
+  const signature = Buffer.from(sig, 'base64url');
+  const valid = options.algorithm === 'HS256'
+    ? safeEqual(createHmac('sha256', options.key).update(data).digest(), signature)
+    : verifySignature('RSA-SHA256', data, createPublicKey(options.key), signature);
+  if (!valid) throw new IdTokenError('id_token signature invalid');
+  const nowS = nowMs / 1000;
+  if (typeof claims.exp !== 'number' || claims.exp <= nowS) throw new IdTokenError('id_token expired');
+  if (typeof claims.nbf === 'number' && claims.nbf > nowS) throw new IdTokenError('id_token not yet valid');
+  if (options.audience !== undefined) {
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.includes(options.audience)) throw new IdTokenError('id_token audience mismatch');
+  }
+  if (options.issuer !== undefined && claims.iss !== options.issuer) throw new IdTokenError('id_token issuer mismatch');
+  if (typeof claims.email !== 'string' || !claims.email) throw new IdTokenError('id_token has no email');
+  return claims;
+}
+
+function safeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,87 @@
+// One stream per scope: a random id per server process and a sequence that
+// grows by one per message. Mutations call `publish` synchronously, so a REST
+// read taken in the same tick reports exactly the position it contains;
+// sending is queued per scope so messages leave in sequence order.
+
+import { randomBytes } from 'node:crypto';
+import { scopeKey, type LiveChange, type StreamPosition, type StreamScope } from '../../src/shared/protocol.js';
+import { encodeChanges } from './packetCodec.js';
+
+/** Where encoded messages go: the Pusher SDK, an MQTT client, or a test. */
+export interface LiveSink {
+  send(scope: StreamScope, payloads: string[]): Promise<void>;
+}
+
+export interface Publisher {
+  position(scope: StreamScope): StreamPosition;
+  /** assigns sequences now, sends in order; returns the payloads sent */
+  publish(scope: StreamScope, changes: LiveChange[]): string[];
+  /** resolves when everything published so far has been handed to the sink */
+  flush(): Promise<void>;
+  onPublish(listener: (scope: StreamScope, payloads: string[]) => void): () => void;
+  setSink(sink: LiveSink | null): void;
+  /** while muted (bulk seeding before anyone listens) publish is a no-op and sequences stay put */
+  setMuted(muted: boolean): void;
+  /** errors of the sink so far (sending never throws into a mutation) */
+  readonly errors: Error[];
+}
+
+const MAX_KEPT_ERRORS = 100;
+
+interface StreamState {
+  id: string;
+  sequence: number;
+  queue: Promise<void>;
+}
+
+export function createPublisher(sink: LiveSink | null = null): Publisher {
+  const streams = new Map<string, StreamState>();
+  const listeners = new Set<(scope: StreamScope, payloads: string[]) => void>();
+  const errors: Error[] = [];
+  let currentSink = sink;
+  let muted = false;
+
+  function stream(scope: StreamScope): StreamState {
+    const key = scopeKey(scope);
+    let s = streams.get(key);
+    if (!s) {
+      s = { id: randomBytes(9).toString('base64url'), sequence: 0, queue: Promise.resolve() };
+      streams.set(key, s);
+    }
+    return s;
+  }
+
+  return {
+    errors,
+    position(scope) {
+      const s = stream(scope);
+      return { stream_id: s.id, stream_sequence: s.sequence };
+    },
+    publish(scope, changes) {
+      if (changes.length === 0 || muted) return [];
+      const s = stream(scope);
+      const payloads = encodeChanges(s.id, s.sequence + 1, changes);
+      s.sequence += payloads.length;
+      const target = currentSink;
+      if (target) {
+        s.queue = s.queue
+          .then(() => target.send(scope, payloads))
+          .catch((err: unknown) => {
+            errors.push(err instanceof Error ? err : new Error(String(err)));
+            if (errors.length > MAX_KEPT_ERRORS) errors.shift();
+          });
+      }
+      for (const l of listeners) l(scope, payloads);
+      return payloads;
+    },
+    async flush() {
+      await Promise.all([...streams.values()].map((s) => s.queue));
+    },
+    onPublish(listener) {
+      listeners.add(listener);
+      return () => { listeners.delete(listener); };
+    },
+    setSink(next) { currentSink = next; },
+    setMuted(next) { muted = next; },
+  };
+}

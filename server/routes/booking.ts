@@ -1,0 +1,76 @@
+// Room booking (POST and DELETE /booking): a booking is an event in the
+// room's reservation sensor, so every change is a new reservation measurement
+// published on the location stream like any other reading.
+
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { BookingRequest, BookingResponse, CancelBookingRequest } from '../../src/shared/rest.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
+import { hasRole } from '../auth.js';
+import { validityOf } from '../seed/sensorValues.js';
+import type { RouteContext } from './context.js';
+import { HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, requireRole } from './guard.js';
+import { idParam, objectSchema, timeSchema } from './schemas.js';
+
+export const BOOKING_MAX_LENGTH_MS = 7 * 86_400_000;
+/** events that ended longer ago than this are dropped from the sensor value */
+const KEEP_PAST_EVENTS_MS = 2 * 86_400_000;
+
+export async function bookingRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
+  const roomFor = (req: import('fastify').FastifyRequest, roomId: string) => {
+    const me = currentUser(req);
+    const room = store.assets.get(roomId);
+    const loc = room ? store.locations.get(room.location_id) : undefined;
+    if (!room || !loc || !canReachOrganization(me, loc.organization_id) || !canSeeAsset(store, me, room)) throw notFound('Room');
+    const sensorId = room.data_provider_refs.reservation;
+    if (!sensorId || !store.sensors.has(sensorId)) throw new HttpError(400, 'This asset has no reservation sensor');
+    return { me, room, sensorId };
+  };
+  const eventsOf = (sensorId: string): ReservationEvent[] =>
+    [...((store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[])];
+  const publishEvents = (sensorId: string, events: ReservationEvent[]) => {
+    const now = store.clock.now();
+    const kept = events.filter((e) => e.end > now - KEEP_PAST_EVENTS_MS).sort((a, b) => a.start - b.start);
+    store.addMeasurement(sensorId, { time: now, valid_for: validityOf('reservation'), events: kept });
+  };
+
+  app.post('/v1/booking', {
+    schema: {
+      body: objectSchema({
+        room_id: idParam, start: timeSchema, end: timeSchema, subject: { type: 'string', minLength: 1, maxLength: 200 },
+      }, ['room_id', 'start', 'end', 'subject']),
+    },
+  }, async (req, reply) => {
+    const body = req.body as BookingRequest;
+    const { me, room, sensorId } = roomFor(req, body.room_id);
+    requireRole(me, 'regular');
+    if (body.end <= body.start) throw new HttpError(400, 'body/end must be after body/start');
+    if (body.end - body.start > BOOKING_MAX_LENGTH_MS) throw new HttpError(400, 'body: a booking may last at most 7 days');
+    if (body.end <= store.clock.now()) throw new HttpError(400, 'body/end is in the past');
+    const events = eventsOf(sensorId);
+    if (events.some((e) => e.start < body.end && body.start < e.end)) throw new HttpError(409, 'The room is already booked at that time');
+    const event: ReservationEvent = {
+      start: body.start, end: body.end, subject: body.subject, user_id: me.id, booking_ref: `bk-${randomBytes(8).toString('hex')}`,
+    };
+    store.bookings.set(event.booking_ref, { bookingRef: event.booking_ref, sensorId, roomId: room.id, userId: me.id });
+    publishEvents(sensorId, [...events, event]);
+    return reply.code(201).send({ booking_ref: event.booking_ref, sensor_id: sensorId, event } satisfies BookingResponse);
+  });
+
+  app.delete('/v1/booking', {
+    schema: { querystring: objectSchema({ room_id: idParam, booking_ref: { type: 'string', minLength: 1, maxLength: 100 } }) },
+  }, async (req, reply) => {
+    const fromBody = (req.body && typeof req.body === 'object' ? req.body : {}) as Partial<CancelBookingRequest>;
+    const q = { ...(req.query as Partial<CancelBookingRequest>), ...fromBody };
+    if (typeof q.room_id !== 'string' || !/^[0-9]{1,18}$/.test(q.room_id)) throw new HttpError(400, "body must have required property 'room_id'");
+    if (typeof q.booking_ref !== 'string' || !q.booking_ref) throw new HttpError(400, "body must have required property 'booking_ref'");
+    const { me, room, sensorId } = roomFor(req, q.room_id);
+    const record = store.bookings.get(q.booking_ref);
+    const events = eventsOf(sensorId);
+    if (!record || record.roomId !== room.id || !events.some((e) => e.booking_ref === q.booking_ref)) throw notFound('Booking');
+    if (record.userId !== me.id && !hasRole(me.permissions, 'edit')) requireRole(me, 'admin');
+    store.bookings.delete(q.booking_ref);
+    publishEvents(sensorId, events.filter((e) => e.booking_ref !== q.booking_ref));
+    return reply.code(204).send();
+  });
+}

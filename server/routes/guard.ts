@@ -1,0 +1,86 @@
+// Request-level checks shared by the routes: who is calling, may they reach
+// this organization and location, and do they hold the role a call needs.
+// Everything here throws HttpError, which the app turns into a JSON answer.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, type StreamScope } from '../../src/shared/protocol.js';
+import type { WireAsset, WireLocation, WireOrganization, WireUser } from '../../src/shared/rest.js';
+import type { Id, Role } from '../../src/shared/types.js';
+import { hasRole } from '../auth.js';
+import type { Store } from '../store/store.js';
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(readonly statusCode: number, message: string) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: WireUser | null;
+  }
+  interface FastifyContextConfig {
+    /** no bearer token needed */
+    public?: boolean;
+    /** the session cookie is accepted instead of a bearer token */
+    cookieAuth?: boolean;
+  }
+}
+
+export function currentUser(req: FastifyRequest): WireUser {
+  if (!req.user) throw new HttpError(401, 'Missing or invalid bearer token');
+  return req.user;
+}
+
+export function requireRole(user: WireUser, role: Role): void {
+  if (!hasRole(user.permissions, role)) {
+    throw new HttpError(403, `Requires the ${role} role (${ROLE_PERMISSIONS[role]})`);
+  }
+}
+
+export function canReachOrganization(user: WireUser, orgId: Id): boolean {
+  return user.organization_id === orgId || hasRole(user.permissions, 'admin');
+}
+
+export function organizationFor(store: Store, user: WireUser, orgId: Id): WireOrganization {
+  const org = store.organizations.get(orgId);
+  if (!org) throw notFound('Organization');
+  if (!canReachOrganization(user, orgId)) throw new HttpError(403, 'No access to this organization');
+  return org;
+}
+
+export function locationFor(store: Store, user: WireUser, orgId: Id, locId: Id): WireLocation {
+  organizationFor(store, user, orgId);
+  const loc = store.locations.get(locId);
+  if (!loc || loc.organization_id !== orgId) throw notFound('Location');
+  return loc;
+}
+
+/** What a user may see of the location's assets: unpublished ones and hidden floors only with the edit role. */
+export function canSeeAsset(store: Store, user: WireUser, asset: WireAsset): boolean {
+  return hasRole(user.permissions, 'edit') || store.isAssetPublic(asset);
+}
+
+export function assetFor(store: Store, user: WireUser, orgId: Id, locId: Id, assetId: Id): WireAsset {
+  locationFor(store, user, orgId, locId);
+  const asset = store.assets.get(assetId);
+  if (!asset || asset.location_id !== locId || !canSeeAsset(store, user, asset)) throw notFound('Asset');
+  return asset;
+}
+
+/** Stream position of the scope this response reflects (docs/protocol.md §5). */
+export function setStreamHeaders(store: Store, reply: FastifyReply, scope: StreamScope): void {
+  const position = store.publisher.position(scope);
+  reply.header(STREAM_ID_HEADER, position.stream_id);
+  reply.header(STREAM_SEQUENCE_HEADER, String(position.stream_sequence));
+}
+
+/** Rejects a body carrying any of `fields`. */
+export function rejectFields(body: object, fields: readonly string[], why: string): void {
+  const bad = fields.filter((f) => Object.prototype.hasOwnProperty.call(body, f));
+  if (bad.length) throw new HttpError(400, `${why}: ${bad.join(', ')}`);
+}

@@ -1,0 +1,266 @@
+// Users (with avatars and invites), location tags, external objects and
+// notifications (spec §7). Users and external objects ride the organization
+// stream; notifications ride the recipient's user stream.
+
+import type { FastifyInstance } from 'fastify';
+import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import {
+  IMAGE_MAX_BYTES, SELF_UPDATABLE_USER_FIELDS,
+  type CreateExternalObjectRequest, type CreateNotificationRequest, type CreateUserRequest, type ImageResponse, type InviteUserRequest,
+  type UpdateExternalObjectRequest, type UpdateUserRequest, type WireExternalObject, type WireNotification, type WireUser,
+} from '../../src/shared/rest.js';
+import { hasRole, hashPassword } from '../auth.js';
+import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
+import type { RouteContext } from './context.js';
+import { HttpError, canReachOrganization, currentUser, notFound, organizationFor, requireRole, setStreamHeaders } from './guard.js';
+import { configSchema, emailSchema, idParam, nullableString, objectSchema, params } from './schemas.js';
+
+const permissionList = { type: 'array', items: { type: 'string', enum: Object.values(ROLE_PERMISSIONS) }, maxItems: 10 } as const;
+const userProps = {
+  email: emailSchema, first_name: { type: 'string', maxLength: 200 }, last_name: { type: 'string', maxLength: 200 },
+  visible: { type: 'boolean' }, speech_bubble: nullableString,
+  location: {
+    anyOf: [{ type: 'null' }, objectSchema({ location_id: idParam, floor_id: idParam, time: { type: 'integer', minimum: 0 }, x: { type: 'number' }, y: { type: 'number' } }, ['location_id', 'floor_id', 'time'])],
+  },
+  decoration: { anyOf: [{ type: 'null' }, objectSchema({ name: { type: 'string', minLength: 1, maxLength: 64 } }, ['name'])] },
+  location_tag_id: { anyOf: [idParam, { type: 'null' }] },
+  permissions: permissionList,
+};
+const externalProps = {
+  name: { type: 'string', minLength: 1, maxLength: 500 }, type: { type: 'string', minLength: 1, maxLength: 64 },
+  organization_id: idParam, location_id: { anyOf: [idParam, { type: 'null' }] }, data: configSchema,
+};
+
+export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
+  const { store } = ctx;
+  const userIn = (orgId: string, id: string): WireUser => {
+    const u = store.users.get(id);
+    if (!u || u.organization_id !== orgId) throw notFound('User');
+    return u;
+  };
+  const selfOrEdit = (me: WireUser, target: WireUser) => {
+    if (me.id === target.id) requireRole(me, 'regular');
+    else requireRole(me, 'edit');
+  };
+
+  app.get('/v1/organizations/:orgId/users', { schema: { params: params('orgId') } }, async (req, reply) => {
+    const { orgId } = req.params as { orgId: string };
+    organizationFor(store, currentUser(req), orgId);
+    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    return [...store.users.values()].filter((u) => u.organization_id === orgId);
+  });
+
+  app.post('/v1/organizations/:orgId/users', {
+    schema: { params: params('orgId'), body: objectSchema({ ...userProps, password: { type: 'string', minLength: 8, maxLength: 1024 } }, ['email']) },
+  }, async (req, reply) => {
+    const { orgId } = req.params as { orgId: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    requireRole(me, 'edit');
+    const { password, ...body } = req.body as CreateUserRequest;
+    if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
+    if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
+    const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
+    if (password) store.credentials.set(user.id, { passwordHash: hashPassword(password) });
+    return reply.code(201).send(user);
+  });
+
+  app.get('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id') } }, async (req) => {
+    const { orgId, id } = req.params as { orgId: string; id: string };
+    organizationFor(store, currentUser(req), orgId);
+    return userIn(orgId, id);
+  });
+
+  app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id'), body: objectSchema(userProps) } }, async (req) => {
+    const { orgId, id } = req.params as { orgId: string; id: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    const target = userIn(orgId, id);
+    const body = req.body as UpdateUserRequest;
+    const keys = Object.keys(body);
+    if (me.id === id && !hasRole(me.permissions, 'edit')) {
+      requireRole(me, 'regular');
+      const other = keys.filter((k) => !(SELF_UPDATABLE_USER_FIELDS as readonly string[]).includes(k));
+      if (other.length) throw new HttpError(403, `Only the edit role may change: ${other.join(', ')}`);
+    } else {
+      selfOrEdit(me, target);
+    }
+    if (body.permissions !== undefined) requireRole(me, 'admin');
+    if (body.email !== undefined && store.userByEmail(body.email) && store.userByEmail(body.email) !== target) {
+      throw new HttpError(409, 'A user with this email exists');
+    }
+    if (body.location_tag_id) {
+      const tag = store.locationTags.get(body.location_tag_id);
+      if (!tag || tag.organization_id !== orgId) throw new HttpError(400, 'body/location_tag_id is not a tag of this organization');
+    }
+    if (body.location) {
+      const loc = store.locations.get(body.location.location_id);
+      const floor = store.assets.get(body.location.floor_id);
+      if (!loc || loc.organization_id !== orgId || floor?.type !== 'floor' || floor.location_id !== loc.id) {
+        throw new HttpError(400, 'body/location must name a floor of a location of this organization');
+      }
+    }
+    return store.updateUser(id, { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) });
+  });
+
+  app.delete('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id') } }, async (req, reply) => {
+    const { orgId, id } = req.params as { orgId: string; id: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    userIn(orgId, id);
+    requireRole(me, 'edit');
+    if (me.id === id) throw new HttpError(409, 'Cannot delete yourself');
+    store.deleteUser(id);
+    return reply.code(204).send();
+  });
+
+  app.put('/v1/organizations/:orgId/users/:id/image', { bodyLimit: IMAGE_MAX_BYTES, schema: { params: params('orgId', 'id') } }, async (req): Promise<ImageResponse> => {
+    const { orgId, id } = req.params as { orgId: string; id: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    selfOrEdit(me, userIn(orgId, id));
+    const contentType = contentTypeOf(req.headers['content-type']);
+    if (!looksLikeImage(contentType, req.body)) {
+      throw new HttpError(400, `body must be a non-empty image (${IMAGE_TYPES.join(', ')})`);
+    }
+    const path = `avatars/${id}-${store.clock.now()}`;
+    store.files.set(path, { contentType, data: req.body });
+    store.updateUser(id, { avatar_url: path, avatar_timestamp: store.clock.now() });
+    return { name: 'image', path, content_type: contentType, size: req.body.length };
+  });
+
+  app.delete('/v1/organizations/:orgId/users/:id/image', { schema: { params: params('orgId', 'id') } }, async (req, reply) => {
+    const { orgId, id } = req.params as { orgId: string; id: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    const target = userIn(orgId, id);
+    selfOrEdit(me, target);
+    if (target.avatar_url) store.files.delete(target.avatar_url);
+    store.updateUser(id, { avatar_url: null, avatar_timestamp: store.clock.now() });
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/organizations/:orgId/invite_user', {
+    schema: {
+      params: params('orgId'),
+      body: objectSchema({ email: emailSchema, first_name: { type: 'string', maxLength: 200 }, last_name: { type: 'string', maxLength: 200 }, permissions: permissionList }, ['email']),
+    },
+  }, async (req, reply) => {
+    const { orgId } = req.params as { orgId: string };
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    requireRole(me, 'edit');
+    const body = req.body as InviteUserRequest;
+    if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
+    if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
+    const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
+    ctx.mailCode(req, user.id, 'invite');
+    return reply.code(201).send({ user });
+  });
+
+  app.delete('/v1/location_tags/:id', { schema: { params: params('id') } }, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const me = currentUser(req);
+    const tag = store.locationTags.get(id);
+    if (!tag || !canReachOrganization(me, tag.organization_id)) throw notFound('Location tag');
+    if (tag.user_id === me.id) requireRole(me, 'regular');
+    else requireRole(me, 'edit');
+    store.deleteLocationTag(id);
+    return reply.code(204).send();
+  });
+
+  // ------------------------------------------------------------ external objects
+
+  app.get('/v1/external_objects', {
+    schema: { querystring: objectSchema({ organization_id: idParam, location_id: idParam }) },
+  }, async (req, reply) => {
+    const me = currentUser(req);
+    const q = req.query as { organization_id?: string; location_id?: string };
+    const loc = q.location_id ? store.locations.get(q.location_id) : undefined;
+    if (q.location_id && !loc) throw notFound('Location');
+    const orgId = q.organization_id ?? loc?.organization_id;
+    if (!orgId) throw new HttpError(400, 'querystring must have organization_id or location_id');
+    if (loc && loc.organization_id !== orgId) throw notFound('Location');
+    organizationFor(store, me, orgId);
+    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    return [...store.externalObjects.values()].filter((o) =>
+      o.organization_id === orgId && (!q.location_id || o.location_id === null || o.location_id === q.location_id)) satisfies WireExternalObject[];
+  });
+
+  app.post('/v1/external_objects', { schema: { body: objectSchema(externalProps, ['name', 'type']) } }, async (req, reply) => {
+    const me = currentUser(req);
+    const body = req.body as CreateExternalObjectRequest;
+    const orgId = body.organization_id ?? me.organization_id;
+    organizationFor(store, me, orgId);
+    requireRole(me, 'edit');
+    if (body.location_id && store.locations.get(body.location_id)?.organization_id !== orgId) throw new HttpError(400, 'body/location_id is not a location of this organization');
+    return reply.code(201).send(store.createExternalObject({ organization_id: orgId, location_id: body.location_id ?? null, name: body.name, type: body.type, data: body.data ?? {} }));
+  });
+
+  const visibleExternal = (req: import('fastify').FastifyRequest) => {
+    const me = currentUser(req);
+    const obj = store.externalObjects.get((req.params as { id: string }).id);
+    if (!obj || !canReachOrganization(me, obj.organization_id)) throw notFound('External object');
+    return { me, obj };
+  };
+
+  app.get('/v1/external_objects/:id', { schema: { params: params('id') } }, async (req) => visibleExternal(req).obj);
+
+  app.patch('/v1/external_objects/:id', { schema: { params: params('id'), body: objectSchema(externalProps) } }, async (req) => {
+    const { me, obj } = visibleExternal(req);
+    requireRole(me, 'edit');
+    const body = req.body as UpdateExternalObjectRequest & { organization_id?: string };
+    if (body.organization_id !== undefined && body.organization_id !== obj.organization_id) throw new HttpError(400, 'body/organization_id cannot change');
+    if (body.location_id && store.locations.get(body.location_id)?.organization_id !== obj.organization_id) throw new HttpError(400, 'body/location_id is not a location of this organization');
+    return store.updateExternalObject(obj.id, body);
+  });
+
+  app.delete('/v1/external_objects/:id', { schema: { params: params('id') } }, async (req, reply) => {
+    const { me, obj } = visibleExternal(req);
+    requireRole(me, 'edit');
+    store.deleteExternalObject(obj.id);
+    return reply.code(204).send();
+  });
+
+  // ------------------------------------------------------------ notifications
+
+  app.get('/v1/notifications', async (req, reply) => {
+    const me = currentUser(req);
+    setStreamHeaders(store, reply, { kind: 'user', userId: me.id });
+    return [...store.notifications.values()].filter((n) => n.user_id === me.id).sort((a, b) => b.created - a.created) satisfies WireNotification[];
+  });
+
+  app.post('/v1/notifications', {
+    schema: {
+      body: objectSchema({
+        user_id: idParam, title: { type: 'string', minLength: 1, maxLength: 200 }, body: { type: 'string', maxLength: 5_000 },
+        level: { type: 'string', enum: ['info', 'warning', 'error'] }, link: nullableString,
+      }, ['user_id', 'title', 'body']),
+    },
+  }, async (req, reply) => {
+    const me = currentUser(req);
+    requireRole(me, 'edit');
+    const body = req.body as CreateNotificationRequest;
+    const target = store.users.get(body.user_id);
+    if (!target || !canReachOrganization(me, target.organization_id)) throw new HttpError(400, 'body/user_id is not a user of your organization');
+    return reply.code(201).send(store.createNotification({
+      user_id: target.id, title: body.title, body: body.body, level: body.level ?? 'info', link: body.link ?? null, created: store.clock.now(), read: false,
+    }));
+  });
+
+  const ownNotification = (req: import('fastify').FastifyRequest) => {
+    const me = currentUser(req);
+    const n = store.notifications.get((req.params as { id: string }).id);
+    if (!n || n.user_id !== me.id) throw notFound('Notification');
+    return n;
+  };
+  app.get('/v1/notifications/:id', { schema: { params: params('id') } }, async (req) => ownNotification(req));
+  app.patch('/v1/notifications/:id', { schema: { params: params('id'), body: objectSchema({ read: { type: 'boolean' } }, ['read']) } }, async (req) => {
+    const n = ownNotification(req);
+    return store.updateNotification(n.id, { read: (req.body as { read: boolean }).read });
+  });
+  app.delete('/v1/notifications/:id', { schema: { params: params('id') } }, async (req, reply) => {
+    store.deleteNotification(ownNotification(req).id);
+    return reply.code(204).send();
+  });
+}

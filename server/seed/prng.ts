@@ -1,0 +1,30 @@
+// Seeded pseudo-random numbers (mulberry32), so the same seed always builds
+// the same demo organization and the same simulation.
+
+export interface Prng {
+  /** uniform in [0, 1) */
+  next(): number;
+  int(min: number, maxInclusive: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+  /** uniform in [min, max) */
+  range(min: number, max: number): number;
+}
+
+export function createPrng(seed: number): Prng {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next() * items.length)]!,
+    chance: (p) => next() < p,
+    range: (min, max) => min + next() * (max - min),
+  };
+}

@@ -1,0 +1,375 @@
+// The one in-memory store of the reference server. Every mutation goes
+// through here and publishes its changes on the scope's stream in the same
+// synchronous step, so a REST read and the stream position it reports always
+// agree (docs/protocol.md §5). Permission checks live in the routes.
+
+import type { LiveChange, StreamScope } from '../../src/shared/protocol.js';
+import type {
+  WireAsset, WireExternalObject, WireLocation, WireLocationTag, WireMeasurementValue, WireNotification,
+  WireOrganization, WireSensor, WireUser,
+} from '../../src/shared/rest.js';
+import type { Id } from '../../src/shared/types.js';
+import type { ServerClock } from '../clock.js';
+import type { Publisher } from '../live/publisher.js';
+import {
+  makeAsset, makeExternalObject, makeLocation, makeNotification, makeOrganization, makeSensor, makeUser,
+  type BookingRecord, type Credentials, type NotificationInput, type MailCode, type StoredFile, type TokenRecord,
+} from './records.js';
+
+/** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
+export const HISTORY_MAX_ROWS = 5_000;
+
+export interface Store {
+  readonly clock: ServerClock;
+  readonly publisher: Publisher;
+  readonly organizations: Map<Id, WireOrganization>;
+  readonly locations: Map<Id, WireLocation>;
+  readonly assets: Map<Id, WireAsset>;
+  readonly sensors: Map<Id, WireSensor>;
+  /** sensor id → measurement values, ascending time */
+  readonly history: Map<Id, WireMeasurementValue[]>;
+  readonly users: Map<Id, WireUser>;
+  readonly credentials: Map<Id, Credentials>;
+  readonly tokens: Map<string, TokenRecord>;
+  readonly mailCodes: Map<string, MailCode>;
+  readonly externalObjects: Map<Id, WireExternalObject>;
+  readonly notifications: Map<Id, WireNotification>;
+  readonly locationTags: Map<Id, WireLocationTag>;
+  readonly bookings: Map<string, BookingRecord>;
+  /** asset id → user id → vote */
+  readonly votes: Map<Id, Map<Id, 1 | -1>>;
+  /** path below /v1/files/ → file */
+  readonly files: Map<string, StoredFile>;
+  nextId(): Id;
+
+  locationScope(locationId: Id): StreamScope;
+  organizationScope(organizationId: Id): StreamScope;
+  /** false for unpublished assets, hidden floors and what stands on them */
+  isAssetPublic(asset: WireAsset): boolean;
+  floorOf(asset: WireAsset): WireAsset | null;
+  userByEmail(email: string): WireUser | undefined;
+
+  createOrganization(body: Partial<WireOrganization> & { name: string }): WireOrganization;
+  updateOrganization(id: Id, patch: Partial<WireOrganization>): WireOrganization;
+  deleteOrganization(id: Id): void;
+  createLocation(orgId: Id, body: Partial<WireLocation> & { name: string }): WireLocation;
+  updateLocation(id: Id, patch: Partial<WireLocation>): WireLocation;
+  deleteLocation(id: Id): void;
+
+  createAsset(locationId: Id, body: Partial<WireAsset>, ownerId: Id | null): WireAsset;
+  updateAsset(id: Id, patch: Partial<WireAsset>): WireAsset;
+  deleteAsset(id: Id): void;
+  createSensor(locationId: Id, body: Partial<WireSensor> & { type: string }): WireSensor;
+  updateSensor(id: Id, patch: Partial<WireSensor>): WireSensor;
+  deleteSensor(id: Id): void;
+  /** appends a measurement, updates the sensor and publishes it */
+  addMeasurement(sensorId: Id, value: WireMeasurementValue): void;
+  /** many at once: one packet batch per location */
+  addMeasurements(items: Array<{ sensorId: Id; value: WireMeasurementValue }>): void;
+  heartbeat(sensorId: Id, time: number, batteryLevel: number | null): void;
+
+  createUser(orgId: Id, body: Partial<WireUser> & { email: string }): WireUser;
+  updateUser(id: Id, patch: Partial<WireUser>): WireUser;
+  deleteUser(id: Id): void;
+  createExternalObject(body: Omit<WireExternalObject, 'id'>): WireExternalObject;
+  updateExternalObject(id: Id, patch: Partial<WireExternalObject>): WireExternalObject;
+  deleteExternalObject(id: Id): void;
+  createNotification(body: NotificationInput): WireNotification;
+  updateNotification(id: Id, patch: Partial<WireNotification>): WireNotification;
+  deleteNotification(id: Id): void;
+  createLocationTag(body: Omit<WireLocationTag, 'id'>): WireLocationTag;
+  deleteLocationTag(id: Id): void;
+}
+
+export function createStore(clock: ServerClock, publisher: Publisher): Store {
+  let lastId = 0;
+  const store = {} as Store;
+  type Data = Pick<Store, 'clock' | 'publisher' | 'organizations' | 'locations' | 'assets' | 'sensors' | 'history'
+    | 'users' | 'credentials' | 'tokens' | 'mailCodes' | 'externalObjects' | 'notifications' | 'locationTags'
+    | 'bookings' | 'votes' | 'files'>;
+  const s: Data = {
+    clock, publisher,
+    organizations: new Map(), locations: new Map(), assets: new Map(), sensors: new Map(), history: new Map(),
+    users: new Map(), credentials: new Map(), tokens: new Map(), mailCodes: new Map(),
+    externalObjects: new Map(), notifications: new Map(), locationTags: new Map(), bookings: new Map(),
+    votes: new Map(), files: new Map(),
+  };
+  Object.assign(store, s);
+
+  const nextId = () => String(++lastId);
+  const now = () => clock.now();
+
+  function mustGet<T>(map: Map<Id, T>, id: Id, what: string): T {
+    const v = map.get(id);
+    if (!v) throw new Error(`unknown ${what} ${id}`);
+    return v;
+  }
+  function locationScope(locationId: Id): StreamScope {
+    const loc = mustGet(s.locations, locationId, 'location');
+    return { kind: 'location', organizationId: loc.organization_id, locationId };
+  }
+  function organizationScope(organizationId: Id): StreamScope {
+    return { kind: 'organization', organizationId };
+  }
+  function floorOf(asset: WireAsset): WireAsset | null {
+    let cur: WireAsset | undefined = asset;
+    for (let i = 0; cur && i < 8; i += 1) {
+      if (cur.type === 'floor') return cur;
+      cur = cur.parent_id ? s.assets.get(cur.parent_id) : undefined;
+    }
+    return null;
+  }
+  function isAssetPublic(asset: WireAsset): boolean {
+    if (asset.unpublished) return false;
+    const floor = floorOf(asset);
+    return !(floor && (floor.hidden || floor.unpublished));
+  }
+  /** live change for an asset whose visibility may have changed */
+  function assetChange(before: boolean, after: boolean, asset: WireAsset): LiveChange | null {
+    if (after) return { collection: 'assets', kind: before ? 'modified' : 'created', id: asset.id, data: asset };
+    if (before) return { collection: 'assets', kind: 'deleted', id: asset.id };
+    return null;
+  }
+  function publishOrg(orgId: Id, changes: LiveChange[]) {
+    publisher.publish(organizationScope(orgId), changes);
+  }
+  function orgChange(org: WireOrganization, kind: 'created' | 'modified'): LiveChange {
+    return { collection: 'organizations', kind, id: org.id, data: org };
+  }
+
+  function recordMeasurement(sensor: WireSensor, value: WireMeasurementValue): LiveChange {
+    const rows = s.history.get(sensor.id) ?? [];
+    if (!s.history.has(sensor.id)) s.history.set(sensor.id, rows);
+    // keep ascending order even if an ingest arrives late
+    let i = rows.length;
+    while (i > 0 && rows[i - 1]!.time > value.time) i -= 1;
+    rows.splice(i, 0, value);
+    if (rows.length > HISTORY_MAX_ROWS) rows.splice(0, rows.length - HISTORY_MAX_ROWS);
+    if (!sensor.last_measurement || value.time >= sensor.last_measurement.time) {
+      sensor.previous_measurement = sensor.last_measurement;
+      sensor.last_measurement = value;
+      sensor.prev_value = sensor.value;
+      sensor.value = value.value ?? (value.events ? value.events : null);
+      sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
+      if (value.battery_level !== undefined && value.battery_level !== null) sensor.last_status = { battery_level: value.battery_level };
+    }
+    return { collection: 'measurements', kind: 'created', id: sensor.id, data: { sensor_id: sensor.id, type: sensor.type, value } };
+  }
+
+  Object.assign(store, {
+    nextId, locationScope, organizationScope, isAssetPublic, floorOf,
+    userByEmail(email: string) {
+      const wanted = email.toLowerCase();
+      for (const u of s.users.values()) if (u.email === wanted) return u;
+      return undefined;
+    },
+
+    createOrganization(body) {
+      const org = makeOrganization(nextId(), body);
+      s.organizations.set(org.id, org);
+      publishOrg(org.id, [orgChange(org, 'created')]);
+      return org;
+    },
+    updateOrganization(id, patch) {
+      const org = mustGet(s.organizations, id, 'organization');
+      Object.assign(org, patch, { id: org.id, uuid: org.uuid });
+      publishOrg(id, [orgChange(org, 'modified')]);
+      return org;
+    },
+    deleteOrganization(id) {
+      const org = mustGet(s.organizations, id, 'organization');
+      for (const locId of [...org.locations]) store.deleteLocation(locId);
+      for (const u of [...s.users.values()]) if (u.organization_id === id) store.deleteUser(u.id);
+      for (const o of [...s.externalObjects.values()]) if (o.organization_id === id) s.externalObjects.delete(o.id);
+      s.organizations.delete(id);
+      publishOrg(id, [{ collection: 'organizations', kind: 'deleted', id }]);
+    },
+    createLocation(orgId, body) {
+      const org = mustGet(s.organizations, orgId, 'organization');
+      const loc = makeLocation(nextId(), orgId, body);
+      s.locations.set(loc.id, loc);
+      org.locations.push(loc.id);
+      org.locations_map[loc.id] = { id: loc.id, name: loc.name };
+      publishOrg(orgId, [
+        { collection: 'locations', kind: 'created', id: loc.id, data: loc },
+        orgChange(org, 'modified'),
+      ]);
+      return loc;
+    },
+    updateLocation(id, patch) {
+      const loc = mustGet(s.locations, id, 'location');
+      Object.assign(loc, patch, { id: loc.id, organization_id: loc.organization_id });
+      const org = mustGet(s.organizations, loc.organization_id, 'organization');
+      const changes: LiveChange[] = [{ collection: 'locations', kind: 'modified', id, data: loc }];
+      if (org.locations_map[id]?.name !== loc.name) {
+        org.locations_map[id] = { id, name: loc.name };
+        changes.push(orgChange(org, 'modified'));
+      }
+      publishOrg(org.id, changes);
+      return loc;
+    },
+    deleteLocation(id) {
+      const loc = mustGet(s.locations, id, 'location');
+      for (const a of [...s.assets.values()]) if (a.location_id === id) s.assets.delete(a.id);
+      for (const sn of [...s.sensors.values()]) if (sn.location_id === id) { s.sensors.delete(sn.id); s.history.delete(sn.id); }
+      for (const t of [...s.locationTags.values()]) if (t.location_id === id) s.locationTags.delete(t.id);
+      s.locations.delete(id);
+      const org = s.organizations.get(loc.organization_id);
+      const changes: LiveChange[] = [{ collection: 'locations', kind: 'deleted', id }];
+      if (org) {
+        org.locations = org.locations.filter((l) => l !== id);
+        delete org.locations_map[id];
+        changes.push(orgChange(org, 'modified'));
+      }
+      publishOrg(loc.organization_id, changes);
+    },
+
+    createAsset(locationId, body, ownerId) {
+      const scope = locationScope(locationId);
+      const asset = makeAsset(nextId(), locationId, body, now(), ownerId);
+      s.assets.set(asset.id, asset);
+      const change = assetChange(false, isAssetPublic(asset), asset);
+      if (change) publisher.publish(scope, [change]);
+      return asset;
+    },
+    updateAsset(id, patch) {
+      const asset = mustGet(s.assets, id, 'asset');
+      const wasPublic = isAssetPublic(asset);
+      const affected = asset.type === 'floor' ? [...s.assets.values()].filter((a) => a !== asset && floorOf(a) === asset) : [];
+      const before = affected.map(isAssetPublic);
+      Object.assign(asset, patch, {
+        id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
+        creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
+      });
+      const changes: LiveChange[] = [];
+      const own = assetChange(wasPublic, isAssetPublic(asset), asset);
+      if (own) changes.push(own);
+      affected.forEach((a, i) => {
+        const ch = before[i] === isAssetPublic(a) ? null : assetChange(before[i]!, isAssetPublic(a), a);
+        if (ch) changes.push(ch);
+      });
+      publisher.publish(locationScope(asset.location_id), changes);
+      return asset;
+    },
+    deleteAsset(id) {
+      const asset = mustGet(s.assets, id, 'asset');
+      const wasPublic = isAssetPublic(asset);
+      s.assets.delete(id);
+      s.votes.delete(id);
+      if (wasPublic) publisher.publish(locationScope(asset.location_id), [{ collection: 'assets', kind: 'deleted', id }]);
+    },
+    createSensor(locationId, body) {
+      const scope = locationScope(locationId);
+      const sensor = makeSensor(nextId(), locationId, body);
+      s.sensors.set(sensor.id, sensor);
+      publisher.publish(scope, [{ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor }]);
+      return sensor;
+    },
+    updateSensor(id, patch) {
+      const sensor = mustGet(s.sensors, id, 'sensor');
+      Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
+      publisher.publish(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'modified', id, data: sensor }]);
+      return sensor;
+    },
+    deleteSensor(id) {
+      const sensor = mustGet(s.sensors, id, 'sensor');
+      s.sensors.delete(id);
+      s.history.delete(id);
+      publisher.publish(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'deleted', id }]);
+    },
+    addMeasurement(sensorId, value) {
+      store.addMeasurements([{ sensorId, value }]);
+    },
+    addMeasurements(items) {
+      const byLocation = new Map<Id, LiveChange[]>();
+      for (const { sensorId, value } of items) {
+        const sensor = mustGet(s.sensors, sensorId, 'sensor');
+        const list = byLocation.get(sensor.location_id) ?? [];
+        byLocation.set(sensor.location_id, list);
+        list.push(recordMeasurement(sensor, value));
+      }
+      for (const [locId, changes] of byLocation) publisher.publish(locationScope(locId), changes);
+    },
+    heartbeat(sensorId, time, batteryLevel) {
+      const sensor = mustGet(s.sensors, sensorId, 'sensor');
+      sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
+      if (batteryLevel !== null) sensor.last_status = { battery_level: batteryLevel };
+      publisher.publish(locationScope(sensor.location_id), [{
+        collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
+      }]);
+    },
+
+    createUser(orgId, body) {
+      mustGet(s.organizations, orgId, 'organization');
+      const user = makeUser(nextId(), orgId, body);
+      s.users.set(user.id, user);
+      s.credentials.set(user.id, { passwordHash: null });
+      publishOrg(orgId, [{ collection: 'users', kind: 'created', id: user.id, data: user }]);
+      return user;
+    },
+    updateUser(id, patch) {
+      const user = mustGet(s.users, id, 'user');
+      Object.assign(user, patch, { id: user.id, uuid: user.uuid, organization_id: user.organization_id });
+      publishOrg(user.organization_id, [{ collection: 'users', kind: 'modified', id, data: user }]);
+      return user;
+    },
+    deleteUser(id) {
+      const user = mustGet(s.users, id, 'user');
+      s.users.delete(id);
+      s.credentials.delete(id);
+      for (const [token, rec] of s.tokens) if (rec.userId === id) s.tokens.delete(token);
+      for (const [code, rec] of s.mailCodes) if (rec.userId === id) s.mailCodes.delete(code);
+      for (const t of s.locationTags.values()) if (t.user_id === id) t.user_id = null;
+      for (const n of [...s.notifications.values()]) if (n.user_id === id) s.notifications.delete(n.id);
+      publishOrg(user.organization_id, [{ collection: 'users', kind: 'deleted', id }]);
+    },
+    createExternalObject(body) {
+      const obj = makeExternalObject(nextId(), body);
+      s.externalObjects.set(obj.id, obj);
+      publishOrg(obj.organization_id, [{ collection: 'external_objects', kind: 'created', id: obj.id, data: obj }]);
+      return obj;
+    },
+    updateExternalObject(id, patch) {
+      const obj = mustGet(s.externalObjects, id, 'external object');
+      Object.assign(obj, patch, { id: obj.id, organization_id: obj.organization_id });
+      publishOrg(obj.organization_id, [{ collection: 'external_objects', kind: 'modified', id, data: obj }]);
+      return obj;
+    },
+    deleteExternalObject(id) {
+      const obj = mustGet(s.externalObjects, id, 'external object');
+      s.externalObjects.delete(id);
+      publishOrg(obj.organization_id, [{ collection: 'external_objects', kind: 'deleted', id }]);
+    },
+    createNotification(body) {
+      const n = makeNotification(nextId(), body);
+      s.notifications.set(n.id, n);
+      publisher.publish({ kind: 'user', userId: n.user_id }, [{ collection: 'notifications', kind: 'created', id: n.id, data: n }]);
+      return n;
+    },
+    updateNotification(id, patch) {
+      const n = mustGet(s.notifications, id, 'notification');
+      Object.assign(n, patch, { id: n.id, user_id: n.user_id });
+      publisher.publish({ kind: 'user', userId: n.user_id }, [{ collection: 'notifications', kind: 'modified', id, data: n }]);
+      return n;
+    },
+    deleteNotification(id) {
+      const n = mustGet(s.notifications, id, 'notification');
+      s.notifications.delete(id);
+      publisher.publish({ kind: 'user', userId: n.user_id }, [{ collection: 'notifications', kind: 'deleted', id }]);
+    },
+    createLocationTag(body) {
+      const tag: WireLocationTag = { ...body, id: nextId() };
+      s.locationTags.set(tag.id, tag);
+      if (tag.user_id) store.updateUser(tag.user_id, { location_tag_id: tag.id });
+      return tag;
+    },
+    deleteLocationTag(id) {
+      const tag = mustGet(s.locationTags, id, 'location tag');
+      s.locationTags.delete(id);
+      const user = tag.user_id ? s.users.get(tag.user_id) : undefined;
+      if (user && user.location_tag_id === id) store.updateUser(user.id, { location_tag_id: null });
+    },
+  } satisfies Partial<Store>);
+  return store;
+}
+
