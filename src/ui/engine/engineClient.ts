@@ -1,0 +1,117 @@
+// Typed client of the engine on the main thread: opens views into mirrors and
+// forwards actions. It takes any EngineApi-shaped object, so the same code
+// runs against the Comlink-wrapped worker, a MessageChannel in tests, or an
+// in-memory fake; `markCallback` is Comlink.proxy for the real worker.
+
+import type { EngineApi, ViewListener, ViewName, ViewSpec, ViewTypes } from '../../shared/api.js';
+import { createViewMirror, type ViewMirror } from './viewMirror.js';
+
+/** What the client needs of the engine: the API with promise-returning methods. */
+export type EngineLike = {
+  [K in keyof EngineApi]: EngineApi[K] extends (...args: infer A) => infer R
+    ? (...args: A) => R | Promise<Awaited<R>>
+    : never;
+};
+
+export interface EngineClientOptions {
+  /** wraps a listener so it can cross to the worker (Comlink.proxy); identity otherwise */
+  markCallback?: (listener: ViewListener) => ViewListener;
+  /** called for failures of subscribe/unsubscribe, which have no caller to reject */
+  onError?: (error: unknown) => void;
+}
+
+export interface ViewHandle<V extends ViewName> {
+  readonly mirror: ViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>;
+  readonly spec: Extract<ViewSpec, { view: V }>;
+  /** switches this handle to another spec of the same view, keeping the mirror */
+  setSpec(spec: Extract<ViewSpec, { view: V }>): void;
+  /** unsubscribes; later messages of this handle are ignored */
+  close(): void;
+}
+
+export interface EngineClient {
+  readonly api: EngineLike;
+  view<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>): ViewHandle<V>;
+  /** closes every open view */
+  dispose(): void;
+}
+
+export function createEngineClient(api: EngineLike, options: EngineClientOptions = {}): EngineClient {
+  const mark = options.markCallback ?? ((l: ViewListener) => l);
+  const onError = options.onError ?? ((error: unknown) => console.error('[engine client]', error));
+  const open = new Set<{ close(): void }>();
+
+  function view<V extends ViewName>(initial: Extract<ViewSpec, { view: V }>): ViewHandle<V> {
+    const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>();
+    let spec = initial;
+    let closed = false;
+    // each subscription gets a generation; messages of an older one are dropped
+    let generation = 0;
+    let current: Promise<number | null> = Promise.resolve(null);
+
+    function start(): void {
+      const mine = ++generation;
+      const listener: ViewListener = (message) => {
+        if (closed || mine !== generation) return;
+        mirror.apply(message as never);
+      };
+      const previous = current;
+      current = (async () => {
+        await stop(previous);
+        if (closed || mine !== generation) return null;
+        try {
+          const id = await api.subscribe(spec, mark(listener));
+          if (closed || mine !== generation) {
+            await api.unsubscribe(id);
+            return null;
+          }
+          return id;
+        } catch (error) {
+          onError(error);
+          return null;
+        }
+      })();
+    }
+
+    async function stop(subscription: Promise<number | null>): Promise<void> {
+      const id = await subscription;
+      if (id === null) return;
+      try {
+        await api.unsubscribe(id);
+      } catch (error) {
+        onError(error);
+      }
+    }
+
+    const handle: ViewHandle<V> = {
+      mirror,
+      get spec() {
+        return spec;
+      },
+      setSpec(next) {
+        if (closed) return;
+        spec = next;
+        mirror.reset();
+        start();
+      },
+      close() {
+        if (closed) return;
+        closed = true;
+        generation++;
+        open.delete(handle);
+        void stop(current);
+      },
+    };
+    open.add(handle);
+    start();
+    return handle;
+  }
+
+  return {
+    api,
+    view,
+    dispose() {
+      for (const h of [...open]) h.close();
+    },
+  };
+}

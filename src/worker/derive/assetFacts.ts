@@ -1,0 +1,221 @@
+// Everything the engine derives about one asset at one instant, independent
+// of which layers a view shows: reachability by role, freshness, room status
+// and reservations, desk usage and clean-desk phase, environment values, and
+// when any of it changes next without new data (for the one scheduler).
+
+import { FADE_OUT_PORTION, MAX_RECHECK_DELAY_MS, MEETING_RECENT_READING_MS, type MapLayer } from '../../shared/constants.js';
+import { assetVisibleToRoles, floorVisibleToRoles } from '../../shared/roles.js';
+import {
+  CLEAN_DESK_PHASE_LABELS, cleanDeskColor, cleanDeskPhase, cleanDeskRatio, type CleanDeskPhase,
+} from '../../shared/rules/cleanDesk.js';
+import { computeFreshness, type Freshness, type ValidityWindow } from '../../shared/rules/freshness.js';
+import { reservationStatus, type ReservationStatus } from '../../shared/rules/reservations.js';
+import {
+  isOccupiedValue, roomStatusColor, roomStatusIndex, roomStatusWord, type RoomStatus,
+} from '../../shared/rules/roomStatus.js';
+import { endOfLocalDay, isSameLocalDay } from '../../shared/time.js';
+import { avatarDecoration } from '../../shared/rules/users.js';
+import type { ResolvedConfig } from '../../shared/config.js';
+import type { Asset, Id, MeasurementValue, Role, Sensor, User } from '../../shared/types.js';
+import { sensorsOf, type Store } from '../store/store.js';
+import { userIdOfAsset } from '../store/userEntities.js';
+import {
+  assetKind, layersOf, OCCUPANCY_SENSOR_TYPES, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS,
+  type AssetKind, type SensorLayer,
+} from './classify.js';
+import type { ConfigResolver } from './configResolver.js';
+import { numericValue, scaleSpecFor, sensorColor } from './sensorScales.js';
+
+export interface DeriveContext {
+  store: Store;
+  /** corrected-clock now */
+  now: number;
+  viewerUserId: Id | null;
+  roles: readonly Role[];
+  config: ConfigResolver;
+  timeZone: string;
+}
+
+export interface RoomFacts {
+  status: RoomStatus;
+  color: string;
+  word: string;
+  reservation: ReservationStatus | null;
+  reservationSensorId: Id | null;
+}
+
+export interface DeskFacts {
+  occupied: boolean | null;
+  phase: CleanDeskPhase | null;
+  ratio: number | null;
+  color: string;
+  word: string;
+}
+
+export interface SensorFacts {
+  value: number;
+  unit: string | null;
+  color: string;
+  timedOut: boolean;
+}
+
+export interface AssetFacts {
+  asset: Asset;
+  kind: AssetKind;
+  floorId: Id | null;
+  /** reaches this user at all (unpublished assets and hidden floors need the edit role) */
+  reachable: boolean;
+  /** the viewer's own derived employee asset */
+  own: boolean;
+  layers: MapLayer[];
+  freshness: Freshness;
+  room: RoomFacts | null;
+  desk: DeskFacts | null;
+  sensors: Partial<Record<SensorLayer, SensorFacts>>;
+  /** co-workers heatmap weight 0..1 */
+  heat: number | null;
+  user: User | null;
+  /** the user's chosen or the season's avatar decoration */
+  decoration: string | null;
+  config: ResolvedConfig;
+  /** the next instant the facts change without new data, or null */
+  nextChangeAt: number | null;
+  /** changes continuously (fading, clean-desk colour): re-derived on the real-time timeline */
+  continuous: boolean;
+}
+
+const isOccupancy = (s: Sensor) => (OCCUPANCY_SENSOR_TYPES as readonly string[]).includes(s.type);
+
+/** The value freshness is judged on: a ticket's or voice's own value, else the default sensor's, else the newest. */
+export function latestValue(asset: Asset, sensors: readonly Sensor[]): ValidityWindow | null {
+  const own = asset.value as { time?: unknown; valid_to?: unknown; valid_for?: unknown } | null;
+  if (own && typeof own === 'object' && typeof own.time === 'number') {
+    const validTo = typeof own.valid_to === 'number' ? own.valid_to
+      : typeof own.valid_for === 'number' ? own.time + own.valid_for : own.time;
+    return { time: own.time, valid_to: validTo };
+  }
+  const preferred = asset.default_sensor_type ? sensors.find((s) => s.type === asset.default_sensor_type) : undefined;
+  if (preferred?.last_measurement) return preferred.last_measurement;
+  let best: MeasurementValue | null = null;
+  for (const s of sensors) {
+    const v = s.last_measurement;
+    if (v && (!best || v.time > best.time)) best = v;
+  }
+  return best;
+}
+
+function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): RoomFacts {
+  const occupancy = sensors.find(isOccupancy) ?? null;
+  const reservation = sensors.find((s) => s.type === RESERVATION_SENSOR_TYPE) ?? null;
+  const events = reservation?.last_measurement?.events ?? [];
+  const reading = occupancy?.last_measurement ?? null;
+  const status = roomStatusIndex({
+    subtype: asset.subtype,
+    occupancy: occupancy ? { reading } : null,
+    reservation: reservation ? { events } : null,
+  }, ctx.now, config.statusColors.room.length);
+  const res = reservation ? reservationStatus(events, ctx.now, ctx.timeZone) : null;
+  if (res) next.push(res.refreshAt);
+  if (reading) {
+    if (reading.valid_to >= ctx.now) next.push(reading.valid_to + 1);
+    const meetingEnd = reading.time + MEETING_RECENT_READING_MS;
+    if (asset.subtype === 'meeting' && meetingEnd > ctx.now) next.push(meetingEnd);
+  }
+  return {
+    status,
+    color: roomStatusColor(status, config.statusColors),
+    word: roomStatusWord(status),
+    reservation: res,
+    reservationSensorId: reservation?.id ?? null,
+  };
+}
+
+/**
+ * Desk usage: occupied, free, or — after the desk was left today — the
+ * clean-desk phase on its d3 colour scale. The phase resets at local
+ * midnight; an expired reading shows the missing colour.
+ */
+function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): DeskFacts | null {
+  const sensor = sensors.find(isOccupancy);
+  const colors = config.statusColors;
+  if (!sensor) return null;
+  const reading = sensor.last_measurement;
+  if (!reading || ctx.now > reading.valid_to) return { occupied: null, phase: null, ratio: null, color: colors.missing, word: 'no data' };
+  next.push(reading.valid_to + 1);
+  if (isOccupiedValue(reading.value)) {
+    return { occupied: true, phase: 'in_use', ratio: 0, color: colors.room[2] ?? colors.missing, word: 'occupied' };
+  }
+  const previous = sensor.previous_measurement;
+  const leftAt = previous && isOccupiedValue(previous.value) ? reading.time : null;
+  const ratio = leftAt !== null && isSameLocalDay(leftAt, ctx.now, ctx.timeZone)
+    ? cleanDeskRatio(leftAt, false, ctx.now, config.cleanDeskPolicy) : null;
+  if (ratio === null) return { occupied: false, phase: null, ratio: null, color: colors.room[0] ?? colors.missing, word: 'free' };
+  if (ratio < 1) next.push(leftAt! + config.cleanDeskPolicy * 60_000);
+  next.push(endOfLocalDay(ctx.now, ctx.timeZone));
+  const phase = cleanDeskPhase(ratio, false, config);
+  return { occupied: false, phase, ratio, color: cleanDeskColor(ratio, config), word: CLEAN_DESK_PHASE_LABELS[phase] };
+}
+
+function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): AssetFacts['sensors'] {
+  const out: AssetFacts['sensors'] = {};
+  for (const s of sensors) {
+    if (!(SENSOR_LAYERS as readonly string[]).includes(s.type)) continue;
+    const layer = s.type as SensorLayer;
+    const m = s.last_measurement;
+    const value = numericValue(m ? m.value : s.value);
+    if (value === null) continue;
+    const timedOut = !!m && ctx.now > m.valid_to;
+    if (m && !timedOut) next.push(m.valid_to + 1);
+    const spec = scaleSpecFor(layer, config);
+    out[layer] = {
+      value,
+      unit: (s as { unit?: string | null }).unit ?? spec.unit,
+      color: timedOut ? config.statusColors.missing : sensorColor(layer, value, spec),
+      timedOut,
+    };
+  }
+  return out;
+}
+
+export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | null {
+  const kind = assetKind(asset);
+  if (!kind) return null;
+  const { store, now } = ctx;
+  const sensors = sensorsOf(store, asset);
+  const floorId = store.floorOf.get(asset.id) ?? null;
+  const floor = floorId ? store.floors.get(floorId) : undefined;
+  const userId = asset.local ? userIdOfAsset(asset.id) : null;
+  const own = userId !== null && userId === ctx.viewerUserId;
+  const user = userId ? store.users.get(userId) ?? null : null;
+  // invisible users keep their objects but are not shown to others
+  const reachable = assetVisibleToRoles(asset, ctx.roles) && (!floor || floorVisibleToRoles(floor, ctx.roles))
+    && (!user || user.visible || own);
+  const config = ctx.config.forAsset(asset);
+  const latest = latestValue(asset, sensors);
+  const freshness = computeFreshness({ type: asset.type, timeout_action: asset.timeout_action, privacy_filtered: asset.privacy_filtered, local: own }, latest, now);
+  const next: number[] = [];
+  if (freshness.recheckAt !== null && freshness.action !== 'none') next.push(freshness.recheckAt);
+  // a fade starts later: from then on the timeline re-derives it
+  if (freshness.action === 'fade_out' && latest) next.push(latest.valid_to - (latest.valid_to - latest.time) * FADE_OUT_PORTION);
+  const room = kind === 'room' ? roomFacts(asset, sensors, ctx, config, next) : null;
+  const desk = kind === 'desk' ? deskFacts(sensors, ctx, config, next) : null;
+  const sensorFacts = sensorLayerFacts(sensors, ctx, config, next);
+  let heat: number | null = null;
+  if ((kind === 'employee' || kind === 'auto_tag') && latest) {
+    const span = latest.valid_to - latest.time;
+    heat = span > 0 ? Math.max(0, Math.min(1, (latest.valid_to - now) / span)) : (now > latest.valid_to ? 0 : 1);
+  }
+  const future = next.filter((t) => t > now);
+  const nextChangeAt = future.length ? Math.min(Math.min(...future), now + MAX_RECHECK_DELAY_MS) : null;
+  return {
+    asset, kind, floorId, reachable, own,
+    layers: layersOf(kind, asset, sensors),
+    freshness, room, desk, sensors: sensorFacts, heat,
+    user,
+    decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
+    config,
+    nextChangeAt,
+    continuous: freshness.fading || (desk?.ratio !== null && desk?.ratio !== undefined && desk.ratio < 1 && desk.occupied === false)
+      || (heat !== null && heat > 0 && heat < 1),
+  };
+}

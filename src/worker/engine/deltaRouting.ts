@@ -1,0 +1,55 @@
+// Routes what a batch changed to whoever must react: derived facts and
+// configuration caches are dropped for exactly the changed assets, views are
+// told which keys are dirty, the feed hears of activity alerts and the
+// persister queues the touched entities.
+
+import type { Id } from '../../shared/types.js';
+import type { ConfigResolver } from '../derive/configResolver.js';
+import type { FactsCache } from '../derive/factsCache.js';
+import type { Persister } from '../storage/index.js';
+import type { StoreDelta } from '../store/delta.js';
+import type { Store } from '../store/store.js';
+import type { ViewHub } from '../views/viewHub.js';
+import type { Feed } from './feed.js';
+
+export interface DeltaRouting {
+  store: Store;
+  config: ConfigResolver;
+  facts: FactsCache;
+  hub: ViewHub;
+  feed: Feed;
+  persister: Persister;
+  viewerUserId(): Id | null;
+}
+
+/** Role, location or session changes: every view re-derives (its patch is still a diff). */
+export function markEverythingChanged(r: DeltaRouting): void {
+  r.config.invalidate();
+  r.facts.invalidateAll();
+  for (const channel of ['assets', 'structure', 'users', 'notifications', 'session', 'connection'] as const) r.hub.markDirty(channel);
+}
+
+export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
+  if (delta.all || delta.structure) {
+    r.config.invalidate();
+    r.facts.invalidateAll();
+    r.hub.markDirty('assets');
+    r.hub.markDirty('structure');
+    r.hub.markDirty('session');
+  } else if (delta.assets.size) {
+    for (const id of delta.assets) r.config.forget(id);
+    r.facts.invalidate(delta.assets);
+    r.hub.markDirty('assets', delta.assets);
+  }
+  if (delta.users.size) {
+    r.hub.markDirty('users', delta.users);
+    const viewer = r.viewerUserId();
+    if (viewer && delta.users.has(viewer)) r.hub.markDirty('session');
+  }
+  if (delta.notifications.size) r.hub.markDirty('notifications', delta.notifications);
+  for (const a of delta.activity) {
+    const name = r.store.assets.get(a.assetId)?.name || a.assetId;
+    r.feed.post('info', 'stream', `Activity on ${name} (${a.sensorType})`);
+  }
+  if (delta.persist.size) r.persister.note(delta.persist.values());
+}

@@ -1,0 +1,120 @@
+// Throttled persistence of the working store (DESIGN §5, tldraw-style): the
+// entities a batch touched queue up and are written together in one
+// transaction at most every PERSIST_THROTTLE_MS. A failed write (quota, a
+// closed database) never stops the engine: it is retried later as a full
+// rewrite, since we cannot know which part of the failed write landed.
+
+import type { Id } from '../../shared/types.js';
+import type { Clock, Logger, TimerHandle } from '../ports.js';
+import {
+  STORAGE_WARNINGS, type CacheKey, type CachedCollection, type CacheWrite, type StoragePort,
+} from './storagePort.js';
+
+export const PERSIST_THROTTLE_MS = 1_000;
+export const PERSIST_RETRY_MIN_MS = 2_000;
+export const PERSIST_RETRY_MAX_MS = 60_000;
+
+export interface PersistSource {
+  key: CacheKey;
+  meta(): CacheWrite['meta'];
+  /** current value, or null when gone (or not to be cached, e.g. derived local entities) */
+  read(collection: CachedCollection, id: Id): unknown | null;
+  /** every entity to cache, for a full rewrite */
+  all(): Array<{ collection: CachedCollection; id: Id; value: unknown }>;
+}
+
+export interface Persister {
+  /** where writes go; null stops persisting (signed out, no location) and drops the queue */
+  setSource(source: PersistSource | null): void;
+  note(entries: Iterable<[CachedCollection, Id]>): void;
+  /** the next write replaces everything stored for the key */
+  requestFull(): void;
+  /** writes what is queued now (tests, sign-out, page hide) */
+  flush(): Promise<void>;
+  dispose(): void;
+}
+
+export interface PersisterOptions {
+  storage: StoragePort;
+  clock: Clock;
+  logger: Logger;
+  /** a write failed: shown once per failure streak in the feed */
+  onWriteError(message: string): void;
+  throttleMs?: number;
+}
+
+export function createPersister(options: PersisterOptions): Persister {
+  const { storage, clock, logger } = options;
+  const throttle = options.throttleMs ?? PERSIST_THROTTLE_MS;
+  let source: PersistSource | null = null;
+  let pending = new Map<string, [CachedCollection, Id]>();
+  let full = false;
+  let timer: TimerHandle | null = null;
+  let writing: Promise<void> | null = null;
+  let failures = 0;
+
+  function arm(delay: number) {
+    if (timer !== null || !source) return;
+    timer = clock.setTimeout(() => { timer = null; void write(); }, delay);
+  }
+
+  async function write(): Promise<void> {
+    if (writing) { await writing; if (pending.size || full) arm(throttle); return; }
+    const src = source;
+    if (!src || (pending.size === 0 && !full)) return;
+    const batch = pending;
+    const isFull = full;
+    pending = new Map();
+    full = false;
+    const changes: CacheWrite['changes'] = isFull
+      ? src.all()
+      : [...batch.values()].map(([collection, id]) => ({ collection, id, value: src.read(collection, id) }));
+    const run = (async () => {
+      try {
+        await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (source === src) full = true;
+        logger.warn(STORAGE_WARNINGS.WRITE_FAILED, error);
+        if (failures === 1) options.onWriteError(STORAGE_WARNINGS.WRITE_FAILED);
+      }
+    })();
+    writing = run;
+    await run;
+    writing = null;
+    if (source !== src) return;
+    if (failures > 0) arm(Math.min(PERSIST_RETRY_MAX_MS, PERSIST_RETRY_MIN_MS * 2 ** (failures - 1)));
+    else if (pending.size || full) arm(throttle);
+  }
+
+  return {
+    setSource(next) {
+      if (timer !== null) { clock.clearTimeout(timer); timer = null; }
+      source = next;
+      pending = new Map();
+      full = false;
+      failures = 0;
+    },
+    note(entries) {
+      if (!source) return;
+      for (const [collection, id] of entries) pending.set(`${collection}\u0000${id}`, [collection, id]);
+      if (pending.size) arm(throttle);
+    },
+    requestFull() {
+      if (!source) return;
+      full = true;
+      arm(throttle);
+    },
+    async flush() {
+      if (timer !== null) { clock.clearTimeout(timer); timer = null; }
+      if (writing) await writing;
+      await write();
+    },
+    dispose() {
+      if (timer !== null) clock.clearTimeout(timer);
+      timer = null;
+      source = null;
+    },
+  };
+}

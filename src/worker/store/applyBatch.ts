@@ -1,0 +1,280 @@
+// Applies one validated, ordered batch from the sync layer to the mutable
+// store (spec §4, §5): initial loads replace a collection (missing objects are
+// deleted), created/modified/deleted change one object, measurements and
+// heartbeats update sensors and move located assets. Bad input is dropped
+// with a warning; nothing here throws.
+
+import { MSG } from '../../shared/messages.js';
+import type { StreamScope } from '../../shared/protocol.js';
+import type { Building, Floor, Id } from '../../shared/types.js';
+import type { ChangeBatch, Logger, SinkChange } from '../ports.js';
+import { createDelta, markPersist, type StoreDelta } from './delta.js';
+import { applyHeartbeat, applyMeasurement } from './measurements.js';
+import {
+  normalizeContext, normalizeEntity, normalizeStructureAsset, type EntityCollection,
+} from './normalizeEntities.js';
+import { latestLocation, placeAsset } from './located.js';
+import {
+  indexAsset, indexSensor, reindexAll, sensorsOf, unindexAsset, type Store,
+} from './store.js';
+import { syncUserEntities, removeUserEntities } from './userEntities.js';
+
+export interface ApplyOptions {
+  logger: Logger;
+  /** corrected-clock now */
+  now: () => number;
+  /** base config values the rules need (manual-location timeout) */
+  manualLocationTimeoutMs: number;
+}
+
+const STRUCTURE_TYPES = new Set(['building', 'floor']);
+
+function scopeMatches(store: Store, scope: StreamScope): boolean {
+  switch (scope.kind) {
+    case 'location': return store.locationId === scope.locationId;
+    case 'organization': return store.organizationId === scope.organizationId;
+    case 'user': return true;
+  }
+}
+
+export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptions): StoreDelta {
+  const delta = createDelta();
+  if (!batch || typeof batch !== 'object' || !Array.isArray(batch.changes) || !batch.scope) {
+    options.logger.warn('Ignoring malformed change batch', batch);
+    return delta;
+  }
+  if (!scopeMatches(store, batch.scope)) {
+    options.logger.warn(MSG.NO_SOURCE_SUBSCRIPTION, batch.scope);
+    return delta;
+  }
+  let reindex = false;
+  for (const change of batch.changes) {
+    try {
+      if (applyChange(store, change, delta, options)) reindex = true;
+    } catch (error) {
+      // a bug or absurd input in one change must not stop the batch or corrupt the rest
+      options.logger.error('Failed to apply change', change?.collection, change?.kind, error);
+    }
+  }
+  if (reindex) {
+    reindexAll(store);
+    delta.all = true;
+  }
+  placeLoadedAssets(store, delta, reindex);
+  return delta;
+}
+
+/**
+ * Places assets by the location values their sensors came with (initial
+ * loads, sensor updates): live measurements place them as they arrive, but
+ * a loaded sensor's last value must place them too.
+ */
+function placeLoadedAssets(store: Store, delta: StoreDelta, everything: boolean): void {
+  const sensorIds = everything ? store.sensors.keys() : delta.sensors.values();
+  for (const sensorId of sensorIds) {
+    const sensor = store.sensors.get(sensorId);
+    if (!sensor || sensor.type !== 'location' || !sensor.last_measurement) continue;
+    for (const assetId of store.assetsBySensor.get(sensorId) ?? []) {
+      const asset = store.assets.get(assetId);
+      const value = asset ? latestLocation(sensorsOf(store, asset)) : null;
+      if (!asset || !value || (asset.x === value.x && asset.y === value.y && store.floorOf.get(assetId) === value.floor_id)) continue;
+      placeAsset(store, asset, value);
+      delta.assets.add(assetId);
+    }
+  }
+}
+
+/** Returns true when the indexes must be rebuilt. */
+function applyChange(store: Store, change: SinkChange, delta: StoreDelta, options: ApplyOptions): boolean {
+  const { logger } = options;
+  if (!change || typeof change !== 'object') { logger.warn('Ignoring malformed change', change); return false; }
+  switch (change.collection) {
+    case 'measurements':
+      if (change.kind === 'initial') {
+        for (const item of Array.isArray(change.items) ? change.items : []) applyMeasurement(store, item, delta, options);
+      } else applyMeasurement(store, change.data, delta, options);
+      return false;
+    case 'heartbeats':
+      if (change.kind === 'initial') {
+        for (const item of Array.isArray(change.items) ? change.items : []) applyHeartbeat(store, item, delta, options);
+      } else applyHeartbeat(store, change.data, delta, options);
+      return false;
+    case 'assets':
+      return change.kind === 'initial' ? replaceAssets(store, change.items, delta, options) : changeAsset(store, change, delta, options);
+    case 'organizations': case 'locations': case 'users': case 'external_objects': case 'sensors': case 'notifications':
+      return change.kind === 'initial'
+        ? replaceCollection(store, change.collection, change.items, delta, options)
+        : changeEntity(store, change.collection, change, delta, options);
+    default:
+      logger.warn('Ignoring change of unknown collection', (change as SinkChange).collection);
+      return false;
+  }
+}
+
+// ---------------------------------------------------------------- generic collections
+
+function mapOf(store: Store, collection: EntityCollection): Map<Id, { id: Id }> {
+  switch (collection) {
+    case 'organizations': return store.organizations;
+    case 'locations': return store.locations;
+    case 'users': return store.users;
+    case 'external_objects': return store.externalObjects;
+    case 'sensors': return store.sensors;
+    case 'notifications': return store.notifications;
+  }
+}
+
+function touched(store: Store, collection: EntityCollection, id: Id, delta: StoreDelta, options: ApplyOptions) {
+  markPersist(delta, collection, id);
+  switch (collection) {
+    case 'organizations': case 'locations': delta.structure = true; break;
+    case 'users': {
+      delta.users.add(id);
+      const user = store.users.get(id);
+      if (user) syncUserEntities(store, user, delta, options);
+      else removeUserEntities(store, id, delta);
+      break;
+    }
+    case 'sensors': {
+      delta.sensors.add(id);
+      for (const a of store.assetsBySensor.get(id) ?? []) delta.assets.add(a);
+      break;
+    }
+    case 'notifications': delta.notifications.add(id); break;
+    case 'external_objects': break;
+  }
+}
+
+function replaceCollection(store: Store, collection: EntityCollection, items: unknown, delta: StoreDelta, options: ApplyOptions): boolean {
+  const map = mapOf(store, collection);
+  const ctx = normalizeContext(store, options.logger);
+  const list = normalizeEntity.list(collection, items, ctx);
+  const keep = new Set(list.map((e) => e.id));
+  for (const [id, entity] of map) {
+    // derived local entities are not part of any server listing
+    if (keep.has(id) || (entity as { local?: boolean }).local) continue;
+    map.delete(id);
+    touched(store, collection, id, delta, options);
+  }
+  for (const entity of list) {
+    const previous = map.get(entity.id);
+    map.set(entity.id, entity);
+    if (collection === 'sensors') indexSensor(store, entity as never, previous as never);
+    touched(store, collection, entity.id, delta, options);
+  }
+  return false;
+}
+
+function changeEntity(store: Store, collection: EntityCollection, change: SinkChange, delta: StoreDelta, options: ApplyOptions): boolean {
+  const map = mapOf(store, collection);
+  if (change.kind === 'deleted') {
+    const id = change.id ?? normalizeEntity.idOf(change.data);
+    if (!id) { options.logger.warn(`Ignoring deletion without an id in ${collection}`); return false; }
+    const previous = map.get(id);
+    if (!previous) return false;
+    map.delete(id);
+    touched(store, collection, id, delta, options);
+    return false;
+  }
+  const entity = normalizeEntity.one(collection, change.data, normalizeContext(store, options.logger));
+  if (!entity) return false;
+  const previous = map.get(entity.id);
+  if (change.kind === 'created' && previous) options.logger.warn(`Duplicate id ${entity.id} in ${collection}; the later one wins`);
+  if (collection === 'sensors') keepMeasurements(entity as never, previous as never);
+  map.set(entity.id, entity);
+  if (collection === 'sensors') indexSensor(store, entity as never, previous as never);
+  touched(store, collection, entity.id, delta, options);
+  return false;
+}
+
+/** A sensor update without measurements keeps the ones already applied live. */
+function keepMeasurements(next: { last_measurement: unknown; previous_measurement: unknown }, previous?: typeof next) {
+  if (!previous) return;
+  if (next.last_measurement === null) next.last_measurement = previous.last_measurement;
+  if (next.previous_measurement === null) next.previous_measurement = previous.previous_measurement;
+}
+
+// ---------------------------------------------------------------- assets (incl. buildings and floors)
+
+function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options: ApplyOptions): boolean {
+  if (!Array.isArray(items)) { options.logger.warn('Expected a list of assets; got something else'); return false; }
+  const ctx = normalizeContext(store, options.logger);
+  const structureRaw = items.filter((i) => i && typeof i === 'object' && STRUCTURE_TYPES.has((i as { type?: unknown }).type as string));
+  const others = items.filter((i) => !structureRaw.includes(i));
+  const { buildings, floors } = normalizeStructureAsset.all(store, structureRaw, ctx);
+  replaceMap(store.buildings, buildings, (id) => markPersist(delta, 'buildings', id));
+  replaceMap(store.floors, floors, (id) => markPersist(delta, 'floors', id));
+  const assets = normalizeEntity.assets(others, ctx);
+  const keep = new Set(assets.map((a) => a.id));
+  for (const [id, asset] of store.assets) {
+    if (keep.has(id) || asset.local) continue;
+    store.assets.delete(id);
+    delta.assets.add(id);
+    markPersist(delta, 'assets', id);
+  }
+  for (const asset of assets) {
+    store.assets.set(asset.id, asset);
+    delta.assets.add(asset.id);
+    markPersist(delta, 'assets', asset.id);
+  }
+  delta.structure = true;
+  return true;
+}
+
+function replaceMap<T extends { id: Id }>(map: Map<Id, T>, list: T[], onChange: (id: Id) => void) {
+  const keep = new Set(list.map((e) => e.id));
+  for (const id of [...map.keys()]) if (!keep.has(id)) { map.delete(id); onChange(id); }
+  for (const e of list) { map.set(e.id, e); onChange(e.id); }
+}
+
+function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, options: ApplyOptions): boolean {
+  const raw = change.data as { type?: unknown } | undefined;
+  if (change.kind === 'deleted') {
+    const id = change.id ?? normalizeEntity.idOf(raw);
+    if (!id) { options.logger.warn('Ignoring asset deletion without an id'); return false; }
+    if (store.buildings.delete(id)) { markPersist(delta, 'buildings', id); delta.structure = true; return true; }
+    if (store.floors.delete(id)) { markPersist(delta, 'floors', id); delta.structure = true; return true; }
+    const previous = store.assets.get(id);
+    if (!previous) return false;
+    store.assets.delete(id);
+    unindexAsset(store, previous);
+    delta.assets.add(id);
+    markPersist(delta, 'assets', id);
+    // its children lose their floor
+    return hasChildren(store, id);
+  }
+  const ctx = normalizeContext(store, options.logger);
+  if (raw && typeof raw === 'object' && STRUCTURE_TYPES.has(raw.type as string)) {
+    const entity = normalizeStructureAsset.one(store, raw, ctx);
+    if (!entity) return false;
+    const [collection, map] = entity.kind === 'building'
+      ? ['buildings' as const, store.buildings as Map<Id, Building | Floor>]
+      : ['floors' as const, store.floors as Map<Id, Building | Floor>];
+    if (change.kind === 'created' && map.has(entity.value.id)) options.logger.warn(`Duplicate id ${entity.value.id} in assets; the later one wins`);
+    map.set(entity.value.id, entity.value);
+    markPersist(delta, collection, entity.value.id);
+    delta.structure = true;
+    return true;
+  }
+  const asset = normalizeEntity.asset(raw, ctx);
+  if (!asset) return false;
+  const previous = store.assets.get(asset.id);
+  if (change.kind === 'created' && previous) options.logger.warn(`Duplicate id ${asset.id} in assets; the later one wins`);
+  if (previous && previous.parent_id !== asset.parent_id && hasChildren(store, asset.id)) {
+    store.assets.set(asset.id, asset);
+    delta.assets.add(asset.id);
+    markPersist(delta, 'assets', asset.id);
+    return true;
+  }
+  store.assets.set(asset.id, asset);
+  indexAsset(store, asset, previous);
+  delta.assets.add(asset.id);
+  markPersist(delta, 'assets', asset.id);
+  return false;
+}
+
+function hasChildren(store: Store, id: Id): boolean {
+  for (const a of store.assets.values()) if (a.parent_id === id) return true;
+  return false;
+}
+

@@ -1,0 +1,43 @@
+// What one applied batch changed, so views, the scheduler and the persister
+// touch only that: changed asset ids (including moves and sensor-driven
+// changes), structure, users, notifications and the entities to persist.
+
+import type { Id } from '../../shared/types.js';
+import type { CachedCollection } from '../storage/storagePort.js';
+
+export interface ActivityAlert {
+  assetId: Id;
+  sensorType: string;
+}
+
+export interface StoreDelta {
+  /** assets whose data, position, floor or sensors changed (or that were removed) */
+  assets: Set<Id>;
+  sensors: Set<Id>;
+  /** buildings, floors, locations or organizations changed */
+  structure: boolean;
+  users: Set<Id>;
+  notifications: Set<Id>;
+  /** indexes were rebuilt: every asset may have changed */
+  all: boolean;
+  /** entities to write: `${collection}\u0000${id}` → [collection, id] */
+  persist: Map<string, [CachedCollection, Id]>;
+  /** alert-on-activity watches that fired (and were cleared) */
+  activity: ActivityAlert[];
+}
+
+export function createDelta(): StoreDelta {
+  return {
+    assets: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
+    all: false, persist: new Map(), activity: [],
+  };
+}
+
+export function markPersist(delta: StoreDelta, collection: CachedCollection, id: Id): void {
+  delta.persist.set(`${collection}\u0000${id}`, [collection, id]);
+}
+
+export function isEmptyDelta(delta: StoreDelta): boolean {
+  return delta.assets.size === 0 && delta.sensors.size === 0 && !delta.structure && delta.users.size === 0
+    && delta.notifications.size === 0 && !delta.all && delta.persist.size === 0;
+}

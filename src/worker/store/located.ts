@@ -1,0 +1,56 @@
+// Placing assets by location values (spec §4) on the mutable store: a
+// location value moves the asset, across per-floor lists when the floor
+// changes, and an employee inside a privacy zone becomes privacy-filtered.
+
+import { isPrivacyFiltered, isPrivacyZone, locationMove, type ZoneLike } from '../../shared/rules/location.js';
+import type { Asset, Id, MeasurementValue, Sensor } from '../../shared/types.js';
+import { indexAsset, type Store } from './store.js';
+
+/** Resolves `floor` (an index) in the building of the asset's current floor. */
+function floorIdByIndex(store: Store, index: number, currentFloorId: Id | null): Id | null {
+  const buildingId = currentFloorId ? store.floors.get(currentFloorId)?.parent_id : undefined;
+  const building = buildingId ? store.buildings.get(buildingId) : store.buildings.values().next().value;
+  const floorId = building?.floors[index];
+  return floorId && store.floors.has(floorId) ? floorId : null;
+}
+
+function zonesOnFloor(store: Store, floorId: Id | null): ZoneLike[] {
+  const out: ZoneLike[] = [];
+  for (const id of (floorId && store.assetsByFloor.get(floorId)) || []) {
+    const a = store.assets.get(id);
+    if (a && isPrivacyZone(a)) out.push(a);
+  }
+  return out;
+}
+
+/**
+ * Moves an asset to a location value (shared rules locationMove and
+ * isPrivacyFiltered). Returns the floors it left and entered, so both floor
+ * views get the change; null when the value has no coordinates.
+ */
+export function placeAsset(store: Store, asset: Asset, value: MeasurementValue): [Id | null, Id | null] | null {
+  const move = locationMove(asset, value, { floorIdByIndex: (i, current) => floorIdByIndex(store, i, current) });
+  if (!move) return null;
+  if (move.floorId && !store.floors.has(move.floorId)) move.floorId = move.previousFloorId;
+  asset.x = move.x;
+  asset.y = move.y;
+  asset.coords = [move.x, move.y, asset.z];
+  asset.parent_id = move.floorId;
+  const moved = indexAsset(store, asset, asset);
+  if (asset.type === 'employee') {
+    const zones = [...zonesOnFloor(store, move.floorId)];
+    for (const id of move.zones) { const z = store.assets.get(id); if (z) zones.push(z); }
+    asset.privacy_filtered = isPrivacyFiltered(asset, [move.x, move.y], zones, move.zones);
+  }
+  return moved;
+}
+
+/** The location sensor whose value places an asset: the newest among its location sensors. */
+export function latestLocation(sensors: Sensor[]): MeasurementValue | null {
+  let best: MeasurementValue | null = null;
+  for (const s of sensors) {
+    const v = s.type === 'location' ? s.last_measurement : null;
+    if (v && typeof v.x === 'number' && (!best || v.time > best.time)) best = v;
+  }
+  return best;
+}

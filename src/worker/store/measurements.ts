@@ -1,0 +1,71 @@
+// Live measurements and heartbeats (spec §4, §5): a value updates its sensor
+// and dirties the assets it feeds; a location value moves them; a newer value
+// of a watched type clears alert-on-activity. Unknown sensors are logged and
+// ignored; values older than the sensor's last one are ignored too.
+
+import { normalizeMeasurementValue } from '../../shared/normalize/sensor.js';
+import { clearAlertOnActivity } from '../../shared/rules/location.js';
+import { isRecord, toId, toNumOrNull, toTime } from '../../shared/normalize/primitives.js';
+import type { Logger } from '../ports.js';
+import { markPersist, type StoreDelta } from './delta.js';
+import { placeAsset } from './located.js';
+import type { Store } from './store.js';
+
+interface Context {
+  logger: Logger;
+}
+
+export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta, options: Context): void {
+  const { logger } = options;
+  if (!isRecord(data)) { logger.warn('Ignoring malformed measurement', data); return; }
+  const sensorId = toId(data.sensor_id);
+  const sensor = sensorId ? store.sensors.get(sensorId) : undefined;
+  if (!sensorId || !sensor) { logger.warn(`Ignoring measurement for unknown sensor ${String(data.sensor_id)}`); return; }
+  const value = normalizeMeasurementValue(data.value, { sensorId, type: sensor.type }, { logger });
+  if (!value) return;
+  const previous = sensor.last_measurement;
+  if (previous && value.time < previous.time) {
+    logger.debug(`Ignoring measurement older than the last one (sensor ${sensorId})`);
+    return;
+  }
+  const newer = !previous || value.time > previous.time;
+  if (newer) sensor.previous_measurement = previous;
+  sensor.last_measurement = value;
+  sensor.prev_value = newer ? sensor.value : sensor.prev_value;
+  sensor.value = value.value;
+  if (value.battery_level !== null) sensor.last_status = { battery_level: value.battery_level };
+  sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
+  delta.sensors.add(sensorId);
+  markPersist(delta, 'sensors', sensorId);
+  for (const assetId of [...(store.assetsBySensor.get(sensorId) ?? [])]) {
+    const asset = store.assets.get(assetId);
+    if (!asset) continue;
+    delta.assets.add(assetId);
+    if (sensor.type === 'location' && newer) {
+      placeAsset(store, asset, value);
+      markPersist(delta, 'assets', assetId);
+    }
+    const alert = clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous);
+    if (alert.triggered) {
+      asset.alert_on_activity = alert.watched;
+      delta.activity.push({ assetId, sensorType: sensor.type });
+      markPersist(delta, 'assets', assetId);
+    }
+  }
+}
+
+export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, options: Context): void {
+  const { logger } = options;
+  if (!isRecord(data)) { logger.warn('Ignoring malformed heartbeat', data); return; }
+  const sensorId = toId(data.sensor_id);
+  const sensor = sensorId ? store.sensors.get(sensorId) : undefined;
+  if (!sensorId || !sensor) { logger.warn(`Ignoring heartbeat for unknown sensor ${String(data.sensor_id)}`); return; }
+  const time = toTime(data.time);
+  if (time === null) { logger.warn(`Ignoring heartbeat without a time (sensor ${sensorId})`); return; }
+  sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
+  const battery = toNumOrNull(data.battery_level);
+  if (battery !== null) sensor.last_status = { battery_level: battery };
+  delta.sensors.add(sensorId);
+  markPersist(delta, 'sensors', sensorId);
+  for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.assets.add(assetId);
+}

@@ -1,0 +1,158 @@
+// The engine's working store (DESIGN §7): plain mutable Maps of normalized
+// entities with per-floor and per-sensor indexes. Batches are applied in
+// place (no immer produce per change); views derive immutable state from it.
+
+import type {
+  Asset, Building, ExternalObject, Floor, Id, Location, Notification, Organization, Sensor, User,
+} from '../../shared/types.js';
+
+/** Parent chains deeper than this are treated as cycles in bad data. */
+const MAX_PARENT_HOPS = 16;
+
+export interface Store {
+  organizations: Map<Id, Organization>;
+  locations: Map<Id, Location>;
+  buildings: Map<Id, Building>;
+  floors: Map<Id, Floor>;
+  /** drawable assets (not buildings and floors, which live above) */
+  assets: Map<Id, Asset>;
+  sensors: Map<Id, Sensor>;
+  externalObjects: Map<Id, ExternalObject>;
+  users: Map<Id, User>;
+  notifications: Map<Id, Notification>;
+  /** floor id → ids of the assets on it */
+  assetsByFloor: Map<Id, Set<Id>>;
+  /** asset id → its floor id */
+  floorOf: Map<Id, Id>;
+  /** sensor id → ids of the assets it provides data for */
+  assetsBySensor: Map<Id, Set<Id>>;
+  /** location id of the store's location data (assets, sensors, structure) */
+  locationId: Id | null;
+  organizationId: Id | null;
+}
+
+export function createStore(): Store {
+  return {
+    organizations: new Map(), locations: new Map(), buildings: new Map(), floors: new Map(),
+    assets: new Map(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
+    notifications: new Map(), assetsByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
+    locationId: null, organizationId: null,
+  };
+}
+
+/** The floor an asset sits on: the first floor up its parent chain (a desk may sit in a room). */
+export function resolveFloorId(store: Store, asset: Asset): Id | null {
+  let parent = asset.parent_id;
+  for (let hops = 0; parent && hops < MAX_PARENT_HOPS; hops++) {
+    if (store.floors.has(parent)) return parent;
+    parent = store.assets.get(parent)?.parent_id ?? null;
+  }
+  return null;
+}
+
+/** Sensor ids an asset reads: data_providers, data_provider_refs. */
+export function sensorIdsOf(asset: Asset): Id[] {
+  const ids = new Set(asset.data_providers);
+  for (const id of Object.values(asset.data_provider_refs)) ids.add(id);
+  return [...ids];
+}
+
+function addTo(index: Map<Id, Set<Id>>, key: Id, value: Id) {
+  let set = index.get(key);
+  if (!set) { set = new Set(); index.set(key, set); }
+  set.add(value);
+}
+
+function removeFrom(index: Map<Id, Set<Id>>, key: Id, value: Id) {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) index.delete(key);
+}
+
+/** Indexes one asset; returns [previous floor, new floor] so callers can dirty both views. */
+export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | null, Id | null] {
+  const before = store.floorOf.get(asset.id) ?? null;
+  const after = resolveFloorId(store, asset);
+  if (before !== after) {
+    if (before) removeFrom(store.assetsByFloor, before, asset.id);
+    if (after) { addTo(store.assetsByFloor, after, asset.id); store.floorOf.set(asset.id, after); } else store.floorOf.delete(asset.id);
+  }
+  if (previous) for (const s of sensorIdsOf(previous)) removeFrom(store.assetsBySensor, s, asset.id);
+  for (const s of sensorIdsOf(asset)) addTo(store.assetsBySensor, s, asset.id);
+  return [before, after];
+}
+
+export function unindexAsset(store: Store, asset: Asset): Id | null {
+  const floor = store.floorOf.get(asset.id) ?? null;
+  if (floor) removeFrom(store.assetsByFloor, floor, asset.id);
+  store.floorOf.delete(asset.id);
+  for (const s of sensorIdsOf(asset)) removeFrom(store.assetsBySensor, s, asset.id);
+  return floor;
+}
+
+/** Rebuilds every index: after an initial load or a structural change (children may precede parents). */
+export function reindexAll(store: Store): void {
+  store.assetsByFloor.clear();
+  store.floorOf.clear();
+  store.assetsBySensor.clear();
+  for (const asset of store.assets.values()) indexAsset(store, asset);
+  for (const sensor of store.sensors.values()) {
+    if (sensor.asset_id && store.assets.has(sensor.asset_id)) addTo(store.assetsBySensor, sensor.id, sensor.asset_id);
+  }
+}
+
+/** Links a sensor naming its asset (sensor.asset_id) into the sensor index. */
+export function indexSensor(store: Store, sensor: Sensor, previous?: Sensor): void {
+  if (previous?.asset_id && previous.asset_id !== sensor.asset_id) {
+    const asset = store.assets.get(previous.asset_id);
+    if (!asset || !sensorIdsOf(asset).includes(sensor.id)) removeFrom(store.assetsBySensor, sensor.id, previous.asset_id);
+  }
+  if (sensor.asset_id && store.assets.has(sensor.asset_id)) addTo(store.assetsBySensor, sensor.id, sensor.asset_id);
+}
+
+/** The sensors of an asset, by type, including a sensor that names the asset. */
+export function sensorsOf(store: Store, asset: Asset): Sensor[] {
+  const out: Sensor[] = [];
+  for (const id of sensorIdsOf(asset)) {
+    const s = store.sensors.get(id);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+export function sensorOfType(store: Store, asset: Asset, type: string): Sensor | null {
+  const ref = asset.data_provider_refs[type];
+  if (ref) {
+    const s = store.sensors.get(ref);
+    if (s) return s;
+  }
+  for (const id of asset.data_providers) {
+    const s = store.sensors.get(id);
+    if (s && s.type === type) return s;
+  }
+  return null;
+}
+
+/** Drops location data (assets, sensors, structure) when another location is loaded. */
+export function clearLocationData(store: Store): void {
+  store.buildings.clear();
+  store.floors.clear();
+  store.assets.clear();
+  store.sensors.clear();
+  store.assetsByFloor.clear();
+  store.floorOf.clear();
+  store.assetsBySensor.clear();
+  store.locationId = null;
+}
+
+/** Drops everything (sign-out). */
+export function clearStore(store: Store): void {
+  clearLocationData(store);
+  store.organizations.clear();
+  store.locations.clear();
+  store.externalObjects.clear();
+  store.users.clear();
+  store.notifications.clear();
+  store.organizationId = null;
+}

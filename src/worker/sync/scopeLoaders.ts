@@ -1,0 +1,53 @@
+// The initial REST loads of each scope (docs/protocol.md §5): which calls fill
+// which collections, each answering with the position of the scope's stream.
+
+import { restPaths, type WireLocation, type WireOrganization } from '../../shared/rest.js';
+import type { StreamScope } from '../../shared/protocol.js';
+import type { Id } from '../../shared/types.js';
+import { query, type RestClient } from '../rest/restClient.js';
+import type { CollectionLoad, ScopeLoader } from './subscriptions.js';
+
+export const organizationScope = (organizationId: Id): StreamScope => ({ kind: 'organization', organizationId });
+export const locationScope = (organizationId: Id, locationId: Id): StreamScope => ({ kind: 'location', organizationId, locationId });
+export const userScope = (userId: Id): StreamScope => ({ kind: 'user', userId });
+
+async function list(rest: RestClient, path: string): Promise<CollectionLoad> {
+  const r = await rest.load<unknown>(path);
+  return { items: Array.isArray(r.data) ? r.data : [], position: r.position };
+}
+
+/** `onLocations` learns the organization's location ids (loadLocation accepts only those). */
+export function scopeLoaders(rest: RestClient, scope: StreamScope, onLocations: (ids: Id[]) => void): ScopeLoader[] {
+  switch (scope.kind) {
+    case 'organization': {
+      const org = scope.organizationId;
+      return [
+        {
+          collection: 'organizations',
+          load: async () => {
+            const r = await rest.load<WireOrganization>(restPaths.organization(org));
+            if (r.data && Array.isArray(r.data.locations)) onLocations(r.data.locations.map(String));
+            return { items: r.data ? [r.data] : [], position: r.position };
+          },
+        },
+        {
+          collection: 'locations',
+          load: async () => {
+            const r = await list(rest, restPaths.locations(org));
+            onLocations((r.items as WireLocation[]).filter((l) => l && l.id !== undefined).map((l) => String(l.id)));
+            return r;
+          },
+        },
+        { collection: 'users', load: () => list(rest, restPaths.users(org)) },
+        { collection: 'external_objects', load: () => list(rest, restPaths.externalObjects() + query({ organization_id: org })) },
+      ];
+    }
+    case 'location':
+      return [
+        { collection: 'assets', load: () => list(rest, restPaths.assets(scope.organizationId, scope.locationId)) },
+        { collection: 'sensors', load: () => list(rest, restPaths.sensors(scope.organizationId, scope.locationId)) },
+      ];
+    case 'user':
+      return [{ collection: 'notifications', load: () => list(rest, restPaths.notifications()) }];
+  }
+}

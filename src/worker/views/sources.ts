@@ -1,0 +1,198 @@
+// The view sources of every ViewSpec (src/shared/api.ts): what each view's
+// entries and meta are, computed from the store and the derived facts, and
+// which dirty channels touch which keys. The hub diffs and sends.
+
+import { SELF_KEY, type ConnectionView, type FeedEntry, type FloorViewMeta, type PersonEntry, type RoomEntry, type SessionView, type StructureEntry, type StructureMeta, type ViewSpec } from '../../shared/api.js';
+import type { MapLayer } from '../../shared/constants.js';
+import { floorVisibleToRoles } from '../../shared/roles.js';
+import type { Id, Role } from '../../shared/types.js';
+import type { ConfigResolver } from '../derive/configResolver.js';
+import { toDrawState, legendsFor } from '../derive/drawState.js';
+import type { FactsCache } from '../derive/factsCache.js';
+import type { Store } from '../store/store.js';
+import { userDisplayName, userIdOfAsset } from '../store/userEntities.js';
+import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
+
+export interface ViewState {
+  store: Store;
+  facts: FactsCache;
+  config: ConfigResolver;
+  roles(): readonly Role[];
+  viewerUserId(): Id | null;
+  fromCache(): boolean;
+  loading(): boolean;
+  connection(): ConnectionView;
+  session(): SessionView;
+  feed(): readonly FeedEntry[];
+}
+
+const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
+
+function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer[]): ViewSource {
+  const layers = new Set(layerList);
+  const { store } = state;
+  const floorReachable = () => {
+    const floor = store.floors.get(floorId);
+    return !!floor && floorVisibleToRoles(floor, state.roles());
+  };
+  return {
+    keys: () => (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
+    entry(key) {
+      if (store.floorOf.get(key) !== floorId || !floorReachable()) return undefined;
+      const facts = state.facts.get(key);
+      return facts ? toDrawState(facts, layers) : undefined;
+    },
+    meta(): FloorViewMeta {
+      const floor = floorReachable() ? store.floors.get(floorId) ?? null : null;
+      return {
+        floor,
+        building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
+        legends: legendsFor(layers, state.config.location()),
+        fromCache: state.fromCache(),
+        loading: state.loading(),
+      };
+    },
+    affected(d) {
+      if (touches(d, 'structure', 'session')) return 'all';
+      return d.get('assets') ?? null;
+    },
+    metaAffected: (d) => touches(d, 'structure', 'session'),
+  };
+}
+
+function structureSource(state: ViewState): ViewSource {
+  const { store } = state;
+  const buildingIds = () => {
+    const location = store.locationId ? store.locations.get(store.locationId) : undefined;
+    const listed = (location?.buildings ?? []).filter((id) => store.buildings.has(id));
+    // buildings the location does not list still show, after the listed ones
+    for (const id of store.buildings.keys()) if (!listed.includes(id)) listed.push(id);
+    return listed;
+  };
+  return {
+    keys: buildingIds,
+    entry(key): StructureEntry | undefined {
+      const building = store.buildings.get(key);
+      if (!building) return undefined;
+      const roles = state.roles();
+      const ordered = building.floors.map((id) => store.floors.get(id)).filter((f) => !!f);
+      for (const f of store.floors.values()) if (f.parent_id === key && !ordered.includes(f)) ordered.push(f);
+      const floors = ordered.filter((f) => floorVisibleToRoles(f, roles));
+      const preferred = store.floors.get(building.floors[building.default_floor] ?? '');
+      const defaultFloorId = preferred && floors.includes(preferred) ? preferred.id : floors[0]?.id ?? null;
+      return { building, floors, defaultFloorId };
+    },
+    meta: (): StructureMeta => ({ locationId: store.locationId, fromCache: state.fromCache() }),
+    affected: (d) => (touches(d, 'structure', 'session') ? 'all' : null),
+    metaAffected: (d) => touches(d, 'structure', 'session'),
+  };
+}
+
+function peopleSource(state: ViewState): ViewSource {
+  const { store } = state;
+  return {
+    keys: () => store.users.keys(),
+    entry(key): PersonEntry | undefined {
+      const user = store.users.get(key);
+      if (!user) return undefined;
+      const facts = user.local_user_asset ? state.facts.get(user.local_user_asset) : null;
+      const own = key === state.viewerUserId();
+      const placed = !!facts && facts.floorId !== null && facts.reachable && facts.freshness.visible && (user.visible || own);
+      const sensor = user.manual_location_sensor ? store.sensors.get(user.manual_location_sensor) : undefined;
+      return {
+        id: user.id,
+        name: userDisplayName(user),
+        email: user.email,
+        avatarUrl: user.avatar_url,
+        decoration: user.decoration?.name ?? null,
+        locationId: placed ? store.locationId : null,
+        floorId: placed ? facts!.floorId : null,
+        x: placed ? facts!.asset.x : null,
+        y: placed ? facts!.asset.y : null,
+        visible: placed,
+        lastSeen: placed ? sensor?.last_measurement?.time ?? null : null,
+        manual: placed,
+      };
+    },
+    meta: () => null,
+    affected(d) {
+      if (touches(d, 'structure', 'session') || d.get('users') === 'all' || d.get('assets') === 'all') return 'all';
+      const keys = new Set<string>(d.get('users') ?? []);
+      for (const id of d.get('assets') ?? []) { const u = userIdOfAsset(id); if (u) keys.add(u); }
+      return keys.size ? keys : null;
+    },
+    metaAffected: () => false,
+  };
+}
+
+function roomsSource(state: ViewState): ViewSource {
+  const { store } = state;
+  return {
+    *keys() { for (const a of store.assets.values()) if (a.type === 'room') yield a.id; },
+    entry(key): RoomEntry | undefined {
+      const facts = state.facts.get(key);
+      if (!facts || facts.kind !== 'room' || !facts.room || !facts.reachable) return undefined;
+      const { asset, room } = facts;
+      const floor = facts.floorId ? store.floors.get(facts.floorId) : undefined;
+      const capacity = Number(asset.config.capacity ?? asset.categories.capacity);
+      const status = room.status;
+      return {
+        id: asset.id,
+        name: asset.name,
+        floorId: facts.floorId,
+        buildingId: floor?.parent_id ?? null,
+        capacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,
+        statusIndex: status.kind === 'index' ? status.index : null,
+        color: room.color,
+        status: room.word,
+        free: status.kind === 'index' && !status.occupied && !status.reserved,
+        text: room.reservation?.text ?? null,
+        activeEvent: room.reservation?.active ?? null,
+        nextEvent: room.reservation?.next ?? null,
+        reservationSensorId: room.reservationSensorId,
+        bookable: room.reservationSensorId !== null,
+      };
+    },
+    meta: () => null,
+    affected: (d) => (touches(d, 'structure', 'session') ? 'all' : d.get('assets') ?? null),
+    metaAffected: () => false,
+  };
+}
+
+function singleton(channel: 'connection' | 'session', read: () => unknown): ViewSource {
+  return {
+    keys: () => [SELF_KEY],
+    entry: (key) => (key === SELF_KEY ? read() : undefined),
+    meta: () => null,
+    affected: (d) => (d.has(channel) ? [SELF_KEY] : null),
+    metaAffected: () => false,
+  };
+}
+
+export function createViewSources(state: ViewState): ViewSourceFactory {
+  return (spec: ViewSpec) => {
+    switch (spec.view) {
+      case 'floor': return floorSource(state, spec.floorId, Array.isArray(spec.layers) ? spec.layers : []);
+      case 'structure': return structureSource(state);
+      case 'people': return peopleSource(state);
+      case 'rooms': return roomsSource(state);
+      case 'connection': return singleton('connection', state.connection);
+      case 'session': return singleton('session', state.session);
+      case 'notifications': return {
+        keys: () => state.store.notifications.keys(),
+        entry: (key) => state.store.notifications.get(key),
+        meta: () => null,
+        affected: (d) => (d.has('session') ? 'all' : d.get('notifications') ?? null),
+        metaAffected: () => false,
+      };
+      case 'feed': return {
+        keys: () => state.feed().map((e) => String(e.seq)),
+        entry: (key) => state.feed().find((e) => String(e.seq) === key),
+        meta: () => null,
+        affected: (d) => (d.has('feed') ? 'all' : null),
+        metaAffected: () => false,
+      };
+      default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
+    }
+  };
+}

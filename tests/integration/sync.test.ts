@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStoreyServer, type StoreyServer } from '../../server/app.js';
+import { MSG, type PostedError } from '../../src/shared/messages.js';
+import type { ConnectionView } from '../../src/shared/api.js';
+import type { StreamScope } from '../../src/shared/protocol.js';
+import type { WireAsset, WireLocation } from '../../src/shared/rest.js';
+import { systemClock } from '../../src/worker/ports.js';
+import { createScheduler } from '../../src/worker/scheduler.js';
+import { createSync } from '../../src/worker/sync/createSync.js';
+import { createCorrectedClock } from '../../src/worker/sync/timeSync.js';
+import { createTransport } from '../../src/worker/transports/index.js';
+import type { Sync } from '../../src/worker/sync/index.js';
+import { startTestServer, TEST_SEED, type TestAccount, type TestServer } from '../helpers/server.js';
+import { createRecordingLogger } from '../worker/sync/fakes.js';
+import { byId, createMirror } from './support/mirror.js';
+import { startRestartableBroker, type RestartableBroker } from './support/mosquitto.js';
+
+/** test-only back-off step; the default (5 s) is asserted by the unit tests */
+const STEP_MS = 250;
+const WAIT = { timeout: 20_000, interval: 25 };
+
+async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = WAIT.timeout): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try { return await check(); } catch (error) { last = error; }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${String(last)}`);
+    await new Promise((r) => setTimeout(r, WAIT.interval));
+  }
+}
+
+describe.each(['pusher', 'mqtt'] as const)('sync against the reference server over %s', (transport) => {
+  let broker: RestartableBroker | null = null;
+  let test: TestServer;
+  let current: StoreyServer;
+  let account: TestAccount;
+  let token: string;
+  let sync: Sync;
+  let locationId: string;
+  let floorId: string;
+  const mirror = createMirror();
+  const log = createRecordingLogger();
+  const views: Array<ConnectionView & { at: number }> = [];
+  const errors: PostedError[] = [];
+  const corrected = createCorrectedClock(systemClock);
+  const scheduler = createScheduler(systemClock, () => corrected.now());
+
+  const brokerOptions = () => broker
+    ? { url: broker.mqttUrl, wsUrl: broker.wsUrl, username: broker.adminUsername, password: broker.adminPassword, dynsec: true }
+    : undefined;
+  const api = (path: string, init: { method?: string; json?: unknown } = {}) => test.api(path, { ...init, token });
+  const locScope = (): StreamScope => ({ kind: 'location', organizationId: account.organizationId, locationId });
+  const assetsPath = () => `/organizations/${account.organizationId}/locations/${locationId}/assets`;
+  const serverAssets = async () => byId((await (await api(assetsPath())).json()) as WireAsset[]);
+  const serverSensors = async () => byId((await (await api(`/organizations/${account.organizationId}/locations/${locationId}/sensors`)).json()) as Array<{ id: string }>);
+
+  async function expectMirrorEqualsServer() {
+    await waitFor(async () => expect(mirror.list('assets')).toEqual(await serverAssets()), 'assets to match the server');
+    expect(mirror.list('sensors')).toEqual(await serverSensors());
+    const locations = (await (await api(`/organizations/${account.organizationId}/locations`)).json()) as WireLocation[];
+    expect(mirror.list('locations')).toEqual(byId(locations));
+    const users = (await (await api(`/organizations/${account.organizationId}/users`)).json()) as Array<{ id: string }>;
+    expect(mirror.list('users')).toEqual(byId(users));
+  }
+
+  /** the back-off of the views since `from`: every scheduled retry waited STEP × attempts, attempts counting up from 1 */
+  function expectBackOffSince(from: number) {
+    // the first view that shows each newly scheduled retry
+    const unique = views.filter((v, i) => i >= from && v.nextRetryAt !== null && v.nextRetryAt !== views[i - 1]?.nextRetryAt);
+    expect(unique.length).toBeGreaterThan(0);
+    unique.forEach((v, i) => {
+      expect(v.attempts).toBe(i + 1);
+      expect(v.nextRetryAt! - v.at).toBeGreaterThanOrEqual(STEP_MS * v.attempts - 5);
+      expect(v.nextRetryAt! - v.at).toBeLessThanOrEqual(STEP_MS * v.attempts + 5);
+    });
+    const last = views.at(-1)!;
+    expect(last).toMatchObject({ state: 'connected', attempts: 0, nextRetryAt: null });
+  }
+
+  async function createAsset(name: string): Promise<WireAsset> {
+    const res = await api(assetsPath(), { method: 'POST', json: { type: 'shape', subtype: 'desk', name, parent_id: floorId, x: 1, y: 2, categories: { shape: 'desk' } } });
+    expect(res.status).toBe(201);
+    return (await res.json()) as WireAsset;
+  }
+
+  beforeAll(async () => {
+    if (transport === 'mqtt') broker = await startRestartableBroker();
+    test = await startTestServer({ transport, mqtt: brokerOptions() });
+    current = test.server;
+    account = test.accounts.edit;
+    sync = createSync({
+      host: test.url, clock: systemClock, corrected, scheduler, fetch: globalThis.fetch, transportFactory: createTransport,
+      logger: log.logger, sink: mirror.sink,
+      onConnection: (view) => views.push({ ...view, at: corrected.now() }),
+      onError: (error) => errors.push(error),
+      reconnectStepMs: STEP_MS, reconnectMaxDelayMs: STEP_MS * 12,
+    });
+  });
+
+  afterAll(async () => {
+    await sync?.dispose();
+    scheduler.clear();
+    await current?.close();
+    await broker?.close();
+  });
+
+  it('signs in, connects and delivers the initial load of organization and location', async () => {
+    const settings = await sync.signIn(account.email, account.password);
+    token = sync.token()!;
+    expect(settings.user.id).toBe(account.userId);
+    expect(transport === 'mqtt' ? settings.mqtt_config : settings.pusher_config).toBeTruthy();
+    await sync.connect();
+    expect(sync.state()).toMatchObject({ state: 'connected', transport, attempts: 0 });
+    await sync.loadOrganization(account.organizationId);
+    locationId = mirror.list('locations')[0]!.id;
+    await expect(sync.loadLocation(locationId)).resolves.toBe(true);
+    // assets on hidden floors are never published live (docs/protocol.md §5), so changes are made on a visible one
+    floorId = mirror.list('assets').find((a) => a.type === 'floor' && a.hidden !== true && a.unpublished !== true)!.id;
+    expect(mirror.list('assets').length).toBeGreaterThan(10);
+    await expectMirrorEqualsServer();
+    expect(errors).toEqual([]);
+  });
+
+  it('receives changes made through the API, each applied once and in order', async () => {
+    const created = await createAsset(`IT desk ${transport}`);
+    for (const x of [3, 4]) {
+      const res = await api(`${assetsPath()}/${created.id}`, { method: 'PATCH', json: { x } });
+      expect(res.status).toBe(200);
+    }
+    const victim = mirror.list('assets').find((a) => a.type === 'shape' && a.parent_id === floorId && a.unpublished !== true && a.id !== created.id)!;
+    expect((await api(`${assetsPath()}/${victim.id}`, { method: 'DELETE' })).status).toBe(204);
+    await waitFor(() => {
+      expect(mirror.get('assets').get(created.id)).toMatchObject({ x: 4 });
+      expect(mirror.get('assets').has(victim.id)).toBe(false);
+    }, 'live changes');
+    const versions = mirror.liveVersions.get(created.id)!;
+    expect(versions).toHaveLength(3);
+    expect([...versions].sort((a, b) => a - b)).toEqual(versions);
+    expect(new Set(versions).size).toBe(versions.length);
+    await expectMirrorEqualsServer();
+  });
+
+  // over Pusher the reference server is the broker: its restart is the next test
+  if (transport === 'mqtt') it('survives a broker restart on the back-off schedule, catching up on changes made meanwhile', async () => {
+    const from = views.length;
+    const failedBefore = errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length;
+    await broker!.stop();
+    await waitFor(() => expect(sync.state().state).not.toBe('connected'), 'the loss to be noticed');
+    const made = await createAsset('made while the broker was down');
+    await waitFor(() => expect(errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length).toBeGreaterThanOrEqual(failedBefore + 2), 'failed attempts');
+    await broker!.start();
+    await waitFor(() => expect(sync.state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
+    expect(errors.every((e) => e.level === 'error' && e.type === 'network')).toBe(true);
+    expectBackOffSince(from);
+    await waitFor(() => expect(mirror.get('assets').has(made.id)).toBe(true), 'the change made while down');
+    await expectMirrorEqualsServer();
+  });
+
+  it('survives a server restart with a new stream id, replacing the data with the new server\'s', async () => {
+    const before = sync.position(locScope());
+    expect(before).not.toBeNull();
+    const from = views.length;
+    const failedBefore = errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length;
+    const port = Number(new URL(test.url).port);
+    const tokens = [...current.store.tokens];
+    const userIds = Object.values(test.accounts).map((a) => a.userId);
+    await current.close();
+    // our broker outlives the server: drop the clients it provisioned, as a restarted server rotates them
+    if (broker) for (const id of userIds) await broker.deleteClient(`user-${id}`).catch(() => undefined);
+    await waitFor(() => expect(sync.state().state).not.toBe('connected'), 'the loss to be noticed');
+    await waitFor(() => expect(errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length).toBeGreaterThanOrEqual(failedBefore + 1), 'a failed attempt');
+    current = await startStoreyServer({
+      host: '127.0.0.1', port, transport, seed: TEST_SEED, simulate: false, devRoutes: true,
+      pusher: test.server.pusher, mqtt: brokerOptions(),
+    });
+    // sessions outlive a restart, as with a real database
+    for (const [key, rec] of tokens) current.store.tokens.set(key, rec);
+    await waitFor(() => expect(sync.state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
+    expectBackOffSince(from);
+    const after = sync.position(locScope());
+    expect(after!.stream_id).not.toBe(before!.stream_id);
+    // the reseeded server lacks what was created before; the reload removed it
+    await expectMirrorEqualsServer();
+    expect(mirror.list('assets').some((a) => a.name === `IT desk ${transport}`)).toBe(false);
+    const fresh = await createAsset('after the restart');
+    await waitFor(() => expect(mirror.get('assets').has(fresh.id)).toBe(true), 'a change on the new server');
+    await expectMirrorEqualsServer();
+    expect(log.messages('warn')).not.toContain(MSG.RECONNECTING_STREAM_INVALID);
+  });
+});

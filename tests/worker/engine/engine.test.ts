@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry } from '../../../src/shared/api.js';
+import { SELF_KEY } from '../../../src/shared/api.js';
+import { userAssetId } from '../../../src/shared/normalize/people.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { ACTION_MESSAGES } from '../../../src/worker/engine/actions.js';
+import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
+import {
+  collect, createFakeBackend, createTestEngine, LOCATION_ID, ORG_ID, wireDesk, wireFloor, wireUser,
+} from './harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const HOST = 'http://127.0.0.1:9';
+let engine: Engine;
+
+beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
+
+async function settle() {
+  await vi.advanceTimersByTimeAsync(0);
+  engine.internals.hub.flush();
+}
+
+async function signedInEngine(options: Parameters<typeof createFakeBackend>[0] = {}, storage = createMemoryStorage()) {
+  const backend = createFakeBackend(options);
+  ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage }));
+  await engine.init({ host: HOST });
+  const signIn = await engine.signIn('ann@example.com', 'pw');
+  expect(signIn.ok).toBe(true);
+  await settle();
+  return { backend, storage };
+}
+
+async function loadFixtureLocation() {
+  expect(await engine.loadOrganization(ORG_ID)).toEqual({ ok: true, value: undefined });
+  expect(await engine.loadLocation(LOCATION_ID)).toEqual({ ok: true, value: undefined });
+  await settle();
+}
+
+describe('createEngine', () => {
+  describe('signIn', () => {
+    it('signs in, derives roles and keeps the session for a reopen without exposing the token to views', async () => {
+      const { storage } = await signedInEngine({ permissions: ['ASSET_UPDATE', 'USER_UPDATE_SELF'] });
+      const session = await collect<SessionView>(engine, { view: 'session' });
+      expect(session.entries.get(SELF_KEY)).toMatchObject({ signedIn: true, roles: ['edit', 'regular'], organizations: [{ id: ORG_ID, name: 'Org' }] });
+      expect(JSON.stringify(session.messages)).not.toContain('secret-token');
+      expect(await storage.loadSession()).toMatchObject({ token: 'secret-token', userId: 'u1', host: HOST });
+    });
+
+    it('returns a non-OK answer as data with status, body and message', async () => {
+      const backend = createFakeBackend();
+      backend.routes.set('POST /v1/login', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Wrong email or password' } }));
+      ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory }));
+      await engine.init({ host: HOST });
+      const result = await engine.signIn('ann@example.com', 'bad');
+      expect(result).toMatchObject({ ok: false, status: 401, body: { message: 'Wrong email or password' } });
+      expect(result.ok === false && result.message).toContain('401');
+    });
+
+    it('answers before init with a typed failure instead of throwing', async () => {
+      ({ engine } = createTestEngine());
+      expect(await engine.signIn('a', 'b')).toMatchObject({ ok: false, status: 0 });
+    });
+  });
+
+  describe('loadLocation', () => {
+    it('loads the organization and location and serves a floor view with live data', async () => {
+      await signedInEngine({ assets: [wireDesk('d1', 'f1')] });
+      await loadFixtureLocation();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] });
+      expect([...floor.entries.keys()]).toEqual(['d1']);
+      expect(floor.meta).toMatchObject({ fromCache: false, loading: false, floor: { id: 'f1' }, building: { id: 'b1' } });
+      const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+      expect(structure.entries.get('b1')!.floors.map((f) => f.id)).toEqual(['f1', 'f2']);
+      expect(structure.entries.get('b1')!.defaultFloorId).toBe('f1');
+    });
+
+    it('refuses a location of another organization and logs it', async () => {
+      await signedInEngine();
+      await engine.loadOrganization(ORG_ID);
+      const result = await engine.loadLocation('elsewhere');
+      expect(result).toMatchObject({ ok: false, status: 404 });
+    });
+  });
+
+  describe('roles', () => {
+    const secret = wireDesk('hidden-desk', 'f1', { unpublished: true });
+    const onHiddenFloor = wireDesk('d3', 'f3');
+
+    async function withHiddenThings(permissions: string[]) {
+      const { backend } = await signedInEngine({ permissions, assets: [wireDesk('d1', 'f1'), secret, onHiddenFloor] });
+      const base = `/v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`;
+      const listing = backend.routes.get(`GET ${base}`)!;
+      backend.routes.set(`GET ${base}`, (i, u) => {
+        const body = listing(i, u).body as Array<Record<string, unknown>>;
+        return { body: [...body.map((a) => (a.id === 'b1' ? { ...a, floors: ['f1', 'f2', 'f3'] } : a)), wireFloor('f3', { hidden: true })] };
+      });
+      await loadFixtureLocation();
+    }
+
+    it('shows unpublished assets and hidden floors only to the edit role', async () => {
+      await withHiddenThings(['USER_UPDATE_SELF']);
+      expect([...(await collect(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] })).entries.keys()]).toEqual(['d1']);
+      expect((await collect<StructureEntry>(engine, { view: 'structure' })).entries.get('b1')!.floors.map((f) => f.id)).toEqual(['f1', 'f2']);
+      const hidden = await collect(engine, { view: 'floor', floorId: 'f3', layers: ['desks'] });
+      expect(hidden.entries.size).toBe(0);
+      expect(hidden.meta).toMatchObject({ floor: null });
+    });
+
+    it('gives the edit role unpublished assets and hidden floors', async () => {
+      await withHiddenThings(['ASSET_UPDATE']);
+      expect([...(await collect(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] })).entries.keys()].sort()).toEqual(['d1', 'hidden-desk']);
+      expect((await collect<StructureEntry>(engine, { view: 'structure' })).entries.get('b1')!.floors.map((f) => f.id)).toEqual(['f1', 'f2', 'f3']);
+      expect([...(await collect(engine, { view: 'floor', floorId: 'f3', layers: ['desks'] })).entries.keys()]).toEqual(['d3']);
+    });
+  });
+
+  describe('updateAsset', () => {
+    it('refuses without the edit role with a 403-like result and no request', async () => {
+      const { backend } = await signedInEngine({ assets: [wireDesk('d1', 'f1')] });
+      await loadFixtureLocation();
+      const result = await engine.updateAsset('d1', { name: 'New' });
+      expect(result).toMatchObject({ ok: false, status: 403, message: ACTION_MESSAGES.EDIT_ROLE_NEEDED });
+      expect(backend.calls.some((c) => c.startsWith('PATCH'))).toBe(false);
+    });
+
+    it('sends the update without read-only fields for the edit role', async () => {
+      const { backend } = await signedInEngine({ permissions: ['ASSET_UPDATE'], assets: [wireDesk('d1', 'f1')] });
+      await loadFixtureLocation();
+      let sent: unknown;
+      backend.routes.set(`PATCH /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/d1`, (init) => {
+        sent = JSON.parse(String(init?.body));
+        return { body: { ...wireDesk('d1', 'f1'), name: 'New' } };
+      });
+      const result = await engine.updateAsset('d1', { name: 'New', id: 'x', version: 3 });
+      expect(result.ok).toBe(true);
+      expect(sent).toEqual({ name: 'New' });
+    });
+  });
+
+  describe('createTicket', () => {
+    it('checks labels and flags of the configuration and marks moderated items unpublished', async () => {
+      const { backend } = await signedInEngine();
+      backend.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, () => ({
+        body: [{ id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', timezone: 'UTC', latitude: 0, longitude: 0, buildings: ['b1'], config: { ticketsVoicesRequireModeration: true, ticketsAskForEmail: true } }],
+      }));
+      await loadFixtureLocation();
+      let sent: Record<string, unknown> | undefined;
+      backend.routes.set(`POST /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`, (init) => {
+        sent = JSON.parse(String(init?.body));
+        return { status: 201, body: { ...sent, id: 't1' } };
+      });
+      const base = { kind: 'ticket' as const, floorId: 'f1', x: 1, y: 2, text: 'Printer jam' };
+      expect(await engine.createTicket({ ...base, label: 'space' })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.UNKNOWN_LABEL });
+      expect(await engine.createTicket({ ...base, label: 'it' })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.EMAIL_REQUIRED });
+      expect(sent).toBeUndefined();
+      expect((await engine.createTicket({ ...base, label: 'it', email: 'a@b.c' })).ok).toBe(true);
+      expect(sent).toMatchObject({ type: 'ticket', subtype: 'it', parent_id: 'f1', unpublished: true, value: { text: 'Printer jam', label: 'it', status: 'open', email: 'a@b.c', time: T0 } });
+      expect((await engine.createTicket({ kind: 'voice', floorId: 'f1', x: 0, y: 0, text: 'Cold', label: 'space' })).ok).toBe(true);
+      expect(sent).toMatchObject({ type: 'voice', subtype: 'space' });
+    });
+  });
+
+  describe('setManualLocation', () => {
+    it('places the user\'s own employee asset, which stays visible to them inside a privacy zone', async () => {
+      const zone = { id: 'z1', type: 'zone', subtype: 'privacy', parent_id: 'f1', outline: [[10, 10], [20, 10], [20, 20], [10, 20]] };
+      const inZone = { location_id: LOCATION_ID, floor_id: 'f1', x: 15, y: 15, time: T0 };
+      const { backend } = await signedInEngine({ assets: [zone], users: [wireUser('u1'), wireUser('u2', { location: inZone }), wireUser('u3', { location: { ...inZone, x: 40 } })] });
+      await loadFixtureLocation();
+      backend.routes.set(`PATCH /v1/organizations/${ORG_ID}/users/u1`, (init) => ({ body: { ...wireUser('u1'), ...JSON.parse(String(init?.body)) } }));
+      const result = await engine.setManualLocation({ floorId: 'f1', x: 12, y: 13 });
+      expect(result.ok).toBe(true);
+      await settle();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+      expect(floor.entries.get(userAssetId('u1'))).toMatchObject({ x: 12, y: 13, type: 'employee' });
+      const people = await collect<PersonEntry>(engine, { view: 'people' });
+      expect(people.entries.get('u1')).toMatchObject({ visible: true, floorId: 'f1', x: 12, y: 13, manual: true });
+      expect(people.entries.get('u2')).toMatchObject({ visible: false, x: null, floorId: null });
+      expect(people.entries.get('u3')).toMatchObject({ visible: true, x: 40, y: 15 });
+      expect(floor.entries.has(userAssetId('u2'))).toBe(false);
+      expect(floor.entries.has(userAssetId('u3'))).toBe(true);
+    });
+  });
+
+  describe('book and vote', () => {
+    it('books a room with the booking body and stores the vote counts the server answers', async () => {
+      const { backend } = await signedInEngine({ assets: [{ id: 'v1', type: 'voice', parent_id: 'f1', value: { time: T0, valid_for: 3_600_000 } }] });
+      await loadFixtureLocation();
+      let booked: unknown;
+      backend.routes.set('POST /v1/booking', (init) => { booked = JSON.parse(String(init?.body)); return { status: 201, body: { booking_ref: 'b1' } }; });
+      expect(await engine.book({ roomId: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' })).toEqual({ ok: true, value: { booking_ref: 'b1' } });
+      expect(booked).toEqual({ room_id: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' });
+      backend.routes.set('POST /v1/booking', () => ({ status: 409, body: { statusCode: 409, error: 'Conflict', message: 'Overlaps' } }));
+      expect(await engine.book({ roomId: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' })).toMatchObject({ ok: false, status: 409, body: { message: 'Overlaps' } });
+
+      backend.routes.set(`PUT /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/v1/vote`, () => ({ body: { up: 3, down: 1, mine: 1 } }));
+      expect((await engine.vote('v1', 1)).ok).toBe(true);
+      expect(engine.internals.store.assets.get('v1')!.votes).toEqual({ up: 3, down: 1, mine: 1 });
+    });
+  });
+
+  describe('markNotificationRead', () => {
+    it('marks a notification read and patches the notifications view', async () => {
+      const note = { id: 'n1', user_id: 'u1', title: 'Hi', body: 'Welcome', created: T0, read: false, level: 'info', link: null };
+      const { backend } = await signedInEngine({ notifications: [note] });
+      await vi.waitFor(() => { expect(engine.internals.store.notifications.has('n1')).toBe(true); });
+      const view = await collect(engine, { view: 'notifications' });
+      expect(view.entries.get('n1')).toMatchObject({ read: false });
+      backend.routes.set('PATCH /v1/notifications/n1', () => ({ body: { ...note, read: true } }));
+      expect((await engine.markNotificationRead('n1')).ok).toBe(true);
+      await settle();
+      expect(view.entries.get('n1')).toMatchObject({ read: true, title: 'Hi' });
+    });
+  });
+
+  describe('signOut', () => {
+    it('clears the user\'s cached data, the token and every view', async () => {
+      const storage = createMemoryStorage();
+      await signedInEngine({ assets: [wireDesk('d1', 'f1')] }, storage);
+      await loadFixtureLocation();
+      await engine.internals.persister.flush();
+      expect(storage.size()).toBe(1);
+      const floor = await collect(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] });
+      const session = await collect<SessionView>(engine, { view: 'session' });
+      await engine.signOut();
+      await settle();
+      expect(storage.size()).toBe(0);
+      expect(await storage.loadSession()).toBeNull();
+      expect(floor.entries.size).toBe(0);
+      expect(session.entries.get(SELF_KEY)).toMatchObject({ signedIn: false, user: null, roles: [] });
+      expect(engine.internals.sync()!.token()).toBeNull();
+    });
+  });
+
+  describe('setOnline', () => {
+    it('shows the browser\'s online state in the connection view', async () => {
+      await signedInEngine();
+      const connection = await collect<ConnectionView>(engine, { view: 'connection' });
+      await engine.setOnline(false);
+      await settle();
+      expect(connection.entries.get(SELF_KEY)).toMatchObject({ online: false });
+    });
+  });
+
+  describe('feed', () => {
+    it('posts validation warnings of bad live data', async () => {
+      await signedInEngine();
+      await loadFixtureLocation();
+      const feed = await collect<FeedEntry>(engine, { view: 'feed' });
+      engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'measurements', kind: 'created', id: 'x', data: { sensor_id: 'x', value: { time: T0 } } }] });
+      await settle();
+      expect([...feed.entries.values()].map((e) => e.message)).toContain('Ignoring measurement for unknown sensor x');
+    });
+  });
+});

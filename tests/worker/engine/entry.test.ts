@@ -1,0 +1,81 @@
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConnectionView, DrawState, EngineApi, ViewListener } from '../../../src/shared/api.js';
+import { SELF_KEY } from '../../../src/shared/api.js';
+import { createEngineClient, type EngineLike } from '../../../src/ui/engine/engineClient.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { start } from '../../../src/worker/entry.js';
+import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
+import { createFakeBackend, createTestLogger, feedLocation, measurement, wireDesk, wireOccupancySensor } from './harness.js';
+
+// The real worker entry, driven over a MessageChannel pair with Comlink: port1
+// plays the worker's `self`, port2 the main thread's Worker object.
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
+
+function startOverChannel() {
+  const { port1, port2 } = new MessageChannel();
+  const backend = createFakeBackend();
+  backend.routes.set('POST /v1/login', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Wrong email or password' } }));
+  const events = new EventTarget();
+  const engine: Engine = start(port1, {
+    deps: { fetch: backend.fetch, transportFactory: backend.transportFactory, storage: createMemoryStorage(), logger: createTestLogger() },
+    events,
+  });
+  const remote = Comlink.wrap<EngineApi>(port2);
+  const client = createEngineClient(remote as unknown as EngineLike, { markCallback: (l: ViewListener) => Comlink.proxy(l) });
+  cleanups.push(async () => {
+    client.dispose();
+    await vi.waitFor(() => { expect(engine.internals.hub.specs()).toHaveLength(0); });
+    remote[Comlink.releaseProxy]();
+    await engine.dispose();
+    port1.close();
+    port2.close();
+  });
+  return { engine, remote, client, events };
+}
+
+describe('worker entry', () => {
+  describe('start', () => {
+    it('serves views over Comlink: a snapshot, then a patch with only the changed desk', async () => {
+      const { engine, remote, client } = startOverChannel();
+      await remote.init({ host: 'http://127.0.0.1:9' });
+      feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1')], [wireOccupancySensor('s-d1', Date.now(), 0), wireOccupancySensor('s-d2', Date.now(), 0)]);
+      const floor = client.view({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      await vi.waitFor(() => { expect(floor.mirror.getKeys()).toEqual(['d1', 'd2']); });
+      const d2 = floor.mirror.getSnapshot('d2');
+      const changed: string[] = [];
+      floor.mirror.subscribeChanges((keys) => { changed.push(...keys); });
+
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: Date.now() + 1, valid_for: 3_600_000, value: 1 }));
+      await vi.waitFor(() => { expect((floor.mirror.getSnapshot('d1') as DrawState).status).toBe('occupied'); });
+      expect(changed).toEqual(['d1']);
+      expect(floor.mirror.getSnapshot('d2')).toBe(d2);
+    });
+
+    it('releases the listener proxy when a view is closed', async () => {
+      const { engine, client } = startOverChannel();
+      const view = client.view({ view: 'connection' });
+      await vi.waitFor(() => { expect(view.mirror.ready).toBe(true); });
+      expect(engine.internals.hub.specs()).toHaveLength(1);
+      view.close();
+      await vi.waitFor(() => { expect(engine.internals.hub.specs()).toHaveLength(0); });
+    });
+
+    it('returns non-OK answers as data across the channel', async () => {
+      const { remote } = startOverChannel();
+      await remote.init({ host: 'http://127.0.0.1:9' });
+      expect(await remote.signIn('ann@example.com', 'bad')).toMatchObject({ ok: false, status: 401, body: { error: 'Unauthorized' } });
+    });
+
+    it('forwards online and offline events to the engine', async () => {
+      const { client, events } = startOverChannel();
+      const connection = client.view({ view: 'connection' });
+      await vi.waitFor(() => { expect(connection.mirror.ready).toBe(true); });
+      events.dispatchEvent(new Event('offline'));
+      await vi.waitFor(() => { expect((connection.mirror.getSnapshot(SELF_KEY) as ConnectionView).online).toBe(false); });
+      events.dispatchEvent(new Event('online'));
+      await vi.waitFor(() => { expect((connection.mirror.getSnapshot(SELF_KEY) as ConnectionView).online).toBe(true); });
+    });
+  });
+});

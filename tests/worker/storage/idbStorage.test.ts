@@ -1,0 +1,132 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
+import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
+import {
+  STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, type CacheWrite, type StoragePort,
+} from '../../../src/worker/storage/storagePort.js';
+
+let dbCount = 0;
+const freshName = () => `storey-test-${++dbCount}-${Math.random().toString(36).slice(2)}`;
+const key = { userId: 'u1', locationId: 'l1' };
+const meta = (savedAt = 1): CacheWrite['meta'] => ({ ...key, organizationId: 'o1', savedAt, streams: { location: { stream_id: 's', stream_sequence: 4 } } });
+const desk = (id: string, name = id) => ({ id, type: 'shape', name });
+
+const implementations: Array<[string, () => StoragePort]> = [
+  ['idbStorage', () => createIdbStorage({ name: freshName() })],
+  ['memoryStorage', () => createMemoryStorage()],
+];
+
+describe.each(implementations)('%s', (_name, create) => {
+  describe('write and loadLocation', () => {
+    it('reads back what was written, with meta and stream positions', async () => {
+      const storage = create();
+      await storage.open();
+      await storage.write(key, { meta: meta(5), full: false, changes: [{ collection: 'assets', id: 'd1', value: desk('d1') }, { collection: 'floors', id: 'f1', value: { id: 'f1' } }] });
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.meta).toMatchObject({ ...meta(5), schema: STORAGE_SCHEMA_VERSION });
+      expect(cached!.entities.assets).toEqual([desk('d1')]);
+      expect(cached!.entities.floors).toEqual([{ id: 'f1' }]);
+      expect(cached!.entities.sensors).toEqual([]);
+      await storage.close();
+    });
+
+    it('applies puts and deletes incrementally and replaces everything on a full write', async () => {
+      const storage = create();
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a') }, { collection: 'assets', id: 'b', value: desk('b') }] });
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: null }, { collection: 'assets', id: 'b', value: desk('b', 'renamed') }] });
+      expect((await storage.loadLocation(key, () => undefined))!.entities.assets).toEqual([desk('b', 'renamed')]);
+      await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'c', value: desk('c') }] });
+      expect((await storage.loadLocation(key, () => undefined))!.entities.assets).toEqual([desk('c')]);
+      await storage.close();
+    });
+
+    it('keeps locations and users apart and clears only the signed-out user', async () => {
+      const storage = create();
+      await storage.open();
+      const other = { userId: 'u2', locationId: 'l1' };
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      await storage.write(other, { meta: { ...meta(), ...other }, full: false, changes: [{ collection: 'assets', id: 'z', value: desk('z') }] });
+      await storage.saveSession({ host: 'h', version: 1, token: 't', userId: 'u1', permissions: [], expiresAt: null, organizationId: 'o1', locationId: 'l1', floorId: null });
+      await storage.clearUser('u1');
+      expect(await storage.loadLocation(key, () => undefined)).toBeNull();
+      expect(await storage.loadSession()).toBeNull();
+      expect((await storage.loadLocation(other, () => undefined))!.entities.assets).toEqual([desk('z')]);
+      await storage.close();
+    });
+
+    it('returns null when nothing is cached', async () => {
+      const storage = create();
+      await storage.open();
+      expect(await storage.loadLocation({ userId: 'x', locationId: 'y' }, () => undefined)).toBeNull();
+      await storage.close();
+    });
+  });
+
+  describe('saveSession and loadSession', () => {
+    it('keeps the session so a reopen can resume', async () => {
+      const storage = create();
+      await storage.open();
+      const session = { host: 'http://127.0.0.1:1', version: 1, token: 'tok', userId: 'u1', permissions: ['ASSET_UPDATE'], expiresAt: null, organizationId: 'o1', locationId: 'l1', floorId: 'f1' };
+      await storage.saveSession(session);
+      expect(await storage.loadSession()).toEqual(session);
+      await storage.saveSession(null);
+      expect(await storage.loadSession()).toBeNull();
+      await storage.close();
+    });
+  });
+});
+
+describe('idbStorage', () => {
+  describe('open', () => {
+    it('drops a cache of an older schema with a warning', async () => {
+      const name = freshName();
+      const v1 = createIdbStorage({ name, version: 1 });
+      expect((await v1.open()).warnings).toEqual([]);
+      await v1.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      await v1.close();
+
+      const v2 = createIdbStorage({ name, version: 2 });
+      const { warnings } = await v2.open();
+      expect(warnings).toEqual([STORAGE_WARNINGS.SCHEMA_DROPPED]);
+      expect(warnings).toEqual(['Cached data from an older version was dropped.']);
+      expect(await v2.loadLocation(key, () => undefined)).toBeNull();
+      await v2.close();
+    });
+
+    it('starts over with a warning when the database on disk is newer than ours', async () => {
+      const name = freshName();
+      const newer = await openDB(name, 9, { upgrade(db) { db.createObjectStore('whatever'); } });
+      newer.close();
+      const storage = createIdbStorage({ name, version: 1 });
+      expect((await storage.open()).warnings).toEqual([STORAGE_WARNINGS.SCHEMA_DROPPED]);
+      await storage.write(key, { meta: meta(), full: false, changes: [] });
+      expect(await storage.loadLocation(key, () => undefined)).not.toBeNull();
+      await storage.close();
+    });
+  });
+
+  describe('loadLocation', () => {
+    it('drops an unreadable cached location with a warning', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      await raw.put('meta', { garbage: true }, ['u1', 'l1']);
+      raw.close();
+
+      const reopened = createIdbStorage({ name });
+      await reopened.open();
+      const warnings: string[] = [];
+      expect(await reopened.loadLocation(key, (w) => warnings.push(w))).toBeNull();
+      expect(warnings).toEqual([STORAGE_WARNINGS.UNREADABLE_DROPPED]);
+      expect(warnings).toEqual(['Unreadable cached data was dropped.']);
+      expect(await reopened.loadLocation(key, () => undefined)).toBeNull();
+      await reopened.close();
+    });
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../../src/worker/ports.js';
+import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
+import {
+  createPersister, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
+} from '../../../src/worker/storage/persister.js';
+import { STORAGE_WARNINGS, type CacheWrite } from '../../../src/worker/storage/storagePort.js';
+import { createTestLogger } from '../engine/harness.js';
+
+const key = { userId: 'u1', locationId: 'l1' };
+
+function source(data: Map<string, unknown>): PersistSource {
+  return {
+    key,
+    meta: () => ({ ...key, organizationId: 'o1', savedAt: Date.now(), streams: {} }),
+    read: (_c, id) => data.get(id) ?? null,
+    all: () => [...data].map(([id, value]) => ({ collection: 'assets' as const, id, value })),
+  };
+}
+
+function recordingStorage() {
+  const storage = createMemoryStorage();
+  const writes: CacheWrite[] = [];
+  let failNext = 0;
+  const write = storage.write.bind(storage);
+  storage.write = async (k, w) => {
+    writes.push(w);
+    if (failNext > 0) { failNext -= 1; throw new DOMException('quota', 'QuotaExceededError'); }
+    await write(k, w);
+  };
+  return { storage, writes, fail: (n: number) => { failNext = n; } };
+}
+
+describe('persister', () => {
+  beforeEach(() => { vi.useFakeTimers({ now: 1_000_000, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  describe('note', () => {
+    it('batches the entities of many batches into one write after the throttle', async () => {
+      const { storage, writes } = recordingStorage();
+      const data = new Map<string, unknown>([['a', { id: 'a' }], ['b', { id: 'b' }]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(data));
+      persister.note([['assets', 'a']]);
+      persister.note([['assets', 'b'], ['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS - 1);
+      expect(writes).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.full).toBe(false);
+      expect(writes[0]!.changes.map((c) => c.id).sort()).toEqual(['a', 'b']);
+    });
+
+    it('persists writes that come in during a persist operation afterward', async () => {
+      const { storage, writes } = recordingStorage();
+      let release!: () => void;
+      const slow = storage.write;
+      storage.write = (k, w) => new Promise((resolve, reject) => { release = () => { slow(k, w).then(resolve, reject); }; });
+      const data = new Map<string, unknown>([['a', 1], ['b', 2]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(data));
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      persister.note([['assets', 'b']]);
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      storage.write = slow;
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes.map((w) => w.changes.map((c) => c.id))).toEqual([['a'], ['b']]);
+    });
+
+    it('drops queued work when the source goes away (sign-out)', async () => {
+      const { storage, writes } = recordingStorage();
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(new Map([['a', 1]])));
+      persister.note([['assets', 'a']]);
+      persister.setSource(null);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS * 2);
+      expect(writes).toHaveLength(0);
+    });
+  });
+
+  describe('a failed write', () => {
+    it('is reported once, never thrown, and retried later as a full rewrite', async () => {
+      const { storage, writes, fail } = recordingStorage();
+      const data = new Map<string, unknown>([['a', 1], ['b', 2]]);
+      const errors: string[] = [];
+      const logger = createTestLogger();
+      const persister = createPersister({ storage, clock: systemClock, logger, onWriteError: (m) => errors.push(m) });
+      persister.setSource(source(data));
+      fail(2);
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(1);
+      expect(errors).toEqual([STORAGE_WARNINGS.WRITE_FAILED]);
+      expect(errors).toEqual(['Could not save data for offline use; retrying.']);
+
+      await vi.advanceTimersByTimeAsync(PERSIST_RETRY_MIN_MS);
+      expect(writes).toHaveLength(2);
+      expect(writes[1]!.full).toBe(true);
+      expect(errors).toHaveLength(1);
+
+      await vi.advanceTimersByTimeAsync(2 * PERSIST_RETRY_MIN_MS);
+      expect(writes).toHaveLength(3);
+      expect(writes[2]).toMatchObject({ full: true });
+      expect(writes[2]!.changes.map((c) => c.id).sort()).toEqual(['a', 'b']);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.entities.assets.sort()).toEqual([1, 2]);
+
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes[3]!.full).toBe(false);
+    });
+  });
+});

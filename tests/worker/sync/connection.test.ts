@@ -1,0 +1,265 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
+import { MSG } from '../../../src/shared/messages.js';
+import { RECONNECT_MAX_DELAY_MS, RECONNECT_STEP_MS, TIME_SYNC_INTERVAL_MS } from '../../../src/shared/constants.js';
+import { connected, createFixture, LOC, ORG, USER } from './fakes.js';
+import { scopeKey } from '../../../src/shared/protocol.js';
+
+const networkError = (message: string) => ({ level: 'error', type: 'network', message });
+
+describe('createSync', () => {
+  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(1_000_000); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  describe('connect', () => {
+    it("fails with 'Current user is not set' when no token exists", async () => {
+      const f = createFixture();
+      await expect(f.sync.connect()).rejects.toThrow('Current user is not set');
+      await expect(f.sync.connect()).rejects.toThrow(MSG.CURRENT_USER_NOT_SET);
+      expect(f.transports).toHaveLength(0);
+    });
+
+    it("fails a second attempt while one is ongoing with 'Only one connection attempt can be ongoing!'", async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      let release!: () => void;
+      f.connectOutcomes.push(() => new Promise<void>((resolve) => { release = resolve; }));
+      const first = f.sync.connect();
+      await expect(f.sync.connect()).rejects.toThrow('Only one connection attempt can be ongoing!');
+      await expect(f.sync.connect()).rejects.toThrow(MSG.ONLY_ONE_CONNECTION_ATTEMPT);
+      await vi.waitFor(() => expect(release).toBeDefined());
+      release();
+      await first;
+      expect(f.sync.state().state).toBe('connected');
+    });
+
+    it('goes connecting, then connected, activates the user scope and loads notifications', async () => {
+      const f = createFixture();
+      await connected(f);
+      expect(f.views.map((v) => v.state)).toContain('connecting');
+      expect(f.sync.state()).toMatchObject({ state: 'connected', transport: 'mqtt', attempts: 0, nextRetryAt: null });
+      expect(f.transport().subscribed).toEqual([scopeKey(USER)]);
+      expect(f.batches).toEqual([{ scope: USER, changes: [{ collection: 'notifications', kind: 'initial', items: [] }] }]);
+      expect(f.sync.subscriptionState(USER)).toBe('loaded');
+    });
+
+    it('sends the bearer token in a header and never in a URL or a log line', async () => {
+      const f = createFixture();
+      await connected(f, { location: true });
+      const authed = f.api.calls.filter((c) => c.path !== '/v1/login');
+      expect(authed.every((c) => c.headers.authorization === 'Bearer secret-token')).toBe(true);
+      expect(f.api.calls.some((c) => c.path.includes('secret-token') || c.query.toString().includes('secret-token'))).toBe(false);
+      expect(JSON.stringify(f.lines)).not.toContain('secret-token');
+    });
+
+    it("posts 'Problem connecting to server.' and schedules a reconnect in 5 s when the transport fails", async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      f.connectOutcomes.push(f.failing('refused'));
+      await f.sync.connect();
+      expect(f.errors).toEqual([{ ...networkError('Problem connecting to server.'), time: Date.now() }]);
+      expect(f.errors[0]!.message).toBe(MSG.PROBLEM_CONNECTING);
+      expect(f.sync.state()).toMatchObject({ state: 'error', attempts: 1, nextRetryAt: Date.now() + 5_000, lastError: MSG.PROBLEM_CONNECTING });
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(f.transports).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(f.transports).toHaveLength(2);
+      expect(f.sync.state().state).toBe('connected');
+    });
+
+    it("posts 'Could not sync time with server.' when /current_time fails, and schedules a reconnect", async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      f.api.on('GET', '/v1/current_time', () => { throw new TypeError('fetch failed'); });
+      await f.sync.connect();
+      expect(f.errors.map((e) => e.message)).toEqual(['Could not sync time with server.']);
+      expect(f.errors[0]).toMatchObject(networkError(MSG.COULD_NOT_SYNC_TIME));
+      expect(f.transports).toHaveLength(0);
+      expect(f.sync.state().nextRetryAt).toBe(Date.now() + RECONNECT_STEP_MS);
+    });
+
+    it("posts 'Failed reconnect attempt.' when the server cannot even tell the time during a reconnect", async () => {
+      const f = createFixture();
+      await connected(f);
+      f.api.on('GET', '/v1/current_time', () => { throw new TypeError('fetch failed'); });
+      f.transport().state('disconnected');
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(f.errors.map((e) => e.message)).toEqual(['Failed reconnect attempt.']);
+      expect(f.sync.state()).toMatchObject({ state: 'error', attempts: 2, nextRetryAt: Date.now() + 10_000 });
+    });
+
+    it("posts 'Failed trying to load.' when an initial load fails, and schedules a reconnect that reloads", async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      let fail = true;
+      f.api.on('GET', '/v1/notifications', () => {
+        if (fail) return { status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'later' } };
+        return { body: [{ id: 'n1' }], headers: { 'x-stream-id': 'u', 'x-stream-sequence': '0' } };
+      });
+      await f.sync.connect();
+      expect(f.errors.map((e) => e.message)).toEqual(['Failed trying to load.']);
+      expect(f.errors[0]).toMatchObject(networkError(MSG.FAILED_TRYING_TO_LOAD));
+      expect(f.sync.state()).toMatchObject({ state: 'error', attempts: 1 });
+      fail = false;
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(f.sync.state()).toMatchObject({ state: 'connected', attempts: 0, lastError: null });
+      expect(f.batches.at(-1)!.changes[0]).toMatchObject({ collection: 'notifications', kind: 'initial', items: [{ id: 'n1' }] });
+    });
+
+    it('names missing Pusher settings clearly and still retries on the schedule', async () => {
+      const f = createFixture();
+      const { createTransport } = await import('../../../src/worker/transports/index.js');
+      f.settings.mqtt_config = undefined;
+      f.settings.pusher_config = { app_key: 'key', cluster: '' };
+      const sync = (await import('../../../src/worker/sync/createSync.js')).createSync({
+        host: 'http://api.test', clock: (await import('../../../src/worker/ports.js')).systemClock,
+        corrected: f.corrected, scheduler: f.scheduler, fetch: f.api.fetch, transportFactory: createTransport,
+        logger: f.logger, sink: { apply() {} }, onConnection() {}, onError: (e) => f.errors.push(e),
+      });
+      await sync.signIn('ada@example.com', 'password1');
+      await sync.connect();
+      expect(sync.state().lastError).toBe('Real-time messaging needs an app key and a cluster option.');
+      expect(f.errors.map((e) => e.message)).toEqual([MSG.PROBLEM_CONNECTING]);
+      expect(sync.state().nextRetryAt).toBe(Date.now() + 5_000);
+      await sync.dispose();
+    });
+  });
+
+  describe('reconnect back-off', () => {
+    it("waits 5, 10, 15 … 60, 60 s between failed attempts, posting 'Failed reconnect attempt.' each time", async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      for (let i = 0; i < 14; i++) f.connectOutcomes.push(f.failing());
+      await f.sync.connect();
+      const delays: number[] = [];
+      for (let i = 0; i < 13; i++) {
+        const before = Date.now();
+        const due = f.sync.state().nextRetryAt!;
+        delays.push(due - before);
+        await vi.advanceTimersByTimeAsync(due - before);
+      }
+      expect(delays).toEqual([5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 60].map((s) => s * 1000));
+      expect(Math.max(...delays)).toBe(RECONNECT_MAX_DELAY_MS);
+      expect(f.errors[0]!.message).toBe('Problem connecting to server.');
+      expect(f.errors.slice(1).map((e) => e.message)).toEqual(Array(13).fill('Failed reconnect attempt.'));
+      expect(f.errors[1]!.message).toBe(MSG.FAILED_RECONNECT_ATTEMPT);
+    });
+
+    it('starts again at 5 s after a success', async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      f.connectOutcomes.push(f.failing(), f.failing(), f.failing());
+      await f.sync.connect();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(f.sync.state()).toMatchObject({ state: 'error', attempts: 3, nextRetryAt: Date.now() + 15_000 });
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(f.sync.state()).toMatchObject({ state: 'connected', attempts: 0, nextRetryAt: null });
+      f.connectOutcomes.push(f.failing());
+      f.transport().state('disconnected');
+      expect(f.sync.state()).toMatchObject({ state: 'unavailable', attempts: 1, nextRetryAt: Date.now() + 5_000 });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(f.sync.state()).toMatchObject({ state: 'error', attempts: 2, nextRetryAt: Date.now() + 10_000 });
+    });
+  });
+
+  describe('transport loss', () => {
+    it('goes unavailable, reconnects after 5 s and reloads the organization and location', async () => {
+      const f = createFixture();
+      await connected(f, { location: true });
+      const first = f.transport();
+      f.batches.length = 0;
+      first.state('disconnected');
+      expect(f.sync.state()).toMatchObject({ state: 'unavailable', transportState: 'disconnected', nextRetryAt: Date.now() + 5_000 });
+      expect(first.disconnected).toBe(true);
+      expect(f.messages('warn')).toContain('Live connection lost; reconnecting on the back-off schedule.');
+      await vi.advanceTimersByTimeAsync(5_000);
+      const second = f.transport();
+      expect(second).not.toBe(first);
+      expect(new Set(second.subscribed)).toEqual(new Set([scopeKey(USER), scopeKey(ORG), scopeKey(LOC)]));
+      const initial = f.batches.flatMap((b) => b.changes.filter((c) => c.kind === 'initial').map((c) => c.collection));
+      expect(new Set(initial)).toEqual(new Set(['notifications', 'organizations', 'locations', 'users', 'external_objects', 'assets', 'sensors']));
+      expect(f.sync.state()).toMatchObject({ state: 'connected', attempts: 0 });
+      expect(f.errors).toEqual([]);
+    });
+  });
+
+  describe('time sync', () => {
+    it('keeps the server offset with the half round trip removed, and repeats every 30 s', async () => {
+      const f = createFixture({ serverOffsetMs: 120_000 });
+      f.api.on('GET', '/v1/current_time', async () => {
+        const time = Date.now() + 120_000;
+        await new Promise((r) => setTimeout(r, 200));
+        return { body: { time } };
+      });
+      await f.sync.signIn('ada@example.com', 'password1');
+      const connecting = f.sync.connect();
+      await vi.advanceTimersByTimeAsync(200);
+      await connecting;
+      // the server read its time at send; the half-RTT assumption puts it 100 ms later
+      expect(f.corrected.offsetMs).toBe(120_000 - 100);
+      expect(f.sync.state().serverOffsetMs).toBe(120_000 - 100);
+      const before = f.api.calls.filter((c) => c.path === '/v1/current_time').length;
+      await vi.advanceTimersByTimeAsync(TIME_SYNC_INTERVAL_MS + 200);
+      expect(f.api.calls.filter((c) => c.path === '/v1/current_time').length).toBe(before + 1);
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(f.api.calls.filter((c) => c.path === '/v1/current_time').length).toBe(before + 2);
+    });
+
+    it("posts 'Could not sync time with server.' when a periodic sync fails, and reconnects", async () => {
+      const f = createFixture();
+      await connected(f);
+      f.api.on('GET', '/v1/current_time', () => ({ status: 500, body: { message: 'down' } }));
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(f.errors.map((e) => e.message)).toEqual(['Could not sync time with server.']);
+      expect(f.sync.state()).toMatchObject({ state: 'error', nextRetryAt: Date.now() + 5_000 });
+      f.api.on('GET', '/v1/current_time', () => ({ body: { time: Date.now() } }));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(f.sync.state().state).toBe('connected');
+    });
+  });
+
+  describe('setOnline', () => {
+    it('logs going online and forces a reconnect at once', async () => {
+      const f = createFixture();
+      await connected(f);
+      f.sync.setOnline(true);
+      expect(f.messages('info')).toContain('Browser went online; reconnecting.');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.transports).toHaveLength(2);
+      expect(f.sync.state()).toMatchObject({ state: 'connected', online: true });
+    });
+
+    it('logs going offline without reconnecting', async () => {
+      const f = createFixture();
+      await connected(f);
+      f.sync.setOnline(false);
+      expect(f.messages('info')).toContain('Browser went offline.');
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(f.transports).toHaveLength(1);
+      expect(f.sync.state().online).toBe(false);
+    });
+
+    it('cuts a pending back-off short when the browser comes back online', async () => {
+      const f = createFixture();
+      await f.sync.signIn('ada@example.com', 'password1');
+      f.connectOutcomes.push(f.failing());
+      await f.sync.connect();
+      expect(f.sync.state().nextRetryAt).toBe(Date.now() + 5_000);
+      f.sync.setOnline(true);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.sync.state()).toMatchObject({ state: 'connected', nextRetryAt: null });
+    });
+  });
+
+  describe('disconnect', () => {
+    it('closes the transport and cancels reconnects and time sync', async () => {
+      const f = createFixture();
+      await connected(f);
+      await f.sync.disconnect();
+      expect(f.transport().disconnected).toBe(true);
+      expect(f.sync.state()).toMatchObject({ state: 'idle', nextRetryAt: null });
+      expect(f.scheduler.size()).toBe(0);
+    });
+  });
+});

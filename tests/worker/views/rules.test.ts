@@ -1,0 +1,203 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DrawState, FloorViewMeta, RoomEntry } from '../../../src/shared/api.js';
+import { BASE_CONFIG } from '../../../src/shared/config.js';
+import { FADE_OUT_MIN_ALPHA, REALTIME_TIMELINE_INTERVAL_MS } from '../../../src/shared/constants.js';
+import { MSG } from '../../../src/shared/messages.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { collect, createTestEngine, feedLocation, measurement } from '../engine/harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const MIN = 60_000;
+const ROOM = BASE_CONFIG.statusColors.room;
+
+let engine: Engine;
+
+beforeEach(() => { vi.useFakeTimers({ now: T0 }); });
+afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
+
+/** advances the clock, then sends what the view flush timer would send next */
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+  engine.internals.hub.flush();
+}
+
+describe('views', () => {
+  describe('floor view freshness', () => {
+    it('fades a voice toward the minimum alpha and then drops it', async () => {
+      ({ engine } = createTestEngine());
+      const voice = { id: 'v1', type: 'voice', name: 'Voice', parent_id: 'f1', x: 1, y: 1, speech_bubble: 'Too cold', value: { time: T0, valid_for: 4 * MIN, text: 'Too cold' } };
+      feedLocation(engine, [voice], []);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+      expect(view.entries.get('v1')).toMatchObject({ alpha: 1, visible: true, text: 'Too cold', symbol: 'voice' });
+
+      await advance(2 * MIN);
+      const halfway = view.entries.get('v1')!.alpha;
+      expect(halfway).toBeLessThan(1);
+      expect(halfway).toBeGreaterThan(FADE_OUT_MIN_ALPHA);
+
+      await advance(MIN);
+      const later = view.entries.get('v1')!.alpha;
+      expect(later).toBeLessThan(halfway);
+      expect(later).toBeGreaterThanOrEqual(FADE_OUT_MIN_ALPHA);
+
+      await advance(MIN + 1);
+      expect(view.entries.has('v1')).toBe(false);
+      expect(view.messages.at(-1)).toMatchObject({ type: 'patch', removed: ['v1'] });
+    });
+
+    it('shows the missing symbol on a container whose value timed out', async () => {
+      ({ engine } = createTestEngine());
+      const container = { id: 'c1', type: 'container', name: 'Bin', parent_id: 'f1', data_providers: ['s-c1'] };
+      const sensor = { id: 's-c1', type: 'fill_level', last_measurement: { time: T0, valid_for: 5 * MIN, value: 40 } };
+      feedLocation(engine, [container], [sensor]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: false, symbol: 'container' });
+      await advance(5 * MIN);
+      expect(view.entries.get('c1')!.missingSymbol).toBe(false);
+      await advance(1);
+      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: true, symbol: 'missing', visible: true, status: 'missing' });
+    });
+
+    it('skips an employee whose location timed out', async () => {
+      ({ engine } = createTestEngine());
+      feedLocation(engine, [{ id: 'e1', type: 'employee', name: 'Ann', parent_id: 'f1', data_providers: ['s-e1'] }],
+        [{ id: 's-e1', type: 'location', last_measurement: { time: T0, valid_for: MIN, x: 1, y: 1, floor_id: 'f1' } }]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+      expect(view.entries.has('e1')).toBe(true);
+      await advance(MIN + 1);
+      expect(view.entries.has('e1')).toBe(false);
+    });
+  });
+
+  describe('scheduling', () => {
+    it('re-checks a thousand fading voices on one platform timer', async () => {
+      ({ engine } = createTestEngine());
+      const voices = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, type: 'voice', parent_id: 'f1', value: { time: T0, valid_for: (i + 1) * 1000 } }));
+      feedLocation(engine, voices, []);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+      expect(view.entries.size).toBe(1000);
+      engine.internals.hub.flush();
+      expect(vi.getTimerCount()).toBe(1);
+      expect(engine.internals.scheduler.size()).toBeGreaterThan(1000);
+      await advance(500_001);
+      expect(view.entries.size).toBe(500);
+    });
+  });
+
+  describe('floor view rooms', () => {
+    it('turns a room from free to reserved at the reservation\'s start and back at its end', async () => {
+      ({ engine } = createTestEngine());
+      const start = T0 + 10 * MIN;
+      const end = T0 + 40 * MIN;
+      const room = { id: 'r1', type: 'room', name: 'Aalto', parent_id: 'f1', outline: [[0, 0], [4, 0], [4, 4], [0, 4]], data_providers: ['s-r1'] };
+      const sensor = { id: 's-r1', type: 'reservation', last_measurement: { time: T0 - MIN, valid_for: 24 * 60 * MIN, events: [{ start, end, subject: 'Standup', booking_ref: 'b-1' }] } };
+      feedLocation(engine, [room], [sensor]);
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['room_reservation'] });
+      const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free', text: 'Next: 09:10–09:40 Standup', activeEvent: null });
+      expect(rooms.entries.get('r1')).toMatchObject({ free: true, status: 'free', bookable: true, reservationSensorId: 's-r1' });
+
+      await advance(10 * MIN - 1);
+      expect(floor.entries.get('r1')!.status).toBe('free');
+      await advance(2);
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[2], status: 'reserved', text: `09:10–09:40 Standup\n${MSG.NO_RESERVATIONS}` });
+      expect(floor.entries.get('r1')!.text).toContain('No reservations');
+      expect(floor.entries.get('r1')!.activeEvent).toMatchObject({ booking_ref: 'b-1' });
+      expect(rooms.entries.get('r1')).toMatchObject({ free: false, status: 'reserved', statusIndex: 2 });
+
+      await advance(30 * MIN - 2);
+      expect(floor.entries.get('r1')!.status).toBe('reserved');
+      await advance(2);
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free', text: 'No reservations', activeEvent: null });
+      expect(rooms.entries.get('r1')!.free).toBe(true);
+    });
+
+    it('adds the reservation to an occupied room\'s status and uses the missing colour for an expired reading', async () => {
+      ({ engine } = createTestEngine());
+      const room = { id: 'r1', type: 'room', name: 'Aalto', parent_id: 'f1', data_providers: ['s-occ', 's-res'] };
+      const sensors = [
+        { id: 's-occ', type: 'occupancy', last_measurement: { time: T0, valid_for: 5 * MIN, value: 1 } },
+        { id: 's-res', type: 'reservation', last_measurement: { time: T0, valid_for: 60 * MIN, events: [{ start: T0 - MIN, end: T0 + 30 * MIN, subject: 'x', booking_ref: 'b' }] } },
+      ];
+      feedLocation(engine, [room], sensors);
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['rooms'] });
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[3], status: 'occupied and reserved' });
+      await advance(5 * MIN + 1);
+      expect(floor.entries.get('r1')).toMatchObject({ color: BASE_CONFIG.statusColors.missing, status: 'unknown' });
+    });
+  });
+
+  describe('floor view people', () => {
+    const zone = { id: 'z1', type: 'zone', subtype: 'privacy', name: 'Quiet', parent_id: 'f1', outline: [[10, 10], [20, 10], [20, 20], [10, 20]] };
+    const ann = { id: 'e1', type: 'employee', name: 'Ann', parent_id: 'f1', data_providers: ['s-e1'] };
+    const annSensor = { id: 's-e1', type: 'location', last_measurement: { time: T0, valid_for: 10 * MIN, x: 1, y: 1, floor_id: 'f1' } };
+
+    it('drops an employee who enters a privacy zone from everyone else\'s floor view', async () => {
+      ({ engine } = createTestEngine());
+      feedLocation(engine, [ann, zone], [annSensor]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers', 'zones'] });
+      expect(view.entries.get('e1')).toMatchObject({ x: 1, y: 1 });
+      engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 1000, valid_for: 10 * MIN, x: 12, y: 17, floor_id: 'f1' }));
+      await advance(0);
+      expect(view.entries.has('e1')).toBe(false);
+      // the position inside the zone never reached the view
+      expect(JSON.stringify(view.messages)).not.toContain('"y":17');
+      engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 2000, valid_for: 10 * MIN, x: 30, y: 30, floor_id: 'f1' }));
+      await advance(0);
+      expect(view.entries.get('e1')).toMatchObject({ x: 30, y: 30 });
+    });
+
+    it('moves an asset that changes floor out of one floor view and into the other', async () => {
+      ({ engine } = createTestEngine());
+      feedLocation(engine, [ann], [annSensor]);
+      const f1 = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+      const f2 = await collect<DrawState>(engine, { view: 'floor', floorId: 'f2', layers: ['co-workers'] });
+      expect(f1.entries.has('e1')).toBe(true);
+      expect(f2.entries.has('e1')).toBe(false);
+      engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 1000, valid_for: 10 * MIN, x: 3, y: 4, floor_id: 'f2' }));
+      await advance(0);
+      expect(f1.messages.at(-1)).toMatchObject({ type: 'patch', removed: ['e1'], upserted: {} });
+      expect(f2.messages.at(-1)).toMatchObject({ type: 'patch', removed: [] });
+      expect(f2.entries.get('e1')).toMatchObject({ x: 3, y: 4 });
+    });
+  });
+
+  describe('floor view layers', () => {
+    it('draws an asset only when one of its layers is requested and colours environment layers on a scale with a legend', async () => {
+      ({ engine } = createTestEngine());
+      const room = { id: 'r1', type: 'room', name: 'Aalto', parent_id: 'f1', data_providers: ['s-co2'] };
+      feedLocation(engine, [room, { id: 'd1', type: 'shape', subtype: 'desk', parent_id: 'f1' }],
+        [{ id: 's-co2', type: 'co2', last_measurement: { time: T0, valid_for: 10 * MIN, value: 400 } }]);
+      const view = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: ['co2'] });
+      expect([...view.entries.keys()]).toEqual(['r1']);
+      const low = view.entries.get('r1')!;
+      expect(low).toMatchObject({ layers: ['co2'], value: 400, unit: 'ppm', text: '400 ppm' });
+      expect(view.meta!.legends.map((l) => l.layer)).toEqual(['co2']);
+      expect(view.meta!.legends[0]!.stops[0]).toMatchObject({ value: 400, color: low.color });
+      engine.internals.sink.apply(measurement('s-co2', 'co2', { time: T0 + 1000, valid_for: 10 * MIN, value: 1800 }));
+      await advance(0);
+      expect(view.entries.get('r1')!.color).not.toBe(low.color);
+      expect(view.entries.get('r1')!.value).toBe(1800);
+    });
+
+    it('re-derives clean-desk colours on the real-time timeline after a desk is left', async () => {
+      ({ engine } = createTestEngine());
+      const desk = { id: 'd1', type: 'shape', subtype: 'desk', name: 'D1', parent_id: 'f1', data_providers: ['s-d1'] };
+      feedLocation(engine, [desk], [{ id: 's-d1', type: 'occupancy', last_measurement: { time: T0 - MIN, valid_for: 8 * 60 * MIN, value: 1 } }]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      expect(view.entries.get('d1')).toMatchObject({ status: 'occupied', color: ROOM[2] });
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0, valid_for: 8 * 60 * MIN, value: 0 }));
+      await advance(0);
+      const justLeft = view.entries.get('d1')!;
+      expect(justLeft.status).toBe('Short break');
+      const patches = view.messages.length;
+      await advance(REALTIME_TIMELINE_INTERVAL_MS * 15);
+      expect(view.messages.length).toBeGreaterThan(patches);
+      expect(view.entries.get('d1')!.status).toBe('Should be cleared');
+      expect(view.entries.get('d1')!.color).not.toBe(justLeft.color);
+      await advance(120 * MIN);
+      expect(view.entries.get('d1')!.status).toBe('Clean desk policy exceeded');
+    });
+  });
+});

@@ -1,0 +1,135 @@
+import * as Comlink from 'comlink';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DrawState, ViewMessage } from '../../../src/shared/api.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { systemClock } from '../../../src/worker/ports.js';
+import { createViewHub, VIEW_FLUSH_INTERVAL_MS, type ViewSource } from '../../../src/worker/views/viewHub.js';
+import { collect, createTestEngine, createTestLogger, feedLocation, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+
+/** A view over a plain map, so the hub is tested on its own. */
+function mapSource(data: Map<string, unknown>): ViewSource {
+  return {
+    keys: () => data.keys(),
+    entry: (k) => data.get(k),
+    meta: () => ({ size: data.size }),
+    affected: (d) => d.get('assets') ?? null,
+    metaAffected: (d) => d.get('assets') === 'all',
+  };
+}
+
+describe('viewHub', () => {
+  beforeEach(() => { vi.useFakeTimers({ now: T0 }); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  describe('subscribe', () => {
+    it('sends one snapshot, then patches carrying only changed entries, at most one batch per interval', async () => {
+      const data = new Map<string, unknown>([['a', { n: 1 }], ['b', { n: 2 }]]);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      const messages: ViewMessage[] = [];
+      hub.subscribe({ view: 'people' }, (m) => { messages.push(m); });
+      expect(messages).toEqual([{ type: 'snapshot', version: 1, entries: { a: { n: 1 }, b: { n: 2 } }, meta: { size: 2 } }]);
+
+      data.set('a', { n: 10 });
+      hub.markDirty('assets', ['a']);
+      data.set('c', { n: 3 });
+      hub.markDirty('assets', ['c', 'b']);
+      data.delete('b');
+      expect(messages).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
+      expect(messages).toHaveLength(2);
+      expect(messages[1]).toEqual({ type: 'patch', version: 2, upserted: { a: { n: 10 }, c: { n: 3 } }, removed: ['b'] });
+
+      hub.markDirty('assets', ['a']);
+      await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
+      expect(messages).toHaveLength(2);
+    });
+
+    it('holds one flush timer for all views of the engine', async () => {
+      const data = new Map<string, unknown>([['a', 1]]);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      for (let i = 0; i < 5; i++) hub.subscribe({ view: 'people' }, () => undefined);
+      const before = vi.getTimerCount();
+      for (let i = 0; i < 100; i++) hub.markDirty('assets', ['a']);
+      expect(vi.getTimerCount()).toBe(before + 1);
+    });
+
+    it('sends the meta only when it changed', async () => {
+      const data = new Map<string, unknown>([['a', 1]]);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      const messages: ViewMessage[] = [];
+      hub.subscribe({ view: 'people' }, (m) => { messages.push(m); });
+      data.set('b', 2);
+      hub.markDirty('assets');
+      hub.flush();
+      expect(messages[1]).toMatchObject({ type: 'patch', upserted: { b: 2 }, meta: { size: 2 } });
+      data.set('b', 3);
+      hub.markDirty('assets', ['b']);
+      hub.flush();
+      expect(messages[2]).not.toHaveProperty('meta');
+    });
+
+    it('keeps serving other views when a listener throws', () => {
+      const data = new Map<string, unknown>([['a', 1]]);
+      const logger = createTestLogger();
+      const hub = createViewHub({ clock: systemClock, logger, createSource: () => mapSource(data) });
+      const got: ViewMessage[] = [];
+      hub.subscribe({ view: 'people' }, (m) => { if (m.type === 'patch') throw new Error('boom'); });
+      hub.subscribe({ view: 'people' }, (m) => { got.push(m); });
+      data.set('a', 2);
+      hub.markDirty('assets', ['a']);
+      hub.flush();
+      expect(got.at(-1)).toMatchObject({ upserted: { a: 2 } });
+      expect(logger.warnings).toContain('view listener threw');
+    });
+  });
+
+  describe('unsubscribe', () => {
+    it('stops patches and releases a Comlink proxy listener', () => {
+      const data = new Map<string, unknown>([['a', 1]]);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      const released = vi.fn();
+      const calls: ViewMessage[] = [];
+      const listener = Object.assign((m: ViewMessage) => { calls.push(m); }, { [Comlink.releaseProxy]: released });
+      const id = hub.subscribe({ view: 'people' }, listener);
+      hub.unsubscribe(id);
+      expect(released).toHaveBeenCalledTimes(1);
+      data.set('a', 2);
+      hub.markDirty('assets', ['a']);
+      hub.flush();
+      expect(calls).toHaveLength(1);
+    });
+  });
+});
+
+describe('floor view patches', () => {
+  let engine: Engine | undefined;
+  beforeEach(() => { vi.useFakeTimers({ now: T0 }); });
+  afterEach(async () => { await engine?.dispose(); engine = undefined; vi.useRealTimers(); });
+
+  async function patchForOneDesk(deskCount: number) {
+    ({ engine } = createTestEngine());
+    const desks = Array.from({ length: deskCount }, (_, i) => wireDesk(`d${i}`, 'f1', { x: i % 100, y: Math.floor(i / 100) }));
+    const sensors = Array.from({ length: deskCount }, (_, i) => wireOccupancySensor(`s-d${i}`, T0, 0));
+    feedLocation(engine, desks, sensors);
+    const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks', 'desk_usage'] });
+    expect(view.entries.size).toBe(deskCount);
+    engine.internals.sink.apply(measurement('s-d7', 'occupancy', { time: T0 + 1000, valid_for: 3_600_000, value: 1 }));
+    await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
+    const patch = view.messages.at(-1)!;
+    expect(patch.type).toBe('patch');
+    await engine.dispose();
+    engine = undefined;
+    return patch;
+  }
+
+  it('carries the same patch for one changed desk on a 1,000-desk and a 10,000-desk floor', async () => {
+    const small = await patchForOneDesk(1_000);
+    const large = await patchForOneDesk(10_000);
+    expect(Object.keys((small as { upserted: object }).upserted)).toEqual(['d7']);
+    expect(Object.keys((large as { upserted: object }).upserted)).toEqual(['d7']);
+    expect(JSON.stringify(large).length).toBe(JSON.stringify(small).length);
+    expect((large as { upserted: Record<string, DrawState> }).upserted.d7).toMatchObject({ status: 'occupied' });
+  });
+});
