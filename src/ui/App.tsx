@@ -1,0 +1,75 @@
+// The app root: resumes a stored session, finishes an OpenID return (an
+// id_token in the URL fragment, removed at once), then shows the sign-in
+// screen or the signed-in shell, driven by the engine's session view.
+
+import { useEffect, useState } from 'react';
+import { SELF_KEY } from '../shared/api.js';
+import { SignIn, failureText } from './components/SignIn.js';
+import { Shell } from './components/Shell.js';
+import { EngineContext, useEngine as useEngineFromContext } from './hooks/engineContext.js';
+import { useView, useViewEntry, useViewReady } from './hooks/useView.js';
+import type { EngineClient } from './engine/engineClient.js';
+
+/** Reads `id_token` from an OpenID fragment (#id_token=…&state=…). */
+export function idTokenFromHash(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = params.get('id_token');
+  return token && /^[A-Za-z0-9_.-]+$/.test(token) ? token : null;
+}
+
+export interface AppProps {
+  client: EngineClient;
+  apiHost: string;
+  /** test seams */
+  hash?: string;
+  clearHash?: () => void;
+}
+
+function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
+  const session = useView({ view: 'session' });
+  const ready = useViewReady(session);
+  const view = useViewEntry(session, SELF_KEY);
+  const [starting, setStarting] = useState(true);
+  const [openIdError, setOpenIdError] = useState<string | null>(null);
+  const { api } = useEngineFromContext();
+
+  useEffect(() => {
+    let cancelled = false;
+    const token = idTokenFromHash(hash ?? window.location.hash);
+    (async () => {
+      if (token) {
+        (clearHash ?? (() => window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`)))();
+        const result = await api.signInWithIdToken(token);
+        if (!result.ok && !cancelled) setOpenIdError(failureText(result));
+      } else {
+        await api.resume();
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        if (!cancelled) setStarting(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api]);
+
+  if (!ready || (starting && !view?.signedIn)) {
+    return (
+      <div className="splash" role="status">
+        Starting…
+      </div>
+    );
+  }
+  if (!view?.signedIn) return <SignIn initialError={openIdError} />;
+  return <Shell session={view} apiHost={apiHost} />;
+}
+
+export function App({ client, ...rest }: AppProps) {
+  return (
+    <EngineContext.Provider value={client}>
+      <Root {...rest} />
+    </EngineContext.Provider>
+  );
+}

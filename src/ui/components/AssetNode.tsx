@@ -1,0 +1,262 @@
+// One drawn asset of the floor viewer, memoized and subscribed to its own key
+// (DESIGN §4): a live change of this asset re-renders this component only.
+// Draw state comes from the worker; this file only turns it into SVG.
+
+import { memo, useId, useMemo, useSyncExternalStore, type KeyboardEvent, type ReactElement } from 'react';
+import type { DrawState } from '../../shared/api.js';
+import type { MapLayer } from '../../shared/constants.js';
+import { useViewEntry } from '../hooks/useView.js';
+import { accessibleName, statusPattern } from '../lib/describe.js';
+import { allowedImageUrl } from '../lib/imageUrl.js';
+import { boxOf, svgY, Y_SIGN, type Box } from '../lib/viewport.js';
+import { Decoration } from './Decoration.js';
+import { useFloorContext } from './floorContext.js';
+import { DEFAULT_AVATAR_URL } from './defaultAvatar.js';
+
+const SHAPE_TYPES = new Set(['room', 'zone', 'zone_auto', 'floor_outline', 'floor_hole', 'shape']);
+const NON_INTERACTIVE = new Set(['floor_outline', 'floor_hole']);
+const HEAT_LAYER: MapLayer = 'co-workers-heatmap';
+
+const THING_SYMBOLS = new Set(['desk', 'locker']);
+
+/** Outlined areas (rooms, zones, outlines) are drawn as polygons; desks and lockers as symbols even when outlined. */
+export function isShapeEntry(entry: DrawState): boolean {
+  return SHAPE_TYPES.has(entry.type) && !THING_SYMBOLS.has(entry.symbol ?? '') && !!entry.outline && entry.outline.length > 2;
+}
+
+export function shownOn(entry: DrawState, active: ReadonlySet<MapLayer>, ignore?: MapLayer): boolean {
+  return entry.visible && entry.layers.some((l) => l !== ignore && active.has(l));
+}
+
+export function boxOfEntry(entry: DrawState): Box | null {
+  if (entry.outline && entry.outline.length) return boxOf(entry.outline.map(([x, y]) => [x, svgY(y)] as const));
+  const r = Math.max(entry.width, entry.depth, 1) * 1.5;
+  const y = svgY(entry.y);
+  return { minX: entry.x - r, minY: y - r, maxX: entry.x + r, maxY: y + r };
+}
+
+function useInsideView(box: Box | null): boolean {
+  const { cull } = useFloorContext();
+  return useSyncExternalStore(cull.subscribe, () => cull.contains(box), () => true);
+}
+
+function fillOf(entry: DrawState, fallback: string): string {
+  if (entry.greyedOut) return '#9e9e9e';
+  return entry.color ?? fallback;
+}
+
+function points(outline: DrawState['outline']): string {
+  return (outline ?? []).map(([x, y]) => `${x},${svgY(y)}`).join(' ');
+}
+
+function centroid(outline: NonNullable<DrawState['outline']>): [number, number] {
+  const box = boxOf(outline.map(([x, y]) => [x, svgY(y)] as const))!;
+  return [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
+}
+
+function PatternOverlay({ status, children }: { status: string | null; children: (fill: string) => ReactElement }) {
+  const pattern = statusPattern(status);
+  if (pattern === 'none') return null;
+  return children(`url(#pattern-${pattern})`);
+}
+
+function ShapeBody({ entry }: { entry: DrawState }) {
+  const pts = points(entry.outline);
+  const [cx, cy] = centroid(entry.outline!);
+  const fontSize = Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+  if (entry.type === 'floor_outline') {
+    return <polygon className="floor-outline" points={pts} fill="#ffffff" fillOpacity={0.6} stroke="#37474f" strokeWidth={0.15} />;
+  }
+  if (entry.type === 'floor_hole') {
+    return <polygon className="floor-hole" points={pts} fill="#eceff1" stroke="#78909c" strokeWidth={0.1} strokeDasharray="0.4 0.3" />;
+  }
+  const isZone = entry.type === 'zone' || entry.type === 'zone_auto';
+  return (
+    <>
+      <polygon
+        className={isZone ? 'zone' : 'room'}
+        points={pts}
+        fill={fillOf(entry, isZone ? '#b0bec5' : '#e0e0e0')}
+        fillOpacity={isZone ? 0.35 * entry.alpha : 0.8 * entry.alpha}
+        stroke={isZone ? '#546e7a' : '#424242'}
+        strokeWidth={isZone ? 0.08 : 0.12}
+        strokeDasharray={isZone ? '0.5 0.25' : undefined}
+      />
+      <PatternOverlay status={entry.status}>{(fill) => <polygon points={pts} fill={fill} pointerEvents="none" />}</PatternOverlay>
+      {entry.label || entry.status ? (
+        <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none">
+          {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
+          {entry.status ? (
+            <tspan x={cx} dy={entry.label ? fontSize * 1.15 : 0} fontSize={fontSize * 0.8} className="status-word">
+              {entry.status}
+            </tspan>
+          ) : null}
+        </text>
+      ) : null}
+    </>
+  );
+}
+
+function Avatar({ entry }: { entry: DrawState }) {
+  const { imagePolicy } = useFloorContext();
+  const clipId = useId();
+  const r = 0.6;
+  const href = allowedImageUrl(entry.avatarUrl, imagePolicy) ?? DEFAULT_AVATAR_URL;
+  return (
+    <>
+      <clipPath id={clipId}>
+        <circle cx={0} cy={0} r={r} />
+      </clipPath>
+      <circle r={r + 0.08} fill={entry.color ?? '#1565c0'} />
+      <image href={href} x={-r} y={-r} width={r * 2} height={r * 2} clipPath={`url(#${clipId})`} preserveAspectRatio="xMidYMid slice" />
+      <Decoration name={entry.decoration} r={r} />
+      <text y={r + 0.55} fontSize={0.45} textAnchor="middle" className="person-label">
+        {entry.label ?? entry.name}
+      </text>
+    </>
+  );
+}
+
+function Bubble({ entry }: { entry: DrawState }) {
+  const text = (entry.text ?? entry.label ?? entry.name ?? '').slice(0, 60);
+  const width = Math.min(8, Math.max(2.4, text.length * 0.22 + 0.8));
+  const h = 1.3;
+  const fill = fillOf(entry, entry.type === 'ticket' ? '#fff3e0' : '#e3f2fd');
+  return (
+    <>
+      <path
+        d={`M0,0 l-0.3,-0.5 h${-width / 2 + 0.3} v${-h} h${width} v${h} h${-width / 2 + 0.3} z`}
+        fill={fill}
+        stroke={entry.type === 'ticket' ? '#e65100' : '#1565c0'}
+        strokeWidth={0.06}
+      />
+      <text y={-0.5 - h / 2 + 0.15} fontSize={0.4} textAnchor="middle" className="bubble-text">
+        {entry.type === 'ticket' ? `⚑ ${text}` : `“${text}”`}
+      </text>
+    </>
+  );
+}
+
+function ThingBody({ entry }: { entry: DrawState }) {
+  const w = entry.width || 1.5;
+  const d = entry.depth || 1.5;
+  const fill = fillOf(entry, '#bdbdbd');
+  if (entry.type === 'auto_tag') {
+    return (
+      <>
+        <rect x={-0.45} y={-0.3} width={0.9} height={0.6} rx={0.15} fill={fill} stroke="#37474f" strokeWidth={0.05} />
+        <circle cx={-0.25} r={0.08} fill="#37474f" />
+        <text y={0.85} fontSize={0.4} textAnchor="middle" className="person-label">
+          {entry.label ?? entry.name}
+        </text>
+      </>
+    );
+  }
+  switch (entry.symbol ?? entry.type) {
+    case 'employee':
+      return <Avatar entry={entry} />;
+    case 'ticket':
+    case 'voice':
+      return <Bubble entry={entry} />;
+    case 'sensor':
+      return (
+        <>
+          <circle r={0.35} fill={fill} stroke="#263238" strokeWidth={0.05} />
+          {entry.text ?? entry.label ? (
+            <text y={-0.5} fontSize={0.35} textAnchor="middle" className="sensor-label">
+              {entry.text ?? entry.label}
+            </text>
+          ) : null}
+        </>
+      );
+    case 'portal':
+      return (
+        <>
+          <rect x={-0.5} y={-0.5} width={1} height={1} transform="rotate(45)" fill={fill} stroke="#4e342e" strokeWidth={0.06} />
+          <text y={0.2} fontSize={0.6} textAnchor="middle" aria-hidden="true">⇅</text>
+        </>
+      );
+    case 'locker':
+      return (
+        <>
+          <rect x={-w / 4} y={-d / 4} width={w / 2} height={d / 2} fill={fill} stroke="#3e2723" strokeWidth={0.05} />
+          <text y={0.15} fontSize={0.4} textAnchor="middle" aria-hidden="true">L</text>
+        </>
+      );
+    default:
+      return (
+        <g transform={`rotate(${Y_SIGN * entry.angle})`}>
+          <rect x={-w / 2} y={-d / 2} width={w} height={d} rx={0.08} fill={fill} stroke="#37474f" strokeWidth={0.05} />
+          <PatternOverlay status={entry.status}>{(p) => <rect x={-w / 2} y={-d / 2} width={w} height={d} fill={p} pointerEvents="none" />}</PatternOverlay>
+        </g>
+      );
+  }
+}
+
+export interface AssetNodeProps {
+  id: string;
+  active: ReadonlySet<MapLayer>;
+  highlighted: boolean;
+}
+
+function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
+  const { mirror, open } = useFloorContext();
+  const entry = useViewEntry(mirror, id);
+  const box = useMemo(() => (entry ? boxOfEntry(entry) : null), [entry]);
+  const inside = useInsideView(box);
+  if (!entry || !inside || !shownOn(entry, active, HEAT_LAYER)) return null;
+  const isShape = isShapeEntry(entry);
+  const interactive = !NON_INTERACTIVE.has(entry.type);
+  const name = accessibleName(entry);
+  const onKeyDown = (event: KeyboardEvent<SVGGElement>) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      open(id, event.currentTarget);
+    }
+  };
+  return (
+    <g
+      className={`asset asset-${entry.type}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}`}
+      data-asset-id={id}
+      data-status={entry.status ?? undefined}
+      data-color={entry.color ?? undefined}
+      opacity={entry.alpha}
+      transform={isShape ? undefined : `translate(${entry.x} ${svgY(entry.y)})`}
+      role={interactive ? 'button' : 'img'}
+      tabIndex={interactive ? 0 : undefined}
+      aria-label={name}
+      onClick={interactive ? (event) => open(id, event.currentTarget) : undefined}
+      onKeyDown={interactive ? onKeyDown : undefined}
+    >
+      <title>{name}</title>
+      {isShape ? <ShapeBody entry={entry} /> : <ThingBody entry={entry} />}
+      {entry.missingSymbol ? (
+        <text y={isShape ? 0 : 0.25} fontSize={0.8} textAnchor="middle" className="missing-symbol">?</text>
+      ) : null}
+      {highlighted && !isShape ? <circle r={1.4} className="highlight-ring" fill="none" stroke="#ff1744" strokeWidth={0.15} /> : null}
+    </g>
+  );
+}
+
+export const AssetNode = memo(AssetNodeImpl);
+
+function HeatNodeImpl({ id }: { id: string }) {
+  const { mirror } = useFloorContext();
+  const entry = useViewEntry(mirror, id);
+  if (!entry || typeof entry.heat !== 'number' || entry.heat <= 0) return null;
+  return (
+    <circle
+      className="heat"
+      cx={entry.x}
+      cy={svgY(entry.y)}
+      r={3}
+      fill="url(#heat-gradient)"
+      opacity={Math.min(1, entry.heat)}
+      aria-hidden="true"
+      pointerEvents="none"
+    />
+  );
+}
+
+/** A co-worker's contribution to the heatmap, drawn under everything else. */
+export const HeatNode = memo(HeatNodeImpl);

@@ -1,0 +1,39 @@
+// Setting one's own manual location (spec §3: a manual-location sensor per
+// user, valid for manualLocationTimeout, 12 h): pick a point on the floor,
+// use the view centre (keyboard), or clear it.
+
+import { MANUAL_LOCATION_TIMEOUT_MS } from '../../shared/constants.js';
+import { useEngine } from '../hooks/engineContext.js';
+import { useApp } from '../hooks/appContext.js';
+
+export interface MyLocationProps {
+  floorId: string;
+  center: { x: number; y: number };
+  picking: boolean;
+  onPick(active: boolean): void;
+}
+
+export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps) {
+  const { api } = useEngine();
+  const { announce } = useApp();
+  const hours = MANUAL_LOCATION_TIMEOUT_MS / 3_600_000;
+  const set = async (location: { floorId: string; x: number; y: number } | null) => {
+    const r = await api.setManualLocation(location);
+    announce(r.ok ? (location ? `Your location is set for ${hours} hours.` : 'Your location is cleared.') : `Could not set location: ${r.message}`, r.ok ? 'info' : 'error');
+  };
+  return (
+    <section className="my-location" aria-label="My location">
+      <h2>My location</h2>
+      <p>Tell co-workers where you sit today. It expires after {hours} hours.</p>
+      <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
+        {picking ? 'Click your place on the floor… (cancel)' : 'Pick my place on the floor'}
+      </button>
+      <button type="button" onClick={() => void set({ floorId, x: center.x, y: center.y })}>
+        Use the centre of the view
+      </button>
+      <button type="button" onClick={() => void set(null)}>
+        Clear my location
+      </button>
+    </section>
+  );
+}

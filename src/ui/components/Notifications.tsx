@@ -1,0 +1,57 @@
+// The notifications list: newest first, unread marked in words, each can be
+// marked read. Titles and bodies are server text, rendered as text.
+
+import type { Notification } from '../../shared/types.js';
+import { useEngine } from '../hooks/engineContext.js';
+import { useApp } from '../hooks/appContext.js';
+import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
+import { formatDateTime } from '../lib/describe.js';
+
+export function sortNotifications(list: readonly Notification[]): Notification[] {
+  return [...list].sort((a, b) => b.created - a.created);
+}
+
+export function Notifications() {
+  const { api } = useEngine();
+  const { announce, timeZone } = useApp();
+  const mirror = useView({ view: 'notifications' });
+  const ready = useViewReady(mirror);
+  const entries = useViewEntries(mirror);
+  const list = sortNotifications(Object.values(entries));
+  const unread = list.filter((n) => !n.read).length;
+  return (
+    <section className="notifications" aria-label="Notifications">
+      <h2>
+        Notifications {unread ? <span className="badge">{unread} unread</span> : null}
+      </h2>
+      {!ready ? (
+        <p role="status">Loading notifications…</p>
+      ) : list.length === 0 ? (
+        <p role="status">No notifications.</p>
+      ) : (
+        <ul>
+          {list.map((n) => (
+            <li key={n.id} className={n.read ? 'read' : 'unread'}>
+              <strong>{n.title}</strong> {!n.read ? <span className="unread-word">(unread)</span> : null}
+              <div>{n.body}</div>
+              <time dateTime={new Date(n.created).toISOString()}>{formatDateTime(n.created, timeZone)}</time>
+              {!n.read ? (
+                <button
+                  type="button"
+                  onClick={() =>
+                    void api.markNotificationRead(n.id).then((r) => {
+                      if (!r.ok) announce(`Could not mark as read: ${r.message}`, 'error');
+                    })
+                  }
+                  aria-label={`Mark “${n.title}” as read`}
+                >
+                  Mark read
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+// People finder: find a co-worker by name or email and show them on the floor.
+// Hidden people (privacy zone, invisible, stale) are listed without a place.
+
+import { useId, useMemo, useState } from 'react';
+import type { PersonEntry } from '../../shared/api.js';
+import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
+
+const MAX_RESULTS = 20;
+
+export function matchPeople(people: readonly PersonEntry[], query: string): PersonEntry[] {
+  const q = query.trim().toLowerCase();
+  const hits = q ? people.filter((p) => p.name.toLowerCase().includes(q) || p.email.toLowerCase().includes(q)) : [...people];
+  return hits.sort((a, b) => Number(b.visible) - Number(a.visible) || a.name.localeCompare(b.name)).slice(0, MAX_RESULTS);
+}
+
+export interface PeopleFinderProps {
+  floorName(floorId: string): string | null;
+  onShow(person: PersonEntry): void;
+}
+
+export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
+  const mirror = useView({ view: 'people' });
+  const ready = useViewReady(mirror);
+  const entries = useViewEntries(mirror);
+  const [query, setQuery] = useState('');
+  const inputId = useId();
+  const results = useMemo(() => matchPeople(Object.values(entries), query), [entries, query]);
+  return (
+    <section className="finder people-finder" aria-label="People finder">
+      <h2>People</h2>
+      <label htmlFor={inputId}>Find a co-worker</label>
+      <input id={inputId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name or email" />
+      {!ready ? (
+        <p role="status">Loading people…</p>
+      ) : results.length === 0 ? (
+        <p role="status">{query ? 'Nobody matches.' : 'No co-workers yet.'}</p>
+      ) : (
+        <ul>
+          {results.map((p) => {
+            const where = p.visible && p.floorId ? floorName(p.floorId) : null;
+            return (
+              <li key={p.id}>
+                <span className="person-name">{p.name}</span>{' '}
+                <span className="person-where">
+                  {!p.visible ? 'not shown on a floor' : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
+                </span>
+                {p.visible && p.floorId ? (
+                  <button type="button" onClick={() => onShow(p)} aria-label={`Show ${p.name} on the floor`}>
+                    Show
+                  </button>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+// Sign-in screen (spec §7: /login, /openid_login, /signup, /auth_uri,
+// /recover_password): email and password, single sign-on when the server
+// knows an OpenID provider for the address, signup and password recovery.
+
+import { useId, useState, type FormEvent } from 'react';
+import type { ApiResult } from '../../shared/api.js';
+import { useEngine } from '../hooks/engineContext.js';
+
+type Mode = 'signin' | 'signup' | 'recover';
+
+export function failureText(result: Extract<ApiResult<unknown>, { ok: false }>): string {
+  if (result.status === 401 || result.status === 403) return 'Wrong email or password.';
+  if (result.status === 0) return 'The server cannot be reached. Check your connection and try again.';
+  return result.message || `Request failed (${result.status}).`;
+}
+
+/** Only http(s) redirects leave the app; anything else is refused. */
+export function safeRedirect(uri: string | null | undefined): string | null {
+  if (!uri) return null;
+  try {
+    const url = new URL(uri);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SignInProps {
+  /** navigates away for single sign-on; injectable for tests */
+  redirect?: (uri: string) => void;
+  /** an error from a failed OpenID return */
+  initialError?: string | null;
+}
+
+export function SignIn({ redirect = (uri) => window.location.assign(uri), initialError = null }: SignInProps) {
+  const { api } = useEngine();
+  const [mode, setMode] = useState<Mode>('signin');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(initialError);
+  const [notice, setNotice] = useState<string | null>(null);
+  const emailId = useId();
+  const passwordId = useId();
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Something went wrong.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      if (mode === 'signin') {
+        const result = await api.signIn(email.trim(), password);
+        if (!result.ok) setError(failureText(result));
+      } else if (mode === 'signup') {
+        const result = await api.signUp(email.trim());
+        if (result.ok) setNotice('Check your inbox: we sent a link to finish signing up.');
+        else setError(failureText(result));
+      } else {
+        const result = await api.recoverPassword(email.trim());
+        if (result.ok) setNotice('If the address is known, a message to reset the password is on its way.');
+        else setError(failureText(result));
+      }
+    });
+  };
+
+  const singleSignOn = () =>
+    void run(async () => {
+      const result = await api.authUri(email.trim());
+      const target = result.ok ? safeRedirect(result.value.uri) : null;
+      if (target) redirect(target);
+      else if (result.ok) setError('Single sign-on is not set up for this address. Use your password.');
+      else setError(failureText(result));
+    });
+
+  const title = mode === 'signin' ? 'Sign in' : mode === 'signup' ? 'Create an account' : 'Reset your password';
+  return (
+    <main className="sign-in">
+      <form onSubmit={submit} aria-labelledby="sign-in-title" className="card">
+        <h1 id="sign-in-title">{title}</h1>
+        <label htmlFor={emailId}>Email</label>
+        <input
+          id={emailId}
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        {mode === 'signin' ? (
+          <>
+            <label htmlFor={passwordId}>Password</label>
+            <input
+              id={passwordId}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </>
+        ) : null}
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        {notice ? (
+          <p role="status" className="notice">
+            {notice}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          {mode === 'signin' ? 'Sign in' : mode === 'signup' ? 'Sign up' : 'Send reset link'}
+        </button>
+        {mode === 'signin' ? (
+          <button type="button" className="secondary" disabled={busy || !email.trim()} onClick={singleSignOn}>
+            Sign in with single sign-on
+          </button>
+        ) : null}
+        <nav aria-label="Account" className="sign-in-links">
+          {mode !== 'signin' ? (
+            <button type="button" className="link" onClick={() => setMode('signin')}>
+              Back to sign in
+            </button>
+          ) : (
+            <>
+              <button type="button" className="link" onClick={() => setMode('signup')}>
+                Create an account
+              </button>
+              <button type="button" className="link" onClick={() => setMode('recover')}>
+                Forgot your password?
+              </button>
+            </>
+          )}
+        </nav>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,25 @@
+// What every asset of the floor viewer shares and that does not change per
+// asset: the mirror, the cull store, the image policy and the open action.
+// Kept in a context so memoized asset components take only their key as prop.
+
+import { createContext, useContext } from 'react';
+import type { DrawState, FloorViewMeta } from '../../shared/api.js';
+import type { ViewMirror } from '../engine/viewMirror.js';
+import type { CullStore } from '../lib/cullStore.js';
+import type { ImageUrlPolicy } from '../lib/imageUrl.js';
+
+export interface FloorContextValue {
+  mirror: ViewMirror<DrawState, FloorViewMeta>;
+  cull: CullStore;
+  imagePolicy: ImageUrlPolicy;
+  /** opens the popup of an asset; the element anchors it */
+  open(id: string, anchor: Element | null): void;
+}
+
+export const FloorContext = createContext<FloorContextValue | null>(null);
+
+export function useFloorContext(): FloorContextValue {
+  const value = useContext(FloorContext);
+  if (!value) throw new Error('useFloorContext needs a <FloorContext.Provider>');
+  return value;
+}

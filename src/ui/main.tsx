@@ -1,0 +1,22 @@
+// Browser entry: starts the engine worker, points it at the API host (this
+// page's origin unless <meta name="storey-api"> says otherwise) and renders.
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { createWorkerEngine } from './engine/workerEngine.js';
+import './styles.css';
+
+function apiHost(): string {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="storey-api"]')?.content?.trim();
+  return meta ? new URL(meta, window.location.origin).origin : window.location.origin;
+}
+
+const host = apiHost();
+const engine = createWorkerEngine();
+await engine.client.api.init({ host });
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App client={engine.client} apiHost={host} />
+  </StrictMode>,
+);

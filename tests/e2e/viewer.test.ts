@@ -1,0 +1,157 @@
+// The viewer in real Chromium against the reference server (behind a loopback
+// proxy that can hold the network back or go down) with the real engine worker.
+// Screenshots land in test-results/e2e/ as artifacts.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createApiProxy, type ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let proxy: ApiProxy;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const LAYER_LABELS: Record<string, string> = {
+  floorplan: 'Floor plan', info: 'Info labels', desk_usage: 'Desk usage', room_reservation: 'Room reservations', 'co-workers': 'Co-workers',
+};
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+}
+
+function locationId(): string {
+  const id = new URL(page.url()).searchParams.get('location');
+  if (!id) throw new Error('no location in the URL');
+  return id;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  // the simulator keeps readings fresh, so rooms and desks have a live status
+  server = await startTestServer({ simulate: true });
+  proxy = await createApiProxy(server.url);
+  viewer = await serveViewer(await buildViewer(), proxy.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  // browser-side failures belong in the test output
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.error(`[console] ${m.text()}`);
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await proxy?.close();
+  await server?.close();
+});
+
+describe('viewer in Chromium', () => {
+  it('signs in and shows the floor with the default layers', async () => {
+    await page.goto(`${viewer.url}/`);
+    await page.getByLabel('Email').fill(server.accounts.regular.email);
+    await page.getByLabel('Password').fill(server.accounts.regular.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await page.locator('g.asset-room').first().waitFor();
+    for (const layer of DEFAULT_LAYERS) {
+      expect(await page.getByRole('checkbox', { name: LAYER_LABELS[layer], exact: true }).isChecked()).toBe(true);
+    }
+    expect(await page.getByRole('checkbox', { name: 'Desks', exact: true }).isChecked()).toBe(false);
+    await page.locator('image.floor-plan').waitFor();
+    expect(await page.locator('[data-asset-id][aria-label^="Desk "]').count()).toBeGreaterThan(0);
+    expect(await page.locator('g.asset-employee').count()).toBeGreaterThan(0);
+    expect(new URL(page.url()).searchParams.get('layers')).toBe('floorplan,info,room_reservation,desk_usage,co-workers');
+    await shot('01-signed-in-floor');
+  });
+
+  it('shows a change made through the API within a second', async () => {
+    const desk = page.locator('[data-asset-id][aria-label^="Desk "]').first();
+    const id = (await desk.getAttribute('data-asset-id'))!;
+    const token = await server.signIn('edit');
+    const path = `/organizations/${server.accounts.edit.organizationId}/locations/${locationId()}/assets/${id}`;
+    const started = Date.now();
+    const res = await server.api(path, { method: 'PATCH', token, json: { name: 'Renamed live desk' } });
+    expect(res.status).toBeLessThan(300);
+    await page.locator(`[data-asset-id="${id}"][aria-label^="Desk Renamed live desk"]`).waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await shot('02-live-change');
+  });
+
+  it('shows and hides a layer when it is toggled', async () => {
+    const desks = page.locator('[data-asset-id][aria-label^="Desk "]');
+    const before = await desks.count();
+    expect(before).toBeGreaterThan(0);
+    await page.getByRole('checkbox', { name: 'Desk usage', exact: true }).uncheck();
+    await expect.poll(() => desks.count(), { timeout: 2000 }).toBe(0);
+    expect(new URL(page.url()).searchParams.get('layers')).not.toContain('desk_usage');
+    await shot('03-layer-off');
+    await page.getByRole('checkbox', { name: 'Desk usage', exact: true }).check();
+    await expect.poll(() => desks.count(), { timeout: 2000 }).toBe(before);
+    await page.getByRole('checkbox', { name: 'Co-worker heatmap', exact: true }).check();
+    await expect.poll(() => page.locator('circle.heat').count(), { timeout: 3000 }).toBeGreaterThan(0);
+    await page.getByRole('checkbox', { name: 'Co-worker heatmap', exact: true }).uncheck();
+    await expect.poll(() => page.locator('circle.heat').count(), { timeout: 2000 }).toBe(0);
+  });
+
+  it('changes the colour of a room when it is booked', async () => {
+    const free = page.locator('g.asset-room[data-status~="free"]').first();
+    await free.waitFor();
+    const id = (await free.getAttribute('data-asset-id'))!;
+    const room = page.locator(`g.asset-room[data-asset-id="${id}"]`);
+    const colourBefore = await room.getAttribute('data-color');
+    await room.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Subject').fill('E2E planning');
+    await dialog.getByRole('button', { name: 'Book now' }).click();
+    await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
+    expect(await room.getAttribute('data-status')).toMatch(/reserved/);
+    await shot('04-room-booked');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('shows the cached floor first when a reload finds the network held back', async () => {
+    // give the throttled IndexedDB writer time to save the location
+    await page.waitForTimeout(2500);
+    const deskCount = await page.locator('[data-asset-id][aria-label^="Desk "]').count();
+    proxy.hold();
+    try {
+      await page.reload();
+      await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 10_000 });
+      await expect.poll(() => page.locator('[data-asset-id][aria-label^="Desk "]').count(), { timeout: 10_000 }).toBe(deskCount);
+      expect(await page.getByTestId('from-cache').isVisible()).toBe(true);
+      await shot('05-from-cache');
+    } finally {
+      proxy.release();
+    }
+    await expect.poll(() => page.getByTestId('from-cache').count(), { timeout: 15_000 }).toBe(0);
+    expect(await page.locator('[data-asset-id][aria-label^="Desk Renamed live desk"]').count()).toBe(1);
+  });
+
+  it('shows the offline banner while the server is down and clears it when it returns', async () => {
+    const banner = page.getByTestId('connection-banner');
+    await expect.poll(() => banner.isHidden(), { timeout: 10_000 }).toBe(true);
+    await proxy.stop();
+    await banner.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await banner.getAttribute('data-state')).toMatch(/unavailable|error|connecting/);
+    await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toMatch(/next retry in \d+ s/);
+    await shot('06-offline-banner');
+    // the floor stays on screen while offline
+    expect(await page.locator('g.asset-room').count()).toBeGreaterThan(0);
+    await proxy.start();
+    await banner.waitFor({ state: 'hidden', timeout: 70_000 });
+    expect(await banner.getAttribute('data-state')).toBe('connected');
+    await shot('07-reconnected');
+  });
+});

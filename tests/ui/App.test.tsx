@@ -1,0 +1,229 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SELF_KEY } from '../../src/shared/api.js';
+import { App, idTokenFromHash } from '../../src/ui/App.js';
+import { Shell, pickFloor } from '../../src/ui/components/Shell.js';
+import { EngineContext } from '../../src/ui/hooks/engineContext.js';
+import {
+  building, connectionView, createFakeEngine, floor, sessionView, signedInWorld, structureEntry,
+} from './fakeEngine.js';
+
+afterEach(cleanup);
+
+function signedOutWorld() {
+  const world = signedInWorld();
+  world.session = { entries: { [SELF_KEY]: sessionView({ signedIn: false, user: null, organizationId: null, locationId: null }) }, meta: null };
+  return world;
+}
+
+function renderShell(engine = createFakeEngine(signedInWorld()), search = '') {
+  const location = { search, replace: vi.fn((next: string) => void (location.search = next)) };
+  const session = engine.bucket('session').entries[SELF_KEY] as ReturnType<typeof sessionView>;
+  const utils = render(
+    <EngineContext.Provider value={engine.client}>
+      <Shell session={session} apiHost="http://127.0.0.1:9" location={location} />
+    </EngineContext.Provider>,
+  );
+  return { ...utils, engine, location };
+}
+
+describe('App', () => {
+  describe('sign-in screen', () => {
+    it('shows the sign-in form when no session resumes', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+      expect(engine.resume).toHaveBeenCalled();
+    });
+
+    it('signs in with email and password and then shows the floor', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'ada@example.com' } });
+      fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      await waitFor(() => expect(engine.signIn).toHaveBeenCalledWith('ada@example.com', 'secret'));
+      expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
+    });
+
+    it('tells the user when the password is wrong', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'ada@example.com' } });
+      fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'nope' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('Wrong email or password.');
+    });
+
+    it('offers signup and password recovery', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Create an account' }));
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'new@example.com' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+      await screen.findByText(/Check your inbox/);
+      expect(engine.signUp).toHaveBeenCalledWith('new@example.com');
+      fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+      fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+      await screen.findByText(/reset the password is on its way/);
+      expect(engine.recoverPassword).toHaveBeenCalledWith('ada@example.com');
+    });
+
+    it('says so when single sign-on is not configured for the address', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'ada@example.com' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in with single sign-on' }));
+      expect((await screen.findByRole('alert')).textContent).toMatch(/Single sign-on is not set up/);
+      expect(engine.authUri).toHaveBeenCalledWith('ada@example.com');
+    });
+
+    it('finishes an OpenID return with the id_token of the fragment and clears it', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      const clearHash = vi.fn();
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="#id_token=abc.def.ghi&state=1" clearHash={clearHash} />);
+      await waitFor(() => expect(engine.signInWithIdToken).toHaveBeenCalledWith('abc.def.ghi'));
+      expect(clearHash).toHaveBeenCalled();
+      expect(engine.resume).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('idTokenFromHash', () => {
+    it('reads only well-formed tokens', () => {
+      expect(idTokenFromHash('#id_token=a.b.c')).toBe('a.b.c');
+      expect(idTokenFromHash('#id_token=<x>')).toBeNull();
+      expect(idTokenFromHash('')).toBeNull();
+    });
+  });
+});
+
+describe('Shell', () => {
+  describe('choosers', () => {
+    it('opens the default floor of the first building and lists floors in order', async () => {
+      const { engine } = renderShell();
+      expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
+      const floorSelect = screen.getByLabelText('Floor') as HTMLSelectElement;
+      expect([...floorSelect.options].map((o) => o.textContent)).toEqual(['Floor f1 (default)', 'Floor f2']);
+      expect(engine.selectFloor).toHaveBeenCalledWith('f1');
+    });
+
+    it('switches floors and re-subscribes the floor view', async () => {
+      const { engine } = renderShell();
+      await screen.findByRole('button', { name: /Desk Desk d1/ });
+      fireEvent.change(screen.getByLabelText('Floor'), { target: { value: 'f2' } });
+      expect(await screen.findByRole('button', { name: /Desk upstairs/ })).toBeTruthy();
+      expect(engine.open('floor')).toEqual([{ view: 'floor', floorId: 'f2', layers: expect.any(Array) }]);
+    });
+
+    it('loads the location chosen in the location chooser', async () => {
+      const { engine } = renderShell();
+      await screen.findByRole('application');
+      fireEvent.change(screen.getByLabelText('Location'), { target: { value: 'l2' } });
+      await waitFor(() => expect(engine.loadLocation).toHaveBeenCalledWith('l2'));
+    });
+
+    it('marks hidden floors, which only reach edit-role users', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      engine.bucket('structure').entries.b1 = structureEntry(building('b1', ['f1', 'f2']), [floor('f1'), floor('f2', { hidden: true })], 'f1');
+      renderShell(engine);
+      await screen.findByRole('application');
+      const floorSelect = screen.getByLabelText('Floor') as HTMLSelectElement;
+      expect(floorSelect.options[1]!.textContent).toBe('Floor f2 (hidden)');
+    });
+
+    it('shows the empty state when the location has no floors', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      engine.bucket('structure').entries = {};
+      renderShell(engine);
+      expect(await screen.findByText('This location has no floors to show.')).toBeTruthy();
+    });
+  });
+
+  describe('pickFloor', () => {
+    it('prefers the linked floor, then the default floor, then the first floor', () => {
+      const b = structureEntry(building('b1', ['f1', 'f2']), [floor('f1'), floor('f2')], 'f2');
+      expect(pickFloor([b], 'f1')).toBe('f1');
+      expect(pickFloor([b], 'nope')).toBe('f2');
+      expect(pickFloor([{ ...b, defaultFloorId: null }], null)).toBe('f1');
+      expect(pickFloor([], null)).toBeNull();
+    });
+  });
+
+  describe('deep links', () => {
+    it('opens the floor, layers and asset of the link', async () => {
+      const { engine, location } = renderShell(undefined, '?location=l1&floor=f2&layers=desks,desk_usage&asset=d9');
+      expect(await screen.findByRole('application', { name: /Floor plan of Floor f2/ })).toBeTruthy();
+      expect(engine.open('floor')[0]).toEqual({ view: 'floor', floorId: 'f2', layers: ['desks', 'desk_usage'] });
+      expect((screen.getByRole('checkbox', { name: 'Desks' }) as HTMLInputElement).checked).toBe(true);
+      expect((screen.getByRole('checkbox', { name: 'Floor plan' }) as HTMLInputElement).checked).toBe(false);
+      expect(await screen.findByRole('dialog', { name: 'Desk upstairs' })).toBeTruthy();
+      expect(location.search).toBe('?location=l1&floor=f2&layers=desks,desk_usage&asset=d9');
+    });
+
+    it('writes a layer change into the URL', async () => {
+      const { location } = renderShell();
+      await screen.findByRole('application');
+      fireEvent.click(screen.getByRole('checkbox', { name: 'CO₂' }));
+      await waitFor(() => expect(location.search).toContain('layers=floorplan,info,room_reservation,desk_usage,co-workers,co2'));
+    });
+  });
+
+  describe('connection banner', () => {
+    it('stays hidden while connected', async () => {
+      renderShell();
+      const banner = await screen.findByTestId('connection-banner');
+      expect(banner.hidden).toBe(true);
+    });
+
+    it('shows the state and the next retry, then clears when connected again', async () => {
+      const { engine } = renderShell();
+      await screen.findByTestId('connection-banner');
+      act(() =>
+        engine.emit('connection', {
+          upserted: { [SELF_KEY]: connectionView({ state: 'unavailable', nextRetryAt: Date.now() + 10_000, attempts: 2, lastError: 'Problem connecting to server.' }) },
+        }),
+      );
+      await waitFor(() => expect(screen.getByTestId('connection-banner').hidden).toBe(false));
+      const text = screen.getByTestId('connection-banner').textContent!;
+      expect(text).toMatch(/^Connection unavailable · next retry in 1\d s · attempt 2 · Problem connecting to server\.$/);
+      act(() => engine.emit('connection', { upserted: { [SELF_KEY]: connectionView() } }));
+      await waitFor(() => expect(screen.getByTestId('connection-banner').hidden).toBe(true));
+    });
+
+    it('shows offline and from-cache indicators', async () => {
+      const { engine } = renderShell();
+      await screen.findByTestId('connection-banner');
+      act(() => engine.emit('connection', { upserted: { [SELF_KEY]: connectionView({ state: 'connecting', online: false, fromCache: true }) } }));
+      await waitFor(() => expect(screen.getByTestId('connection-banner').textContent).toBe('Offline: no network · showing saved data'));
+      expect(screen.getByTestId('connection-banner').dataset.state).toBe('offline');
+      act(() => engine.emit('structure', { meta: { locationId: 'l1', fromCache: true } }));
+      expect(await screen.findByTestId('from-cache')).toBeTruthy();
+    });
+  });
+
+  describe('controls by role', () => {
+    it('hides the report layer below the configured role and edit controls from regular users', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      engine.bucket('session').entries[SELF_KEY] = sessionView({ config: { reportViewingRolesAtLeast: { location: 'edit' } } });
+      renderShell(engine);
+      fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
+      expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).queryByRole('button', { name: 'Rename' })).toBeNull();
+    });
+
+    it('gives edit-role users the rename control', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      engine.bucket('session').entries[SELF_KEY] = sessionView({ roles: ['edit', 'regular'] });
+      renderShell(engine);
+      fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Window desk' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+      await waitFor(() => expect(engine.updateAsset).toHaveBeenCalledWith('d1', { name: 'Window desk' }));
+      expect(screen.getByRole('checkbox', { name: 'Report' })).toBeTruthy();
+    });
+  });
+});

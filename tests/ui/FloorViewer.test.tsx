@@ -1,0 +1,314 @@
+import { StrictMode } from 'react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DrawState, FloorViewMeta } from '../../src/shared/api.js';
+import { DEFAULT_LAYERS, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH, type MapLayer } from '../../src/shared/constants.js';
+import { MSG } from '../../src/shared/messages.js';
+import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
+import type { ViewMirror } from '../../src/ui/engine/viewMirror.js';
+import { AppContext } from '../../src/ui/hooks/appContext.js';
+import { EngineContext } from '../../src/ui/hooks/engineContext.js';
+import { createFakeEngine, draw, floor, floorMeta, room, roomEntry, sessionView, signedInWorld, type FakeEngine } from './fakeEngine.js';
+
+afterEach(cleanup);
+
+const policy = { apiHost: 'http://api.test', cdnBaseUrl: 'http://cdn.test/t/', origin: 'http://app.test' };
+
+async function renderViewer(
+  entries: Record<string, DrawState>,
+  options: { layers?: readonly MapLayer[]; meta?: Partial<FloorViewMeta>; engine?: FakeEngine; openId?: string } = {},
+) {
+  const world = signedInWorld();
+  world['floor:f1'] = { entries, meta: floorMeta(options.meta) };
+  const engine = options.engine ?? createFakeEngine(world);
+  const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: options.layers ?? DEFAULT_LAYERS });
+  const rooms = engine.client.view({ view: 'rooms' });
+  await engine.flush();
+  const app = { session: sessionView(), rooms: rooms.mirror, timeZone: 'UTC', announce: vi.fn() };
+  const ui = (layers: readonly MapLayer[]) => (
+    <EngineContext.Provider value={engine.client}>
+      <AppContext.Provider value={app}>
+        <FloorViewer mirror={handle.mirror as ViewMirror<DrawState, FloorViewMeta>} layers={layers} imagePolicy={policy} openId={options.openId ?? null} />
+      </AppContext.Provider>
+    </EngineContext.Provider>
+  );
+  const utils = render(ui(options.layers ?? DEFAULT_LAYERS));
+  return { ...utils, engine, handle, app, rerenderLayers: (layers: readonly MapLayer[]) => utils.rerender(ui(layers)) };
+}
+
+describe('FloorViewer', () => {
+  describe('drawing', () => {
+    it('draws desks, rooms, zones, lockers, portals, sensors, co-workers and bubbles with accessible names', async () => {
+      const layers: MapLayer[] = ['desk_usage', 'rooms', 'zones', 'lockers', 'co-workers', 'service', 'satisfaction', 'co2', 'info'];
+      await renderViewer(
+        {
+          d1: draw('d1', { status: 'occupied' }),
+          r1: room('r1', { status: 'reserved', layers: ['rooms'] }),
+          z1: room('z1', { type: 'zone', subtype: 'chilling', name: 'Lounge', label: MSG.ZONE_CHILLING_LABEL, layers: ['zones'], status: null }),
+          l1: draw('l1', { symbol: 'locker', name: 'Locker 3', layers: ['lockers'], status: 'free' }),
+          p1: draw('p1', { type: 'portal', symbol: 'portal', name: 'Stairs', layers: ['info'], status: null }),
+          s1: draw('s1', { type: 'sensor', symbol: 'sensor', name: 'CO2 north', layers: ['co2'], value: 812, unit: 'ppm', label: '812 ppm', status: 'good' }),
+          e1: draw('e1', { type: 'employee', symbol: 'employee', name: 'Grace', layers: ['co-workers'], status: null, decoration: 'crown', avatarUrl: null }),
+          t1: draw('t1', { type: 'ticket', symbol: 'ticket', name: 'Broken lamp', text: 'The lamp flickers', layers: ['service'], status: 'open' }),
+          v1: draw('v1', { type: 'voice', symbol: 'voice', name: 'Too cold', text: 'Too cold here', layers: ['satisfaction'], status: null }),
+        },
+        { layers },
+      );
+      for (const name of [
+        'Desk Desk d1, occupied', 'Room Room r1, reserved', 'Zone Lounge', 'Locker Locker 3, free', 'Portal Stairs',
+        'Sensor CO2 north, good, 812 ppm', 'Co-worker Grace, wearing crown', 'Ticket Broken lamp, open', 'Voice Too cold',
+      ]) {
+        expect(screen.getByRole('button', { name })).toBeTruthy();
+      }
+      expect(screen.getByText(MSG.ZONE_CHILLING_LABEL)).toBeTruthy();
+      expect(screen.getByText('Chilling out')).toBeTruthy();
+      expect(document.querySelector('.decoration-crown')).not.toBeNull();
+      expect(screen.getByText(/The lamp flickers/)).toBeTruthy();
+    });
+
+    it('adds a pattern to busy and reserved statuses so colour is not the only cue', async () => {
+      await renderViewer({ d1: draw('d1', { status: 'occupied' }), d2: draw('d2', { status: 'free' }) });
+      const busy = screen.getByRole('button', { name: /Desk d1/ });
+      const free = screen.getByRole('button', { name: /Desk d2/ });
+      expect(busy.querySelector('[fill="url(#pattern-hatch)"]')).not.toBeNull();
+      expect(free.querySelector('[fill^="url(#pattern"]')).toBeNull();
+    });
+
+    it('renders server text as text, never as markup', async () => {
+      await renderViewer({ t1: draw('t1', { type: 'ticket', symbol: 'ticket', name: '<img src=x onerror=alert(1)>', text: '<b>bold</b>', layers: ['desk_usage'] }) });
+      expect(document.querySelector('img')).toBeNull();
+      expect(document.querySelector('b')).toBeNull();
+      expect(screen.getByText(/<b>bold<\/b>/)).toBeTruthy();
+    });
+
+    it('shows the default avatar for co-workers without an allowed image', async () => {
+      await renderViewer({
+        e1: draw('e1', { type: 'employee', symbol: 'employee', name: 'Evil', layers: ['co-workers'], avatarUrl: 'https://evil.test/a.png' }),
+        e2: draw('e2', { type: 'employee', symbol: 'employee', name: 'Good', layers: ['co-workers'], avatarUrl: 'http://cdn.test/t/a.png' }),
+      });
+      const evil = screen.getByRole('button', { name: /Evil/ }).querySelector('image')!;
+      const good = screen.getByRole('button', { name: /Good/ }).querySelector('image')!;
+      expect(evil.getAttribute('href')).toBe('/avatar-default.svg');
+      expect(good.getAttribute('href')).toBe('http://cdn.test/t/a.png');
+    });
+
+    it('draws the floor-plan image from the CDN only while the floorplan layer is on', async () => {
+      const meta = { floor: floor('f1', { floor_plan_img_path: 'plans/f1.svg' }) };
+      const { rerenderLayers } = await renderViewer({ d1: draw('d1') }, { meta });
+      expect(document.querySelector('image.floor-plan')!.getAttribute('href')).toBe('http://cdn.test/t/plans/f1.svg');
+      rerenderLayers(['desk_usage']);
+      expect(document.querySelector('image.floor-plan')).toBeNull();
+    });
+
+    it('lays the floor out at its building location_offset', async () => {
+      await renderViewer({ d1: draw('d1') }, { meta: { building: { ...floorMeta().building!, location_offset: [80, 0] } } });
+      expect(document.querySelector('g.world > g')!.getAttribute('transform')).toBe('translate(80 0)');
+    });
+
+    it('shows the loading, empty and from-cache states', async () => {
+      const { engine } = await renderViewer({}, { meta: { loading: true } });
+      expect(screen.getByRole('status').textContent).toBe('Loading floor…');
+      act(() => engine.emit('floor:f1', { meta: floorMeta({ loading: false, fromCache: true }) }));
+      await waitFor(() => expect(screen.getByText('Nothing to show on this floor yet.')).toBeTruthy());
+      expect(screen.getByText('Showing saved data; live data is loading.')).toBeTruthy();
+    });
+
+    it('draws the heatmap under everything when its layer is on', async () => {
+      const e1 = draw('e1', { type: 'employee', symbol: 'employee', layers: ['co-workers', 'co-workers-heatmap'], heat: 0.7 });
+      const { rerenderLayers } = await renderViewer({ e1 }, { layers: ['co-workers'] });
+      expect(document.querySelector('circle.heat')).toBeNull();
+      rerenderLayers(['co-workers-heatmap']);
+      expect(document.querySelector('circle.heat')!.getAttribute('opacity')).toBe('0.7');
+      // heat alone does not draw the avatar
+      expect(screen.queryByRole('button', { name: /Co-worker/ })).toBeNull();
+    });
+  });
+
+  describe('StrictMode', () => {
+    it('draws assets that arrive after a StrictMode mount, unmount and remount', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: DEFAULT_LAYERS });
+      const app = { session: sessionView(), rooms: null, timeZone: 'UTC', announce: vi.fn() };
+      render(
+        <StrictMode>
+          <EngineContext.Provider value={engine.client}>
+            <AppContext.Provider value={app}>
+              <FloorViewer mirror={handle.mirror as ViewMirror<DrawState, FloorViewMeta>} layers={DEFAULT_LAYERS} imagePolicy={policy} />
+            </AppContext.Provider>
+          </EngineContext.Provider>
+        </StrictMode>,
+      );
+      expect(await screen.findByRole('button', { name: /Desk Desk d1/ })).toBeTruthy();
+      act(() => engine.emit('floor:f1', { upserted: { d7: draw('d7') } }));
+      expect(await screen.findByRole('button', { name: /Desk Desk d7/ })).toBeTruthy();
+    });
+  });
+
+  describe('layers', () => {
+    it('shows an asset when any of its layers is active and hides it otherwise', async () => {
+      const { rerenderLayers } = await renderViewer({ d1: draw('d1', { layers: ['desks', 'desk_usage'] }) }, { layers: ['desks'] });
+      expect(screen.getByRole('button', { name: /Desk d1/ })).toBeTruthy();
+      rerenderLayers(['floorplan']);
+      expect(screen.queryByRole('button', { name: /Desk d1/ })).toBeNull();
+      rerenderLayers(['desk_usage']);
+      expect(screen.getByRole('button', { name: /Desk d1/ })).toBeTruthy();
+    });
+
+    it('hides assets the worker marks invisible', async () => {
+      const { engine } = await renderViewer({ d1: draw('d1') });
+      act(() => engine.emit('floor:f1', { upserted: { d1: draw('d1', { visible: false }) } }));
+      await waitFor(() => expect(screen.queryByRole('button', { name: /Desk d1/ })).toBeNull());
+    });
+  });
+
+  describe('live updates', () => {
+    it('re-renders only the asset whose key changed', async () => {
+      const { engine, handle } = await renderViewer({ d1: draw('d1'), d2: draw('d2') });
+      const reads = new Map<string, number>();
+      const original = handle.mirror.getSnapshot;
+      (handle.mirror as { getSnapshot: typeof original }).getSnapshot = (key: string) => {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        return original(key);
+      };
+      const d2Element = screen.getByRole('button', { name: /Desk d2/ });
+      act(() => engine.emit('floor:f1', { upserted: { d1: draw('d1', { status: 'occupied', color: '#e53935' }) } }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Desk Desk d1, occupied' })).toBeTruthy());
+      expect(reads.get('d1')).toBeGreaterThan(0);
+      expect(reads.get('d2') ?? 0).toBe(0);
+      expect(screen.getByRole('button', { name: /Desk d2/ })).toBe(d2Element);
+      expect(screen.getByRole('button', { name: /Desk d1/ }).getAttribute('data-color')).toBe('#e53935');
+    });
+
+    it('adds and removes assets from patches', async () => {
+      const { engine } = await renderViewer({ d1: draw('d1') });
+      act(() => engine.emit('floor:f1', { upserted: { d3: draw('d3') }, removed: ['d1'] }));
+      await screen.findByRole('button', { name: /Desk d3/ });
+      expect(screen.queryByRole('button', { name: /Desk d1/ })).toBeNull();
+    });
+  });
+
+  describe('pan and zoom', () => {
+    it('transforms one group, leaving the viewBox alone', async () => {
+      await renderViewer({ d1: draw('d1') });
+      const svg = screen.getByRole('application');
+      const world = svg.querySelector('g.world')!;
+      const before = world.getAttribute('transform');
+      fireEvent.keyDown(svg, { key: '+' });
+      const zoomed = world.getAttribute('transform');
+      expect(zoomed).not.toBe(before);
+      fireEvent.keyDown(svg, { key: 'ArrowLeft' });
+      expect(world.getAttribute('transform')).not.toBe(zoomed);
+      expect(svg.getAttribute('viewBox')).toBeNull();
+    });
+
+    it('zooms with the wheel and pans by dragging', async () => {
+      await renderViewer({ d1: draw('d1') });
+      const svg = screen.getByRole('application');
+      const world = svg.querySelector('g.world')!;
+      const scale = () => Number(/scale\(([^)]+)\)/.exec(world.getAttribute('transform')!)![1]);
+      const k0 = scale();
+      fireEvent.wheel(svg, { deltaY: -200, clientX: 100, clientY: 100 });
+      expect(scale()).toBeGreaterThan(k0);
+      const t0 = world.getAttribute('transform');
+      fireEvent.pointerDown(svg, { pointerId: 1, clientX: 100, clientY: 100 });
+      fireEvent.pointerMove(svg, { pointerId: 1, clientX: 150, clientY: 120 });
+      fireEvent.pointerUp(svg, { pointerId: 1 });
+      expect(world.getAttribute('transform')).not.toBe(t0);
+    });
+
+    it('culls assets far outside the view on large floors once the view settles', async () => {
+      const entries: Record<string, DrawState> = {};
+      for (let i = 0; i < 450; i++) entries[`d${i}`] = draw(`d${i}`, { x: (i % 40) + 0.5, y: (i % 20) + 0.5 });
+      entries.far = draw('far', { name: 'Far away', x: 500, y: 500 });
+      await renderViewer(entries);
+      expect(screen.getByRole('button', { name: /Far away/ })).toBeTruthy();
+      await waitFor(() => expect(screen.queryByRole('button', { name: /Far away/ })).toBeNull());
+      expect(screen.getByRole('button', { name: 'Desk Desk d0, free' })).toBeTruthy();
+    });
+
+    it('fits the floor from the toolbar and the keyboard', async () => {
+      await renderViewer({ d1: draw('d1') });
+      const svg = screen.getByRole('application');
+      const world = svg.querySelector('g.world')!;
+      const fitted = world.getAttribute('transform');
+      fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+      expect(world.getAttribute('transform')).not.toBe(fitted);
+      fireEvent.click(screen.getByRole('button', { name: 'Fit to floor' }));
+      expect(world.getAttribute('transform')).toBe(fitted);
+      fireEvent.keyDown(svg, { key: '-' });
+      fireEvent.keyDown(svg, { key: '0' });
+      expect(world.getAttribute('transform')).toBe(fitted);
+    });
+  });
+
+  describe('popups', () => {
+    it(`opens a ${POPUP_DEFAULT_WIDTH}×${POPUP_DEFAULT_HEIGHT} popup with details, value, reservation text and history from the keyboard`, async () => {
+      await renderViewer({
+        r1: room('r1', {
+          status: 'reserved', value: 3, unit: 'people', text: `${MSG.NEXT_PREFIX} Standup 10:00`,
+          history: [{ time: Date.UTC(2024, 0, 1, 9), text: 'Occupied' }],
+        }),
+      });
+      fireEvent.keyDown(screen.getByRole('button', { name: /Room r1/ }), { key: 'Enter' });
+      const dialog = await screen.findByRole('dialog', { name: 'Room r1' });
+      expect(dialog.style.width).toBe('300px');
+      expect(dialog.style.height).toBe('250px');
+      expect(within(dialog).getByText('reserved')).toBeTruthy();
+      expect(within(dialog).getByText('3 people')).toBeTruthy();
+      expect(within(dialog).getByText('Next: Standup 10:00')).toBeTruthy();
+      expect(within(dialog).getByText(/Occupied/)).toBeTruthy();
+      fireEvent.keyDown(dialog, { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+
+    it("uses the asset's own popup size", async () => {
+      await renderViewer({ d1: draw('d1', { popup: { width: 420, height: 320, type: null } }) }, { openId: 'd1' });
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog.style.width).toBe('420px');
+      expect(dialog.style.height).toBe('320px');
+    });
+
+    it('shows reservation text of a free room and books it', async () => {
+      const { engine } = await renderViewer({ r1: room('r1', { text: MSG.NO_RESERVATIONS, status: 'free' }) }, { openId: 'r1' });
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText('No reservations')).toBeTruthy();
+      fireEvent.change(within(dialog).getByLabelText('Subject'), { target: { value: 'Planning' } });
+      fireEvent.change(within(dialog).getByLabelText('Duration'), { target: { value: '60' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Book now' }));
+      await waitFor(() => expect(engine.book).toHaveBeenCalled());
+      const request = vi.mocked(engine.book).mock.calls[0]![0];
+      expect(request).toMatchObject({ roomId: 'r1', subject: 'Planning' });
+      expect(request.end - request.start).toBe(3_600_000);
+    });
+
+    it('lets the booker cancel their active booking', async () => {
+      const world = signedInWorld();
+      const engine = createFakeEngine(world);
+      const active = { start: 0, end: Date.now() + 3_600_000, subject: 'Mine', user_id: 'u1', booking_ref: 'bk1' };
+      engine.bucket('rooms').entries.r1 = roomEntry('r1', { free: false, status: 'reserved', activeEvent: active });
+      await renderViewer({ r1: room('r1') }, { engine, openId: 'r1' });
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: /Cancel booking “Mine”/ }));
+      await waitFor(() => expect(engine.cancelBooking).toHaveBeenCalledWith('r1', 'bk1'));
+    });
+
+    it('votes on tickets and voices', async () => {
+      const { engine } = await renderViewer(
+        { v1: draw('v1', { type: 'voice', symbol: 'voice', name: 'Cold', votes: { up: 2, down: 1, mine: 0 } }) },
+        { openId: 'v1' },
+      );
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: '▲ Agree (2)' }));
+      await waitFor(() => expect(engine.vote).toHaveBeenCalledWith('v1', 1));
+    });
+  });
+
+  describe('floorPlanUrl', () => {
+    it('puts relative paths under the CDN, else the API host, and refuses foreign hosts', () => {
+      expect(floorPlanUrl('/plans/a.png', policy)).toBe('http://cdn.test/t/plans/a.png');
+      expect(floorPlanUrl('plans/a.png', { ...policy, cdnBaseUrl: null })).toBe('http://api.test/plans/a.png');
+      expect(floorPlanUrl('https://evil.test/a.png', policy)).toBeNull();
+      expect(floorPlanUrl(null, policy)).toBeNull();
+    });
+  });
+});

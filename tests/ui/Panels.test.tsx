@@ -1,0 +1,230 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SELF_KEY, type Legend } from '../../src/shared/api.js';
+import { MAP_LAYERS, MANUAL_LOCATION_TIMEOUT_MS } from '../../src/shared/constants.js';
+import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js';
+import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
+import { filterRooms } from '../../src/ui/components/RoomFinder.js';
+import { Shell } from '../../src/ui/components/Shell.js';
+import { EngineContext } from '../../src/ui/hooks/engineContext.js';
+import { createFakeEngine, floorMeta, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
+
+afterEach(cleanup);
+
+function renderShell(engine = createFakeEngine(signedInWorld())) {
+  const location = { search: '', replace: vi.fn((next: string) => void (location.search = next)) };
+  const session = engine.bucket('session').entries[SELF_KEY] as ReturnType<typeof sessionView>;
+  render(
+    <EngineContext.Provider value={engine.client}>
+      <Shell session={session} apiHost="http://127.0.0.1:9" location={location} />
+    </EngineContext.Provider>,
+  );
+  return engine;
+}
+
+const co2Legend: Legend = {
+  layer: 'co2', title: 'CO₂', unit: 'ppm',
+  stops: [{ value: 400, color: '#2e7d32', label: '400 good' }, { value: 1200, color: '#c62828', label: '1200 poor' }],
+};
+
+describe('LayerPanel', () => {
+  it('lists every layer of spec §2 with the defaults on', () => {
+    const onChange = vi.fn();
+    render(<LayerPanel active={['floorplan', 'info', 'desk_usage', 'room_reservation', 'co-workers']} onChange={onChange} legends={[]} />);
+    const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[];
+    expect(boxes.map((b) => b.name).sort()).toEqual([...MAP_LAYERS].sort());
+    expect(boxes.length).toBe(25);
+    expect(boxes.filter((b) => b.checked).map((b) => b.name).sort()).toEqual(['co-workers', 'desk_usage', 'floorplan', 'info', 'room_reservation']);
+  });
+
+  it('reports the new layer list in map order when a layer is toggled', () => {
+    const onChange = vi.fn();
+    render(<LayerPanel active={['floorplan', 'co2']} onChange={onChange} legends={[]} />);
+    fireEvent.click(screen.getByRole('checkbox', { name: LAYER_LABELS.desks }));
+    expect(onChange).toHaveBeenLastCalledWith(['floorplan', 'desks', 'co2']);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Floor plan' }));
+    expect(onChange).toHaveBeenLastCalledWith(['co2']);
+  });
+
+  it('shows the legend of an active scale-coloured layer with words next to the colours', () => {
+    const { rerender } = render(<LayerPanel active={[]} onChange={vi.fn()} legends={[co2Legend]} />);
+    expect(screen.queryByRole('figure')).toBeNull();
+    rerender(<LayerPanel active={['co2']} onChange={vi.fn()} legends={[co2Legend]} />);
+    const legend = screen.getByRole('figure', { name: 'Legend: CO₂' });
+    expect(within(legend).getByText('CO₂ (ppm)')).toBeTruthy();
+    expect(within(legend).getByText('400 good')).toBeTruthy();
+    expect(within(legend).getByText('1200 poor')).toBeTruthy();
+  });
+
+  it('leaves out layers the user may not see', () => {
+    render(<LayerPanel active={[]} onChange={vi.fn()} legends={[]} unavailable={new Set(['report'])} />);
+    expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
+    expect(screen.getAllByRole('checkbox').length).toBe(24);
+  });
+
+  it('shows legends from the floor view in the shell', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('floor:f1').meta = floorMeta({ legends: [co2Legend] });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'CO₂' }));
+    expect(await screen.findByRole('figure', { name: 'Legend: CO₂' })).toBeTruthy();
+    await waitFor(() => expect(engine.open('floor')[0]).toMatchObject({ layers: expect.arrayContaining(['co2']) }));
+  });
+});
+
+describe('PeopleFinder', () => {
+  it('finds a co-worker and shows them on the floor', async () => {
+    renderShell();
+    fireEvent.change(await screen.findByLabelText('Find a co-worker'), { target: { value: 'grace' } });
+    const item = (await screen.findByText('Grace Hopper')).closest('li')!;
+    expect(within(item).getByText('on Floor f1')).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Show Grace Hopper on the floor' }));
+    expect(await screen.findByText('Grace Hopper is on Floor f1.')).toBeTruthy();
+  });
+
+  it('lists hidden co-workers without a place', async () => {
+    renderShell();
+    const item = (await screen.findByText('Alan Turing')).closest('li')!;
+    expect(within(item).getByText('not shown on a floor')).toBeTruthy();
+    expect(within(item).queryByRole('button')).toBeNull();
+  });
+
+  it('says so when nobody matches', async () => {
+    renderShell();
+    fireEvent.change(await screen.findByLabelText('Find a co-worker'), { target: { value: 'zzz' } });
+    expect(await screen.findByText('Nobody matches.')).toBeTruthy();
+  });
+
+  it('matches by name or email, visible people first', () => {
+    const people = [person('a', { name: 'Bo', visible: false }), person('b', { name: 'Al', email: 'x@y.z' }), person('c', { name: 'Bob' })];
+    expect(matchPeople(people, 'bo').map((p) => p.id)).toEqual(['c', 'a']);
+    expect(matchPeople(people, 'x@y').map((p) => p.id)).toEqual(['b']);
+  });
+});
+
+describe('RoomFinder', () => {
+  it('lists rooms with free or busy in words and books one', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('rooms').entries.r2 = roomEntry('r2', { free: false, status: 'occupied', text: 'Standup until 10:00' });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
+    const free = (await screen.findByText('Room r1')).closest('li')!;
+    const busy = screen.getByText('Room r2').closest('li')!;
+    expect(within(free).getByText('Free')).toBeTruthy();
+    expect(within(busy).getByText('Busy')).toBeTruthy();
+    expect(within(busy).getByText('occupied')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'free' } });
+    expect(screen.queryByText('Room r2')).toBeNull();
+    fireEvent.click(within(free).getByRole('button', { name: 'Booking of Room r1' }));
+    fireEvent.click(within(free).getByRole('button', { name: 'Book now' }));
+    await waitFor(() => expect(engine.book).toHaveBeenCalledWith(expect.objectContaining({ roomId: 'r1', subject: 'Meeting' })));
+    expect(await screen.findByText(/Room r1 booked until/)).toBeTruthy();
+  });
+
+  it('tells the user when booking fails', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    vi.mocked(engine.book).mockResolvedValueOnce({ ok: false, status: 409, body: null, message: 'Room is taken' });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Book now' }));
+    expect(await screen.findByText('Booking failed: Room is taken')).toBeTruthy();
+  });
+
+  it('filters by name and status, free rooms first', () => {
+    const rooms = [roomEntry('b', { name: 'Beta', free: false }), roomEntry('a', { name: 'Alpha' }), roomEntry('c', { name: 'Gamma' })];
+    expect(filterRooms(rooms, '', 'all').map((r) => r.id)).toEqual(['a', 'c', 'b']);
+    expect(filterRooms(rooms, 'a', 'busy').map((r) => r.id)).toEqual(['b']);
+  });
+});
+
+describe('TicketForm', () => {
+  it('creates a ticket with a configured label at the view centre', async () => {
+    const engine = renderShell();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    const select = (await screen.findByLabelText('Category')) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(['', 'it', 'cleaning', 'maintenance', 'facility']);
+    fireEvent.change(select, { target: { value: 'cleaning' } });
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Spilled coffee' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    await waitFor(() =>
+      expect(engine.createTicket).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ticket', floorId: 'f1', label: 'cleaning', text: 'Spilled coffee' })),
+    );
+    expect(await screen.findByText('Thanks! Your ticket is on the floor.')).toBeTruthy();
+  });
+
+  it('offers the voice labels for voices', async () => {
+    renderShell();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    fireEvent.click(await screen.findByRole('radio', { name: /Voice/ }));
+    const select = screen.getByLabelText('Category') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(['', 'space', 'tech', 'culture', 'work', 'other']);
+  });
+
+  it('follows the flags: category required, email asked, moderation notice', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('session').entries[SELF_KEY] = sessionView({
+      config: { ticketsRequireCategory: true, ticketsAskForEmail: true, ticketsVoicesRequireModeration: true },
+    });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    expect(await screen.findByLabelText('Category (required)')).toBeTruthy();
+    expect(screen.getByLabelText('Email for updates')).toBeTruthy();
+    expect(screen.getByText(/checked by a moderator/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Printer jam' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Choose a category.');
+    expect(engine.createTicket).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('Category (required)'), { target: { value: 'it' } });
+    fireEvent.change(screen.getByLabelText('Email for updates'), { target: { value: 'me@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    await waitFor(() => expect(engine.createTicket).toHaveBeenCalledWith(expect.objectContaining({ label: 'it', email: 'me@example.com' })));
+    expect(await screen.findByText(/will show once a moderator approves it/)).toBeTruthy();
+  });
+});
+
+describe('Notifications', () => {
+  it('lists notifications newest first, unread in words, and marks one read', async () => {
+    const engine = renderShell();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    const items = await screen.findAllByRole('listitem');
+    expect(items[0]!.textContent).toContain('Title n1');
+    expect(within(items[0]!).getByText('(unread)')).toBeTruthy();
+    expect(within(items[1]!).queryByText('(unread)')).toBeNull();
+    expect(screen.getByText('1 unread')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Mark “Title n1” as read' }));
+    await waitFor(() => expect(engine.markNotificationRead).toHaveBeenCalledWith('n1'));
+  });
+
+  it('shows the empty state', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('notifications').entries = {};
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    expect(await screen.findByText('No notifications.')).toBeTruthy();
+  });
+});
+
+describe('MyLocation', () => {
+  it(`sets one's own location for ${MANUAL_LOCATION_TIMEOUT_MS / 3_600_000} hours and clears it`, async () => {
+    const engine = renderShell();
+    fireEvent.click(await screen.findByRole('tab', { name: 'My location' }));
+    expect(await screen.findByText(/expires after 12 hours/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the centre of the view' }));
+    await waitFor(() => expect(engine.setManualLocation).toHaveBeenCalledWith(expect.objectContaining({ floorId: 'f1' })));
+    expect(await screen.findByText('Your location is set for 12 hours.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear my location' }));
+    await waitFor(() => expect(engine.setManualLocation).toHaveBeenLastCalledWith(null));
+  });
+
+  it('picks the place with a click on the floor', async () => {
+    const engine = renderShell();
+    await screen.findByRole('button', { name: /Desk Desk d1/ });
+    fireEvent.click(screen.getByRole('tab', { name: 'My location' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Pick my place on the floor' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('application'), { clientX: 10, clientY: 10 });
+    });
+    await waitFor(() => expect(engine.setManualLocation).toHaveBeenCalledWith(expect.objectContaining({ floorId: 'f1', x: expect.any(Number), y: expect.any(Number) })));
+  });
+});

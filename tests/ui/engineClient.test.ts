@@ -1,0 +1,113 @@
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineApi, ViewListener } from '../../src/shared/api.js';
+import { createEngineClient, type EngineLike } from '../../src/ui/engine/engineClient.js';
+import { createDrawOrderStore } from '../../src/ui/lib/drawOrder.js';
+import { createCullStore } from '../../src/ui/lib/cullStore.js';
+import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
+import type { DrawState } from '../../src/shared/api.js';
+import { createFakeEngine, draw, room, signedInWorld } from './fakeEngine.js';
+
+const ports: MessagePort[] = [];
+afterEach(() => {
+  for (const p of ports.splice(0)) p.close();
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+describe('engineClient', () => {
+  describe('view', () => {
+    it('mirrors a view across a Comlink MessageChannel with proxied listeners', async () => {
+      const fake = createFakeEngine(signedInWorld());
+      const { port1, port2 } = new MessageChannel();
+      ports.push(port1, port2);
+      // the worker side releases a listener's proxy when it unsubscribes, as the entry does
+      const listeners = new Map<number, ViewListener>();
+      const exposed: Partial<EngineApi> = {
+        async subscribe(spec, listener) {
+          const id = await fake.subscribe(spec, (m) => void listener(m));
+          listeners.set(id, listener);
+          return id;
+        },
+        async unsubscribe(id) {
+          await fake.unsubscribe(id);
+          (listeners.get(id) as unknown as Comlink.Remote<ViewListener>)?.[Comlink.releaseProxy]();
+          listeners.delete(id);
+        },
+      };
+      Comlink.expose(exposed, port1);
+      const remote = Comlink.wrap<EngineApi>(port2);
+      const client = createEngineClient(remote as unknown as EngineLike, { markCallback: (l) => Comlink.proxy(l) });
+      const handle = client.view({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      await until(() => handle.mirror.ready);
+      expect(handle.mirror.getSnapshot('d1')?.name).toBe('Desk d1');
+      fake.emit('floor:f1', { upserted: { d1: draw('d1', { status: 'occupied' }) } });
+      await until(() => handle.mirror.getSnapshot('d1')?.status === 'occupied');
+      handle.close();
+      await until(() => listeners.size === 0);
+      remote[Comlink.releaseProxy]();
+    });
+
+    it('switches spec into the same mirror and drops messages of the old subscription', async () => {
+      const fake = createFakeEngine(signedInWorld());
+      const client = createEngineClient(fake);
+      const handle = client.view({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      await fake.flush();
+      const mirror = handle.mirror;
+      handle.setSpec({ view: 'floor', floorId: 'f2', layers: ['desk_usage'] });
+      await fake.flush();
+      expect(handle.mirror).toBe(mirror);
+      expect(mirror.getKeys()).toEqual(['d9']);
+      expect(fake.open('floor')).toEqual([{ view: 'floor', floorId: 'f2', layers: ['desk_usage'] }]);
+      fake.emit('floor:f1', { upserted: { d5: draw('d5') } });
+      await fake.flush();
+      expect(mirror.getSnapshot('d5')).toBeUndefined();
+    });
+
+    it('unsubscribes every view on dispose', async () => {
+      const fake = createFakeEngine(signedInWorld());
+      const client = createEngineClient(fake);
+      client.view({ view: 'people' });
+      client.view({ view: 'rooms' });
+      await fake.flush();
+      client.dispose();
+      await fake.flush();
+      expect(fake.open('people')).toEqual([]);
+      expect(fake.open('rooms')).toEqual([]);
+    });
+  });
+});
+
+describe('drawOrder', () => {
+  it('paints shapes under desks and people, and re-sorts only when a key comes, goes or changes group', () => {
+    const mirror = createViewMirror<DrawState, null>();
+    mirror.apply({
+      type: 'snapshot', version: 1, meta: null,
+      entries: { e1: draw('e1', { type: 'employee', symbol: 'employee', heat: 0.5 }), d1: draw('d1'), r1: room('r1') },
+    });
+    const store = createDrawOrderStore(mirror);
+    expect(store.getSnapshot().main).toEqual(['r1', 'd1', 'e1']);
+    expect(store.getSnapshot().heat).toEqual(['e1']);
+    const before = store.getSnapshot();
+    mirror.apply({ type: 'patch', version: 2, upserted: { d1: draw('d1', { status: 'occupied' }) }, removed: [] });
+    expect(store.getSnapshot()).toBe(before);
+    mirror.apply({ type: 'patch', version: 3, upserted: { t1: draw('t1', { type: 'ticket', symbol: 'ticket' }) }, removed: ['r1'] });
+    expect(store.getSnapshot().main).toEqual(['d1', 'e1', 't1']);
+    store.dispose();
+  });
+});
+
+describe('cullStore', () => {
+  it('draws everything without a box and only what intersects with one', () => {
+    const cull = createCullStore();
+    const inside = { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+    const outside = { minX: 50, minY: 50, maxX: 51, maxY: 51 };
+    expect(cull.contains(outside)).toBe(true);
+    cull.setBox({ minX: -10, minY: -10, maxX: 10, maxY: 10 });
+    expect(cull.contains(inside)).toBe(true);
+    expect(cull.contains(outside)).toBe(false);
+  });
+});
