@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type Legend } from '../../src/shared/api.js';
 import { MAP_LAYERS, MANUAL_LOCATION_TIMEOUT_MS } from '../../src/shared/constants.js';
-import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js';
+import { LayerPanel, LAYER_LABELS, MapLegends } from '../../src/ui/components/LayerPanel.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
 import { Shell } from '../../src/ui/components/Shell.js';
@@ -30,7 +30,7 @@ const co2Legend: Legend = {
 describe('LayerPanel', () => {
   it('lists every layer of spec §2 with the defaults on', () => {
     const onChange = vi.fn();
-    render(<LayerPanel active={['floorplan', 'info', 'desk_usage', 'room_reservation', 'co-workers']} onChange={onChange} legends={[]} />);
+    render(<LayerPanel active={['floorplan', 'info', 'desk_usage', 'room_reservation', 'co-workers']} onChange={onChange} />);
     const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[];
     expect(boxes.map((b) => b.name).sort()).toEqual([...MAP_LAYERS].sort());
     expect(boxes.length).toBe(25);
@@ -39,7 +39,7 @@ describe('LayerPanel', () => {
 
   it('reports the new layer list in map order when a layer is toggled', () => {
     const onChange = vi.fn();
-    render(<LayerPanel active={['floorplan', 'co2']} onChange={onChange} legends={[]} />);
+    render(<LayerPanel active={['floorplan', 'co2']} onChange={onChange} />);
     fireEvent.click(screen.getByRole('checkbox', { name: LAYER_LABELS.desks }));
     expect(onChange).toHaveBeenLastCalledWith(['floorplan', 'desks', 'co2']);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Floor plan' }));
@@ -47,9 +47,9 @@ describe('LayerPanel', () => {
   });
 
   it('shows the legend of an active scale-coloured layer with words next to the colours', () => {
-    const { rerender } = render(<LayerPanel active={[]} onChange={vi.fn()} legends={[co2Legend]} />);
+    const { rerender } = render(<MapLegends active={[]} legends={[co2Legend]} />);
     expect(screen.queryByRole('figure')).toBeNull();
-    rerender(<LayerPanel active={['co2']} onChange={vi.fn()} legends={[co2Legend]} />);
+    rerender(<MapLegends active={['co2']} legends={[co2Legend]} />);
     const legend = screen.getByRole('figure', { name: 'Legend: CO₂' });
     expect(within(legend).getByText('CO₂ (ppm)')).toBeTruthy();
     expect(within(legend).getByText('400 good')).toBeTruthy();
@@ -57,7 +57,7 @@ describe('LayerPanel', () => {
   });
 
   it('leaves out layers the user may not see', () => {
-    render(<LayerPanel active={[]} onChange={vi.fn()} legends={[]} unavailable={new Set(['report'])} />);
+    render(<LayerPanel active={[]} onChange={vi.fn()} unavailable={new Set(['report'])} />);
     expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
     expect(screen.getAllByRole('checkbox').length).toBe(24);
   });

@@ -44,7 +44,6 @@ export const LAYER_GROUPS: Array<{ title: string; layers: MapLayer[] }> = [
 export interface LayerPanelProps {
   active: readonly MapLayer[];
   onChange(layers: MapLayer[]): void;
-  legends: readonly Legend[];
   /** layers this user may not see (e.g. report below the configured role) */
   unavailable?: ReadonlySet<MapLayer>;
 }
@@ -68,7 +67,24 @@ export function LegendView({ legend }: { legend: Legend }) {
   );
 }
 
-export function LayerPanel({ active, onChange, legends, unavailable }: LayerPanelProps) {
+/**
+ * Legends of the active scale-coloured layers, drawn over the map so the key
+ * stays in sight next to the colours it explains.
+ */
+export function MapLegends({ legends, active }: { legends: readonly Legend[]; active: readonly MapLayer[] }) {
+  const on = new Set(active);
+  const shown = legends.filter((l) => on.has(l.layer));
+  if (!shown.length) return null;
+  return (
+    <div className="map-legends" aria-label="Legends">
+      {shown.map((legend) => (
+        <LegendView key={legend.layer} legend={legend} />
+      ))}
+    </div>
+  );
+}
+
+export function LayerPanel({ active, onChange, unavailable }: LayerPanelProps) {
   const on = new Set(active);
   const toggle = (layer: MapLayer, checked: boolean) => {
     const next = new Set(on);
@@ -76,7 +92,6 @@ export function LayerPanel({ active, onChange, legends, unavailable }: LayerPane
     else next.delete(layer);
     onChange(MAP_LAYERS.filter((l) => next.has(l)));
   };
-  const shownLegends = legends.filter((l) => on.has(l.layer));
   return (
     <section className="layer-panel" aria-label="Map layers">
       <h2>Layers</h2>
@@ -98,13 +113,6 @@ export function LayerPanel({ active, onChange, legends, unavailable }: LayerPane
             ))}
         </fieldset>
       ))}
-      {shownLegends.length ? (
-        <div className="legends">
-          {shownLegends.map((legend) => (
-            <LegendView key={legend.layer} legend={legend} />
-          ))}
-        </div>
-      ) : null}
     </section>
   );
 }

@@ -16,7 +16,7 @@ import type { ImageUrlPolicy } from '../lib/imageUrl.js';
 import { Choosers } from './Choosers.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FloorViewer } from './FloorViewer.js';
-import { LayerPanel } from './LayerPanel.js';
+import { LayerPanel, MapLegends } from './LayerPanel.js';
 import { MyLocation } from './MyLocation.js';
 import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
@@ -208,11 +208,11 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             <LayerPanel
               active={link.layers}
               onChange={(layers) => setLink((l) => ({ ...l, layers: MAP_LAYERS.filter((x) => layers.includes(x)) }))}
-              legends={floorMeta?.legends ?? []}
               unavailable={unavailable}
             />
           </aside>
           <main className="center">
+            <MapLegends legends={floorMeta?.legends ?? []} active={link.layers} />
             {!session.locationId ? (
               <div className="empty" role="status">
                 {session.locations.length || session.organizations.length ? 'Loading location…' : 'You have no locations yet.'}
