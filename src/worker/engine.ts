@@ -27,6 +27,7 @@ import { createPersister, type Persister, type StoragePort, type StoredSession }
 import { applyBatch } from './store/applyBatch.js';
 import { clearLocationData, clearStore, createStore, type Store } from './store/store.js';
 import { syncAllUserEntities } from './store/userEntities.js';
+import { withPersonSiblings } from './store/people.js';
 import { createDelta, type StoreDelta } from './store/delta.js';
 import { createCorrectedClock, createSync, isHttpError, type CorrectedClock, type Sync } from './sync/index.js';
 import { createViewSources } from './views/sources.js';
@@ -112,7 +113,12 @@ export function createEngine(deps: EngineDeps): Engine {
       config,
       timeZone: (store.locationId && store.locations.get(store.locationId)?.timezone) || 'UTC',
     }),
-    onExpired: (id) => hub.markDirty('assets', [id]),
+    onExpired: (id) => {
+      // a person's other assets may take over (or give back) their position
+      const ids = withPersonSiblings(store, [id]);
+      facts.invalidate(ids);
+      hub.markDirty('assets', ids);
+    },
   });
 
   const persister = createPersister({
@@ -134,6 +140,7 @@ export function createEngine(deps: EngineDeps): Engine {
     store, facts, config,
     roles: () => roles,
     viewerUserId: () => userId,
+    now: () => corrected.now(),
     fromCache: () => fromCache,
     loading: () => loading,
     connection: () => ({ ...connection, fromCache }),

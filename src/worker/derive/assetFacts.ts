@@ -18,13 +18,15 @@ import { avatarDecoration } from '../../shared/rules/users.js';
 import type { ResolvedConfig } from '../../shared/config.js';
 import type { Asset, Id, MeasurementValue, Role, Sensor, User } from '../../shared/types.js';
 import { sensorsOf, type Store } from '../store/store.js';
-import { userIdOfAsset } from '../store/userEntities.js';
+import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js';
 import {
   assetKind, layersOf, OCCUPANCY_SENSOR_TYPES, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS,
   type AssetKind, type SensorLayer,
 } from './classify.js';
 import type { ConfigResolver } from './configResolver.js';
 import { numericValue, scaleSpecFor, sensorColor } from './sensorScales.js';
+import { assetHistory, assetVotes, type HistoryItem } from './history.js';
+import type { DrawState } from '../../shared/api.js';
 
 export interface DeriveContext {
   store: Store;
@@ -65,8 +67,10 @@ export interface AssetFacts {
   floorId: Id | null;
   /** reaches this user at all (unpublished assets and hidden floors need the edit role) */
   reachable: boolean;
-  /** the viewer's own derived employee asset */
+  /** an asset standing for the viewer (their derived or tagged employee asset) */
   own: boolean;
+  /** stands for a person whom another of their assets places now (one position per person) */
+  superseded: boolean;
   layers: MapLayer[];
   freshness: Freshness;
   room: RoomFacts | null;
@@ -78,6 +82,10 @@ export interface AssetFacts {
   /** the user's chosen or the season's avatar decoration */
   decoration: string | null;
   config: ResolvedConfig;
+  /** recent values for the popup, newest first (absent when there are none) */
+  history: HistoryItem[] | undefined;
+  /** tickets and voices */
+  votes: DrawState['votes'];
   /** the next instant the facts change without new data, or null */
   nextChangeAt: number | null;
   /** changes continuously (fading, clean-desk colour): re-derived on the real-time timeline */
@@ -184,9 +192,14 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
   const sensors = sensorsOf(store, asset);
   const floorId = store.floorOf.get(asset.id) ?? null;
   const floor = floorId ? store.floors.get(floorId) : undefined;
-  const userId = asset.local ? userIdOfAsset(asset.id) : null;
+  const userId = linkedUserId(store, asset);
   const own = userId !== null && userId === ctx.viewerUserId;
   const user = userId ? store.users.get(userId) ?? null : null;
+  let superseded = false;
+  if (userId && personAssetIds(store, userId).length > 1) {
+    const chosen = choosePosition(store, userId, now);
+    superseded = chosen !== null && chosen.assetId !== asset.id;
+  }
   // invisible users keep their objects but are not shown to others
   const reachable = assetVisibleToRoles(asset, ctx.roles) && (!floor || floorVisibleToRoles(floor, ctx.roles))
     && (!user || user.visible || own);
@@ -208,12 +221,14 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
   const future = next.filter((t) => t > now);
   const nextChangeAt = future.length ? Math.min(Math.min(...future), now + MAX_RECHECK_DELAY_MS) : null;
   return {
-    asset, kind, floorId, reachable, own,
+    asset, kind, floorId, reachable, own, superseded,
     layers: layersOf(kind, asset, sensors),
     freshness, room, desk, sensors: sensorFacts, heat,
     user,
     decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
     config,
+    history: assetHistory(store, asset, sensors),
+    votes: assetVotes(store, asset),
     nextChangeAt,
     continuous: freshness.fading || (desk?.ratio !== null && desk?.ratio !== undefined && desk.ratio < 1 && desk.occupied === false)
       || (heat !== null && heat > 0 && heat < 1),

@@ -36,7 +36,7 @@ function formatValue(value: number): string {
 
 export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
   const { asset, freshness, kind, room, desk, config } = facts;
-  if (!facts.reachable || !freshness.visible) return undefined;
+  if (!facts.reachable || !freshness.visible || facts.superseded) return undefined;
   const drawn = facts.layers.filter((l) => layers.has(l));
   if (drawn.length === 0) return undefined;
 
@@ -104,6 +104,8 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
     state.decoration = facts.decoration;
     if (has('co-workers-heatmap')) state.heat = facts.heat ?? 0;
   }
+  if (facts.history) state.history = facts.history;
+  if (facts.votes) state.votes = facts.votes;
   if (room?.reservation && has('room_reservation')) {
     state.activeEvent = room.reservation.active;
     state.nextEvent = room.reservation.next;

@@ -118,7 +118,10 @@ export function createActions(ctx: ActionContext) {
       const asset = store.assets.get(assetId);
       if (result.ok && asset && result.value && typeof result.value === 'object') {
         const v = result.value as { up?: number; down?: number; mine?: 1 | -1 | 0 };
-        asset.votes = { up: Number(v.up) || 0, down: Number(v.down) || 0, mine: v.mine ?? direction };
+        const mine = v.mine === 1 || v.mine === -1 || v.mine === 0 ? v.mine : direction;
+        asset.votes = { up: Number(v.up) || 0, down: Number(v.down) || 0, mine };
+        // live asset updates carry only the tally: the engine remembers the viewer's own vote
+        store.myVotes.set(assetId, mine);
         const delta = createDelta();
         delta.assets.add(assetId);
         markPersist(delta, 'assets', assetId);

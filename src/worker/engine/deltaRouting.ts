@@ -8,6 +8,7 @@ import type { ConfigResolver } from '../derive/configResolver.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { Persister } from '../storage/index.js';
 import type { StoreDelta } from '../store/delta.js';
+import { withPersonSiblings } from '../store/people.js';
 import type { Store } from '../store/store.js';
 import type { ViewHub } from '../views/viewHub.js';
 import type { Feed } from './feed.js';
@@ -38,8 +39,9 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     r.hub.markDirty('session');
   } else if (delta.assets.size) {
     for (const id of delta.assets) r.config.forget(id);
-    r.facts.invalidate(delta.assets);
-    r.hub.markDirty('assets', delta.assets);
+    const ids = withPersonSiblings(r.store, delta.assets);
+    r.facts.invalidate(ids);
+    r.hub.markDirty('assets', ids);
   }
   if (delta.users.size) {
     r.hub.markDirty('users', delta.users);

@@ -136,6 +136,7 @@ function touched(store: Store, collection: EntityCollection, id: Id, delta: Stor
       break;
     }
     case 'sensors': {
+      if (!store.sensors.has(id)) store.recentValues.delete(id);
       delta.sensors.add(id);
       for (const a of store.assetsBySensor.get(id) ?? []) delta.assets.add(a);
       break;

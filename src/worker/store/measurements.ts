@@ -9,7 +9,8 @@ import { isRecord, toId, toNumOrNull, toTime } from '../../shared/normalize/prim
 import type { Logger } from '../ports.js';
 import { markPersist, type StoreDelta } from './delta.js';
 import { placeAsset } from './located.js';
-import type { Store } from './store.js';
+import { RECENT_VALUES_KEPT, type Store } from './store.js';
+import type { Id, MeasurementValue } from '../../shared/types.js';
 
 interface Context {
   logger: Logger;
@@ -30,6 +31,7 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   }
   const newer = !previous || value.time > previous.time;
   if (newer) sensor.previous_measurement = previous;
+  rememberValue(store, sensorId, value, newer);
   sensor.last_measurement = value;
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
   sensor.value = value.value;
@@ -68,4 +70,13 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
   for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.assets.add(assetId);
+}
+
+/** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */
+function rememberValue(store: Store, sensorId: Id, value: MeasurementValue, newer: boolean): void {
+  const list = store.recentValues.get(sensorId) ?? [];
+  if (!newer && list[0]?.time === value.time) list[0] = value;
+  else list.unshift(value);
+  if (list.length > RECENT_VALUES_KEPT) list.length = RECENT_VALUES_KEPT;
+  store.recentValues.set(sensorId, list);
 }

@@ -3,11 +3,14 @@
 // place (no immer produce per change); views derive immutable state from it.
 
 import type {
-  Asset, Building, ExternalObject, Floor, Id, Location, Notification, Organization, Sensor, User,
+  Asset, Building, ExternalObject, Floor, Id, Location, MeasurementValue, Notification, Organization, Sensor, User,
 } from '../../shared/types.js';
 
 /** Parent chains deeper than this are treated as cycles in bad data. */
 const MAX_PARENT_HOPS = 16;
+
+/** Values kept per sensor for the popup's recent history. */
+export const RECENT_VALUES_KEPT = 5;
 
 export interface Store {
   organizations: Map<Id, Organization>;
@@ -26,6 +29,16 @@ export interface Store {
   floorOf: Map<Id, Id>;
   /** sensor id → ids of the assets it provides data for */
   assetsBySensor: Map<Id, Set<Id>>;
+  /** user id → ids of the assets that stand for that user (`config.user_id`, derived local assets) */
+  assetsByUser: Map<Id, Set<Id>>;
+  /** location tag (sensor) id → the user wearing it (`user.location_tag_id`) */
+  userByTag: Map<Id, Id>;
+  /** user id → their location tag id (the reverse of userByTag) */
+  tagOfUser: Map<Id, Id>;
+  /** sensor id → the last few values received live, newest first (popup history; not persisted) */
+  recentValues: Map<Id, MeasurementValue[]>;
+  /** asset id → the viewer's own vote, which the server's asset records do not carry */
+  myVotes: Map<Id, 1 | -1 | 0>;
   /** location id of the store's location data (assets, sensors, structure) */
   locationId: Id | null;
   organizationId: Id | null;
@@ -36,6 +49,8 @@ export function createStore(): Store {
     organizations: new Map(), locations: new Map(), buildings: new Map(), floors: new Map(),
     assets: new Map(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
     notifications: new Map(), assetsByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
+    assetsByUser: new Map(), userByTag: new Map(), tagOfUser: new Map(),
+    recentValues: new Map(), myVotes: new Map(),
     locationId: null, organizationId: null,
   };
 }
@@ -70,6 +85,12 @@ function removeFrom(index: Map<Id, Set<Id>>, key: Id, value: Id) {
   if (set.size === 0) index.delete(key);
 }
 
+/** The user an asset's config names (`config.user_id`), as the server's employee assets carry it. */
+export function configUserId(asset: Asset): Id | null {
+  const raw = asset.config?.user_id;
+  return typeof raw === 'string' && raw !== '' ? raw : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : null;
+}
+
 /** Indexes one asset; returns [previous floor, new floor] so callers can dirty both views. */
 export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | null, Id | null] {
   const before = store.floorOf.get(asset.id) ?? null;
@@ -80,6 +101,10 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
   }
   if (previous) for (const s of sensorIdsOf(previous)) removeFrom(store.assetsBySensor, s, asset.id);
   for (const s of sensorIdsOf(asset)) addTo(store.assetsBySensor, s, asset.id);
+  const previousUser = previous ? configUserId(previous) : null;
+  const user = configUserId(asset);
+  if (previousUser && previousUser !== user) removeFrom(store.assetsByUser, previousUser, asset.id);
+  if (user) addTo(store.assetsByUser, user, asset.id);
   return [before, after];
 }
 
@@ -88,6 +113,8 @@ export function unindexAsset(store: Store, asset: Asset): Id | null {
   if (floor) removeFrom(store.assetsByFloor, floor, asset.id);
   store.floorOf.delete(asset.id);
   for (const s of sensorIdsOf(asset)) removeFrom(store.assetsBySensor, s, asset.id);
+  const user = configUserId(asset);
+  if (user) removeFrom(store.assetsByUser, user, asset.id);
   return floor;
 }
 
@@ -96,6 +123,7 @@ export function reindexAll(store: Store): void {
   store.assetsByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
+  store.assetsByUser.clear();
   for (const asset of store.assets.values()) indexAsset(store, asset);
   for (const sensor of store.sensors.values()) {
     if (sensor.asset_id && store.assets.has(sensor.asset_id)) addTo(store.assetsBySensor, sensor.id, sensor.asset_id);
@@ -143,6 +171,9 @@ export function clearLocationData(store: Store): void {
   store.assetsByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
+  store.assetsByUser.clear();
+  store.recentValues.clear();
+  store.myVotes.clear();
   store.locationId = null;
 }
 
@@ -153,6 +184,8 @@ export function clearStore(store: Store): void {
   store.locations.clear();
   store.externalObjects.clear();
   store.users.clear();
+  store.userByTag.clear();
+  store.tagOfUser.clear();
   store.notifications.clear();
   store.organizationId = null;
 }

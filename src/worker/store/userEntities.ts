@@ -9,6 +9,7 @@ import type { Id, User } from '../../shared/types.js';
 import type { Logger } from '../ports.js';
 import type { StoreDelta } from './delta.js';
 import { latestLocation, placeAsset } from './located.js';
+import { indexUserTag, personAssetIds } from './people.js';
 
 import { indexAsset, indexSensor, sensorsOf, unindexAsset, type Store } from './store.js';
 
@@ -28,6 +29,7 @@ export function userIdOfAsset(assetId: Id): Id | null {
 
 /** (Re)derives a user's local asset and sensor (shared deriveUserAssets); only a location of the loaded location places them. */
 export function syncUserEntities(store: Store, user: User, delta: StoreDelta, options: UserEntityOptions): void {
+  indexUserTag(store, user.id, user.location_tag_id);
   const here = user.location && user.location.location_id === store.locationId ? user : { ...user, location: null };
   const { asset, sensor } = deriveUserAssets(here, options.manualLocationTimeoutMs);
   const previousAsset = store.assets.get(asset.id);
@@ -39,11 +41,15 @@ export function syncUserEntities(store: Store, user: User, delta: StoreDelta, op
   const value = latestLocation(sensorsOf(store, asset));
   if (value) placeAsset(store, asset, value);
   else { asset.parent_id = null; unindexAsset(store, asset); }
-  delta.assets.add(asset.id);
   delta.sensors.add(sensor.id);
+  // every asset standing for the user re-derives: visibility, avatar and which one places them
+  for (const id of personAssetIds(store, user.id)) delta.assets.add(id);
+  delta.assets.add(asset.id);
 }
 
 export function removeUserEntities(store: Store, userId: Id, delta: StoreDelta): void {
+  for (const id of personAssetIds(store, userId)) delta.assets.add(id);
+  indexUserTag(store, userId, null);
   const assetId = userAssetId(userId);
   const asset = store.assets.get(assetId);
   if (asset) {

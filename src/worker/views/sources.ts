@@ -10,7 +10,8 @@ import type { ConfigResolver } from '../derive/configResolver.js';
 import { toDrawState, legendsFor } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { Store } from '../store/store.js';
-import { userDisplayName, userIdOfAsset } from '../store/userEntities.js';
+import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js';
+import { userDisplayName } from '../store/userEntities.js';
 import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
@@ -19,6 +20,8 @@ export interface ViewState {
   config: ConfigResolver;
   roles(): readonly Role[];
   viewerUserId(): Id | null;
+  /** corrected-clock now */
+  now(): number;
   fromCache(): boolean;
   loading(): boolean;
   connection(): ConnectionView;
@@ -88,17 +91,28 @@ function structureSource(state: ViewState): ViewSource {
   };
 }
 
+/**
+ * People finder: every user of the organization; a position (location, floor,
+ * x, y, last seen) only while one of the user's assets places them on a floor
+ * of the loaded location (choosePosition: tag or manual location, newest fresh
+ * value) and the viewer may see it there (not privacy-filtered, not invisible,
+ * not unpublished or on a hidden floor). Hidden people are listed without one.
+ */
 function peopleSource(state: ViewState): ViewSource {
   const { store } = state;
+  // asset id → the user it stood for when last derived, so a deleted asset still dirties its person
+  const userOfAsset = new Map<Id, Id>();
   return {
     keys: () => store.users.keys(),
     entry(key): PersonEntry | undefined {
       const user = store.users.get(key);
       if (!user) return undefined;
-      const facts = user.local_user_asset ? state.facts.get(user.local_user_asset) : null;
+      for (const id of personAssetIds(store, key)) userOfAsset.set(id, key);
+      const source = choosePosition(store, key, state.now());
+      const facts = source ? state.facts.get(source.assetId) : null;
       const own = key === state.viewerUserId();
-      const placed = !!facts && facts.floorId !== null && facts.reachable && facts.freshness.visible && (user.visible || own);
-      const sensor = user.manual_location_sensor ? store.sensors.get(user.manual_location_sensor) : undefined;
+      const placed = !!source && !!facts && facts.floorId === source.floorId && facts.reachable
+        && facts.freshness.visible && (user.visible || own);
       return {
         id: user.id,
         name: userDisplayName(user),
@@ -106,19 +120,23 @@ function peopleSource(state: ViewState): ViewSource {
         avatarUrl: user.avatar_url,
         decoration: user.decoration?.name ?? null,
         locationId: placed ? store.locationId : null,
-        floorId: placed ? facts!.floorId : null,
+        floorId: placed ? source!.floorId : null,
         x: placed ? facts!.asset.x : null,
         y: placed ? facts!.asset.y : null,
         visible: placed,
-        lastSeen: placed ? sensor?.last_measurement?.time ?? null : null,
-        manual: placed,
+        lastSeen: placed ? source!.time : null,
+        manual: placed && source!.manual,
       };
     },
     meta: () => null,
     affected(d) {
       if (touches(d, 'structure', 'session') || d.get('users') === 'all' || d.get('assets') === 'all') return 'all';
       const keys = new Set<string>(d.get('users') ?? []);
-      for (const id of d.get('assets') ?? []) { const u = userIdOfAsset(id); if (u) keys.add(u); }
+      for (const id of d.get('assets') ?? []) {
+        const asset = store.assets.get(id);
+        const user = (asset && linkedUserId(store, asset)) ?? userOfAsset.get(id);
+        if (user) keys.add(user);
+      }
       return keys.size ? keys : null;
     },
     metaAffected: () => false,

@@ -62,6 +62,24 @@ describe('worker entry', () => {
       await vi.waitFor(() => { expect(engine.internals.hub.specs()).toHaveLength(0); });
     });
 
+    it('releases the Comlink proxy of the listener on unsubscribe, so the main thread\'s end of it is finalized', async () => {
+      const { engine, remote } = startOverChannel();
+      const messages: unknown[] = [];
+      let finalized = 0;
+      const listener = Object.assign((message: unknown) => { messages.push(message); }, { [Comlink.finalizer]: () => { finalized += 1; } });
+      const id = await remote.subscribe({ view: 'session' }, Comlink.proxy(listener) as unknown as ViewListener);
+      await vi.waitFor(() => { expect(messages).toHaveLength(1); });
+      expect(finalized).toBe(0);
+      await remote.unsubscribe(id);
+      expect(engine.internals.hub.specs()).toHaveLength(0);
+      // the worker's release message closes the proxy's port and runs the listener's finalizer
+      await vi.waitFor(() => { expect(finalized).toBe(1); });
+      // unsubscribing twice is harmless and releases nothing more
+      await remote.unsubscribe(id);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(finalized).toBe(1);
+    });
+
     it('returns non-OK answers as data across the channel', async () => {
       const { remote } = startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });

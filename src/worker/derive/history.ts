@@ -1,0 +1,89 @@
+// The popup's recent history and votes (DrawState.history, DrawState.votes):
+// the asset's own history list merged with the last values of its default
+// sensor, newest first, as display text with the unit. Location values are
+// never listed: past positions would leak what privacy filtering hides.
+
+import type { DrawState } from '../../shared/api.js';
+import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
+import type { Asset, MeasurementValue, Sensor } from '../../shared/types.js';
+import { RECENT_VALUES_KEPT, type Store } from '../store/store.js';
+import { OCCUPANCY_SENSOR_TYPES, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS, type SensorLayer } from './classify.js';
+import { SENSOR_SCALES } from './sensorScales.js';
+
+/** Entries shown in a popup's history. */
+export const HISTORY_LENGTH = RECENT_VALUES_KEPT;
+
+export type HistoryItem = NonNullable<DrawState['history']>[number];
+
+/** Sensor types whose values are not history: positions (privacy) and reservation lists (shown as reservation text). */
+const NOT_HISTORY = new Set(['location', RESERVATION_SENSOR_TYPE]);
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/** Display text of one value, or null when it has nothing to show. */
+export function historyText(value: unknown, unit: string | null, sensorType: string | null): string | null {
+  if (sensorType && (OCCUPANCY_SENSOR_TYPES as readonly string[]).includes(sensorType)) {
+    return value === null || value === undefined ? null : isOccupiedValue(value) ? 'occupied' : 'free';
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return `${formatNumber(value)}${unit ? ` ${unit}` : ''}`;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return value.trim() ? `${value}${unit && !Number.isNaN(Number(value)) ? ` ${unit}` : ''}` : null;
+  if (value && typeof value === 'object') {
+    // ticket values and the like: their status or text
+    const v = value as { status?: unknown; text?: unknown; value?: unknown };
+    if (typeof v.status === 'string' && v.status) return v.status;
+    if (typeof v.text === 'string' && v.text) return v.text;
+    if (v.value !== undefined && v.value !== value) return historyText(v.value, unit, sensorType);
+  }
+  return null;
+}
+
+/** The sensor whose values make the history: the default sensor type's, else the first that is not a position or reservation list. */
+export function historySensor(asset: Asset, sensors: readonly Sensor[]): Sensor | null {
+  if (asset.default_sensor_type) {
+    const preferred = sensors.find((s) => s.type === asset.default_sensor_type);
+    if (preferred) return NOT_HISTORY.has(preferred.type) ? null : preferred;
+  }
+  return sensors.find((s) => !NOT_HISTORY.has(s.type)) ?? null;
+}
+
+function unitOf(asset: Asset, sensor: Sensor | null): string | null {
+  const own = (sensor as { unit?: unknown } | null)?.unit;
+  if (typeof own === 'string' && own) return own;
+  if (sensor && (SENSOR_LAYERS as readonly string[]).includes(sensor.type)) return SENSOR_SCALES[sensor.type as SensorLayer].unit;
+  return asset.unit;
+}
+
+/** Up to HISTORY_LENGTH entries, newest first; undefined when there is nothing to show. */
+export function assetHistory(store: Store, asset: Asset, sensors: readonly Sensor[]): HistoryItem[] | undefined {
+  const sensor = historySensor(asset, sensors);
+  const unit = unitOf(asset, sensor);
+  const items: HistoryItem[] = [];
+  const seen = new Set<number>();
+  const add = (time: number, text: string | null) => {
+    if (text === null || seen.has(time)) return;
+    seen.add(time);
+    items.push({ time, text });
+  };
+  if (sensor) {
+    const values: Array<MeasurementValue | null> = [
+      ...(store.recentValues.get(sensor.id) ?? []), sensor.last_measurement, sensor.previous_measurement,
+    ];
+    for (const v of values) if (v) add(v.time, historyText(v.value, unit, sensor.type));
+  }
+  if (asset.type !== 'employee' && asset.type !== 'auto_tag') {
+    for (const h of asset.history) add(h.timestamp, historyText(h.value, unit, sensor?.type ?? null));
+  }
+  if (items.length === 0) return undefined;
+  items.sort((a, b) => b.time - a.time);
+  return items.slice(0, HISTORY_LENGTH);
+}
+
+/** Votes of a ticket or voice, with the viewer's own vote (kept by the engine, since asset records carry only the tally). */
+export function assetVotes(store: Store, asset: Asset): DrawState['votes'] {
+  if (asset.type !== 'ticket' && asset.type !== 'voice') return undefined;
+  const mine = store.myVotes.get(asset.id) ?? asset.votes?.mine ?? 0;
+  return { up: asset.votes?.up ?? 0, down: asset.votes?.down ?? 0, mine };
+}
