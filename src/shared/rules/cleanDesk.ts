@@ -61,12 +61,19 @@ export function cleanDeskColor(ratio: number, config?: CleanDeskConfig): string 
   return baseScale(ratio);
 }
 
-/** Legend stops of the clean-desk layer, labelled with the minutes they stand for. */
+/**
+ * Legend stops of the clean-desk layer, one per phase after the desk was left,
+ * in words with the minutes they span. The raw thresholds come in near pairs
+ * (0.08/0.081, 0.999/1) that round to the same minute, so they are not listed
+ * one by one; each phase shows the colour it starts with.
+ */
 export function cleanDeskLegendStops(policyMinutes: number, config: CleanDeskConfig = BASE_CONFIG): Array<{ value: number; color: string; label: string }> {
   const scale = createCleanDeskScale(config);
-  return config.cleanDesk.thresholds.map((value) => ({
-    value,
-    color: scale(value),
-    label: `${Math.round(value * policyMinutes)} min`,
-  }));
+  const t = config.cleanDesk.thresholds;
+  const minutes = (ratio: number) => Math.round(ratio * policyMinutes);
+  return [
+    { value: t[0]!, color: scale(t[0]!), label: `${CLEAN_DESK_PHASE_LABELS.short_break} (${minutes(t[0]!)}–${minutes(t[1]!)} min)` },
+    { value: t[2]!, color: scale(t[2]!), label: `${CLEAN_DESK_PHASE_LABELS.awaiting_clearing} (${minutes(t[2]!)}–${minutes(t[4]!)} min)` },
+    { value: t[4]!, color: scale(t[4]!), label: `${CLEAN_DESK_PHASE_LABELS.policy_exceeded} (over ${minutes(t[4]!)} min)` },
+  ];
 }

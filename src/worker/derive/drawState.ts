@@ -131,7 +131,7 @@ export function legendsFor(layers: ReadonlySet<MapLayer>, config: ResolvedConfig
     });
   }
   if (layers.has('desk_usage')) {
-    out.push({ layer: 'desk_usage', title: 'Desk usage (clean desk)', unit: 'min', stops: cleanDeskLegendStops(config.cleanDeskPolicy, config) });
+    out.push({ layer: 'desk_usage', title: 'Desk usage (clean desk)', unit: null, stops: cleanDeskLegendStops(config.cleanDeskPolicy, config) });
   }
   for (const layer of SENSOR_LAYERS) if (layers.has(layer)) out.push(sensorLegend(layer, scaleSpecFor(layer, config)));
   return out;

@@ -62,9 +62,13 @@ describe('cleanDesk', () => {
   });
 
   describe('cleanDeskLegendStops', () => {
-    it('labels each threshold with the minutes of the policy it stands for', () => {
-      expect(cleanDeskLegendStops(120).map((s) => s.label)).toEqual(['0 min', '10 min', '10 min', '120 min', '120 min']);
-      expect(cleanDeskLegendStops(120)[4]!.color).toBe(colorAt(4));
+    it('names each phase in words with the minutes of the 120-minute policy it spans', () => {
+      expect(cleanDeskLegendStops(120).map((s) => s.label)).toEqual([
+        'Short break (0–10 min)', 'Should be cleared (10–120 min)', 'Clean desk policy exceeded (over 120 min)',
+      ]);
+    });
+    it('shows the colour each phase starts with', () => {
+      expect(cleanDeskLegendStops(120).map((s) => s.color)).toEqual([colorAt(0), colorAt(2), colorAt(4)]);
     });
   });
 });
