@@ -3,7 +3,7 @@
 // (docs/protocol.md explains every choice). Pure types and string builders.
 
 import type {
-  Id, Notification, Settings, User, Vec2, Vec3, Rgb, Config, ReservationEvent, HistoryEntry,
+  Asset, Id, Notification, Settings, User, Vec2, Vec3, Rgb, Config, ReservationEvent,
 } from './types.js';
 
 // ---------------------------------------------------------------- urls
@@ -162,54 +162,20 @@ export type UpdateLocationRequest = Partial<CreateLocationRequest>;
  * below, present only on those types. Floors' parent_id is their building;
  * placed assets' parent_id is their floor.
  */
-export interface WireAsset {
-  id: Id;
-  uuid: string;
+/**
+ * An asset as the server sends it: the fields of the normalized `Asset` less
+ * what the client derives (local, shape geometry, the viewer's own vote),
+ * with the position fields that may be absent on the wire, the building and
+ * floor fields (buildings and floors are assets), and server bookkeeping.
+ */
+export interface WireAsset extends Omit<Asset,
+  'local' | 'shape' | 'votes' | 'coords' | 'wgs84_coords' | 'wgs84_outline' | 'timeout_action'
+  | 'floor_texture' | 'floor_texture_repeat' | 'openings' | 'wall_shade' | 'edge_shade'> {
   location_id: Id;
-  name: string;
-  type: string;
-  subtype: string | null;
-  parent_id: Id | null;
-  x: number;
-  y: number;
-  z: number;
   coords?: Vec3 | null;
-  angles: Vec3;
-  outline: Vec2[] | null;
   wgs84_coords?: Vec3 | null;
   wgs84_outline?: Vec2[] | null;
-  texture_path: string | null;
-  model_path: string | null;
-  value: unknown;
-  prev_value: unknown;
-  unit: string | null;
-  width: number;
-  height: number;
-  depth: number;
-  shade: Rgb | null;
-  overriding_color: Rgb | null;
-  data_providers: Id[];
-  /** sensor type → sensor id */
-  data_provider_refs: Record<string, Id>;
-  default_sensor_type: string | null;
-  capabilities: string[];
-  external_objects: Id[];
-  targets: Id[];
-  speech_bubble: string | null;
-  unpublished: boolean;
-  travelling_asset_floor_index: number | null;
-  tag_zones: Id[];
-  config: Config;
   timeout_action: string | null;
-  popup_type: string | null;
-  popup_content_type: string | null;
-  popup_width: number;
-  popup_height: number;
-  alert_on_activity: string[];
-  privacy_filtered: boolean;
-  categories: { affects_parent?: boolean; shape?: string; [key: string]: unknown };
-  floor_shade: Rgb | null;
-  history: HistoryEntry[];
   floor_texture?: string | null;
   floor_texture_repeat?: number | null;
   openings?: unknown[];
