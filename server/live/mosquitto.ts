@@ -1,7 +1,9 @@
 // Starts a private Mosquitto 2 broker for the MQTT v5 transport: loopback
 // listeners (MQTT and websockets for browsers) on free ports, and the
 // dynamic-security plugin so every user gets their own credentials and an
-// ACL limited to their organization (docs/server.md).
+// ACL limited to their organization (docs/server.md). It can stop and start
+// again on the same ports and security file, which the tests use to show
+// clients surviving a broker restart.
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -34,6 +36,13 @@ export interface MosquittoBroker {
   adminPassword: string;
   /** last lines the broker printed, for diagnostics */
   log(): string;
+  /** stops the broker process; provisioned clients stay in the security file */
+  stop(): Promise<void>;
+  /** starts it again on the same ports and security file (after stop) */
+  start(): Promise<void>;
+  /** removes a dynamic-security client, disconnecting it (mosquitto_ctrl dynsec deleteClient) */
+  deleteClient(username: string): Promise<void>;
+  /** stops the broker and removes its files */
   close(): Promise<void>;
 }
 
@@ -41,7 +50,8 @@ export class MosquittoStartError extends Error {
   override name = 'MosquittoStartError';
 }
 
-async function freePort(): Promise<number> {
+/** A port that was free on 127.0.0.1 a moment ago. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -53,7 +63,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     socket.once('connect', () => { socket.destroy(); resolve(true); });
@@ -75,75 +86,118 @@ async function writeDynsec(ctrlBin: string, file: string, admin: string, passwor
   await writeFile(file, JSON.stringify(json, null, 2));
 }
 
+function configText(options: MosquittoOptions, mqttPort: number, wsPort: number, dynsecFile: string): string {
+  return [
+    // run as ourselves: as root, mosquitto would drop to a user that cannot read our private temp dir
+    `user ${userInfo().username}`,
+    'per_listener_settings false',
+    'allow_anonymous false',
+    'persistence false',
+    `listener ${mqttPort} 127.0.0.1`,
+    'protocol mqtt',
+    `listener ${wsPort} 127.0.0.1`,
+    'protocol websockets',
+    // libwebsockets ignores the address above; pin the socket to loopback
+    'bind_interface lo',
+    `plugin ${options.plugin ?? DYNSEC_PLUGIN}`,
+    `plugin_opt_config_file ${dynsecFile}`,
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    ...(options.extraConfig ?? []),
+    '',
+  ].join('\n');
+}
+
+interface Running {
+  child: ChildProcess;
+  output(): string;
+}
+
+/** Spawns the broker and waits until every listener accepts; `failed` carries its output when it did not come up. */
+async function spawnBroker(bin: string, confFile: string, ports: number[]): Promise<Running | { failed: string }> {
+  const child = spawn(bin, ['-c', confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-8_000); };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!exited && Date.now() < deadline) {
+    let all = true;
+    for (const port of ports) if (!(await canConnect(port))) { all = false; break; }
+    if (all) return { child, output: () => output };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  return { failed: output.trim() || 'no output' };
+}
+
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<MosquittoBroker> {
   const dir = await mkdtemp(join(tmpdir(), 'storey-mosquitto-'));
   const adminUsername = 'storey-admin';
   const adminPassword = randomBytes(18).toString('base64url');
   const dynsecFile = join(dir, 'dynsec.json');
-  await writeDynsec(options.ctrlBin ?? MOSQUITTO_CTRL_BIN, dynsecFile, adminUsername, adminPassword);
+  const confFile = join(dir, 'mosquitto.conf');
+  const bin = options.bin ?? MOSQUITTO_BIN;
+  const ctrlBin = options.ctrlBin ?? MOSQUITTO_CTRL_BIN;
+  await writeDynsec(ctrlBin, dynsecFile, adminUsername, adminPassword);
 
-  let lastError: Error | null = null;
-  for (let attempt = 0; attempt < START_ATTEMPTS; attempt += 1) {
-    const [mqttPort, wsPort] = [await freePort(), await freePort()];
-    const conf = [
-      // run as ourselves: as root, mosquitto would drop to a user that cannot read our private temp dir
-      `user ${userInfo().username}`,
-      'per_listener_settings false',
-      'allow_anonymous false',
-      'persistence false',
-      `listener ${mqttPort} 127.0.0.1`,
-      'protocol mqtt',
-      `listener ${wsPort} 127.0.0.1`,
-      'protocol websockets',
-      // libwebsockets ignores the address above; pin the socket to loopback
-      'bind_interface lo',
-      `plugin ${options.plugin ?? DYNSEC_PLUGIN}`,
-      `plugin_opt_config_file ${dynsecFile}`,
-      'log_dest stderr',
-      'log_type error',
-      'log_type warning',
-      ...(options.extraConfig ?? []),
-      '',
-    ].join('\n');
-    const confFile = join(dir, 'mosquitto.conf');
-    await writeFile(confFile, conf);
-    const child = spawn(options.bin ?? MOSQUITTO_BIN, ['-c', confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const collect = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-8_000); };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    let exited = false;
-    child.once('exit', () => { exited = true; });
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    let ready = false;
-    while (!exited && Date.now() < deadline) {
-      if ((await canConnect(mqttPort)) && (await canConnect(wsPort))) { ready = true; break; }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    if (ready && !exited) {
-      // never leave a broker behind when this process ends without close()
-      const killOnExit = () => { child.kill('SIGKILL'); };
-      process.once('exit', killOnExit);
-      return {
-        mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
-        wsUrl: `ws://127.0.0.1:${wsPort}`,
-        adminUsername,
-        adminPassword,
-        log: () => output,
-        close: async () => {
-          process.off('exit', killOnExit);
-          await stop(child, dir);
-        },
-      };
-    }
-    child.kill('SIGKILL');
-    lastError = new MosquittoStartError(`mosquitto did not start: ${output.trim() || 'no output'}`);
+  let running: Running | null = null;
+  let ports: [number, number] = [0, 0];
+  let lastError = 'mosquitto did not start';
+  // never leave a broker behind when this process ends without close()
+  const killOnExit = () => { running?.child.kill('SIGKILL'); };
+  for (let attempt = 0; attempt < START_ATTEMPTS && !running; attempt += 1) {
+    ports = [await freePort(), await freePort()];
+    await writeFile(confFile, configText(options, ports[0], ports[1], dynsecFile));
+    const result = await spawnBroker(bin, confFile, ports);
+    if ('failed' in result) lastError = `mosquitto did not start: ${result.failed}`;
+    else running = result;
   }
-  await rm(dir, { recursive: true, force: true });
-  throw lastError ?? new MosquittoStartError('mosquitto did not start');
+  if (!running) {
+    await rm(dir, { recursive: true, force: true });
+    throw new MosquittoStartError(lastError);
+  }
+  process.once('exit', killOnExit);
+  let lastOutput = '';
+
+  const stopProcess = async () => {
+    const current = running;
+    running = null;
+    if (!current) return;
+    lastOutput = current.output();
+    await stop(current.child);
+  };
+  const [mqttPort, wsPort] = ports;
+  return {
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    wsUrl: `ws://127.0.0.1:${wsPort}`,
+    adminUsername,
+    adminPassword,
+    log: () => running?.output() ?? lastOutput,
+    stop: stopProcess,
+    async start() {
+      if (running) return;
+      const result = await spawnBroker(bin, confFile, ports);
+      if ('failed' in result) throw new MosquittoStartError(`mosquitto did not restart: ${result.failed}`);
+      running = result;
+    },
+    async deleteClient(username) {
+      await promisify(execFile)(ctrlBin, [
+        '-h', '127.0.0.1', '-p', String(mqttPort), '-u', adminUsername, '-P', adminPassword, 'dynsec', 'deleteClient', username,
+      ]);
+    },
+    async close() {
+      process.off('exit', killOnExit);
+      await stopProcess();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-async function stop(child: ChildProcess, dir: string): Promise<void> {
+async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
@@ -151,5 +205,4 @@ async function stop(child: ChildProcess, dir: string): Promise<void> {
     await exited;
     clearTimeout(timer);
   }
-  await rm(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Publishes live packets to an MQTT v5 broker with mqtt.js, and gives each
 // user credentials whose ACL covers only their organization's topics
-// (Mosquitto dynamic security, driven over its $CONTROL topic).
+// (Mosquitto dynamic security, driven over its $CONTROL topic). The edit
+// audience's location topics ('_edit') reach edit-role users only.
 
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -15,6 +16,8 @@ const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 const CONTROL_TIMEOUT_MS = 10_000;
 /** Role of admins (FOREIGN_ORGANIZATION_ACCESS): every organization's changes. */
 const ALL_ORGANIZATIONS_ROLE = 'storey-all-organizations';
+/** Outranks the organization-wide allow, so a '#' subscriber without the edit role never receives '_edit'. */
+const EDIT_DENY_PRIORITY = 10;
 
 export interface MqttTransportOptions {
   /** mqtt:// URL the server publishes to */
@@ -45,7 +48,7 @@ export async function createMqttTransport(options: MqttTransportOptions): Promis
     reconnectPeriod: 2_000,
     connectTimeout: 15_000,
   });
-  const credentials = new Map<Id, { username: string; password: string; orgId: Id; admin: boolean }>();
+  const credentials = new Map<Id, { username: string; password: string; orgId: Id; admin: boolean; edit: boolean }>();
   const orgRoles = new Set<Id>();
   let controlQueue: Promise<unknown> = Promise.resolve();
   let pendingControl: ((responses: DynsecResponse[]) => void) | null = null;
@@ -80,25 +83,36 @@ export async function createMqttTransport(options: MqttTransportOptions): Promis
     return next;
   }
 
-  function roleCommands(rolename: string, pattern: string): DynsecCommand[] {
-    return [
-      { command: 'createRole', rolename },
+  /** A role reading `pattern`; `denied` (higher priority) is kept out of both subscribing and receiving. */
+  function roleCommands(rolename: string, pattern: string, denied?: string): DynsecCommand[] {
+    const commands: DynsecCommand[] = [{ command: 'createRole', rolename }];
+    if (denied) {
+      for (const acltype of ['subscribePattern', 'publishClientReceive']) {
+        commands.push({ command: 'addRoleACL', rolename, acltype, topic: denied, allow: false, priority: EDIT_DENY_PRIORITY });
+      }
+    }
+    commands.push(
       { command: 'addRoleACL', rolename, acltype: 'subscribePattern', topic: pattern, allow: true },
       { command: 'addRoleACL', rolename, acltype: 'publishClientReceive', topic: pattern, allow: true },
       { command: 'addRoleACL', rolename, acltype: 'unsubscribePattern', topic: pattern, allow: true },
-    ];
+    );
+    return commands;
   }
 
   async function provision(user: WireUser) {
     const admin = hasRole(user.permissions, 'admin');
+    const edit = hasRole(user.permissions, 'edit');
     const existing = credentials.get(user.id);
-    if (existing && existing.orgId === user.organization_id && existing.admin === admin) return existing;
+    if (existing && existing.orgId === user.organization_id && existing.admin === admin && existing.edit === edit) return existing;
     const username = `user-${user.id}`;
     const password = randomBytes(18).toString('base64url');
     const commands: DynsecCommand[] = [];
-    const orgRole = admin ? ALL_ORGANIZATIONS_ROLE : `org-${user.organization_id}`;
-    const orgKey = admin ? '*' : user.organization_id;
-    if (!orgRoles.has(orgKey)) commands.push(...roleCommands(orgRole, admin ? 'eb/changes/#' : `eb/changes/${user.organization_id}/#`));
+    const org = admin ? '+' : user.organization_id;
+    const orgRole = `${admin ? ALL_ORGANIZATIONS_ROLE : `org-${user.organization_id}`}${edit ? '-edit' : ''}`;
+    if (!orgRoles.has(orgRole)) {
+      // the edit audience's topics: eb/changes/{org}/{location}/_edit/changes
+      commands.push(...roleCommands(orgRole, admin ? 'eb/changes/#' : `eb/changes/${org}/#`, edit ? undefined : `eb/changes/${org}/+/_edit/#`));
+    }
     commands.push(...roleCommands(`self-${user.id}`, `eb/users/${user.id}/#`));
     // a broker that outlives a server restart still knows the client: recreate it with the new password
     commands.push({ command: 'deleteClient', username });
@@ -107,8 +121,8 @@ export async function createMqttTransport(options: MqttTransportOptions): Promis
       roles: [{ rolename: orgRole }, { rolename: `self-${user.id}` }],
     });
     await control(commands);
-    orgRoles.add(orgKey);
-    const rec = { username, password, orgId: user.organization_id, admin };
+    orgRoles.add(orgRole);
+    const rec = { username, password, orgId: user.organization_id, admin, edit };
     credentials.set(user.id, rec);
     return rec;
   }

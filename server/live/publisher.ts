@@ -1,10 +1,12 @@
 // One stream per scope: a random id per server process and a sequence that
 // grows by one per message. Mutations call `publish` synchronously, so a REST
 // read taken in the same tick reports exactly the position it contains;
-// sending is queued per scope so messages leave in sequence order.
+// sending is queued per scope so messages leave in sequence order. A
+// location has two streams: the public one (filtered) and the edit audience's
+// complete mirror (docs/protocol.md §5), fed together by publishLocation.
 
 import { randomBytes } from 'node:crypto';
-import { scopeKey, type LiveChange, type StreamPosition, type StreamScope } from '../../src/shared/protocol.js';
+import { locationStreamScope, scopeKey, type LiveChange, type StreamPosition, type StreamScope } from '../../src/shared/protocol.js';
 import { encodeChanges } from './packetCodec.js';
 
 /** Where encoded messages go: the Pusher SDK, an MQTT client, or a test. */
@@ -16,6 +18,12 @@ export interface Publisher {
   position(scope: StreamScope): StreamPosition;
   /** assigns sequences now, sends in order; returns the payloads sent */
   publish(scope: StreamScope, changes: LiveChange[]): string[];
+  /**
+   * Publishes a location mutation on both of its streams: `publicChanges`
+   * (without what only the edit role may see) on the public one, `editChanges`
+   * (everything, unfiltered) on the edit audience's. Either may be empty.
+   */
+  publishLocation(scope: StreamScope, publicChanges: LiveChange[], editChanges?: LiveChange[]): void;
   /** resolves when everything published so far has been handed to the sink */
   flush(): Promise<void>;
   onPublish(listener: (scope: StreamScope, payloads: string[]) => void): () => void;
@@ -51,7 +59,7 @@ export function createPublisher(sink: LiveSink | null = null): Publisher {
     return s;
   }
 
-  return {
+  const publisher: Publisher = {
     errors,
     position(scope) {
       const s = stream(scope);
@@ -74,6 +82,11 @@ export function createPublisher(sink: LiveSink | null = null): Publisher {
       for (const l of listeners) l(scope, payloads);
       return payloads;
     },
+    publishLocation(scope, publicChanges, editChanges = publicChanges) {
+      if (scope.kind !== 'location') throw new TypeError(`publishLocation needs a location scope, not ${scopeKey(scope)}`);
+      publisher.publish(locationStreamScope(scope.organizationId, scope.locationId), publicChanges);
+      publisher.publish(locationStreamScope(scope.organizationId, scope.locationId, 'edit'), editChanges);
+    },
     async flush() {
       await Promise.all([...streams.values()].map((s) => s.queue));
     },
@@ -84,4 +97,5 @@ export function createPublisher(sink: LiveSink | null = null): Publisher {
     setSink(next) { currentSink = next; },
     setMuted(next) { muted = next; },
   };
+  return publisher;
 }

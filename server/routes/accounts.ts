@@ -13,7 +13,7 @@ import {
   TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
-import { HttpError, canReachOrganization, currentUser, notFound } from './guard.js';
+import { HttpError, canFollowScope, currentUser, notFound } from './guard.js';
 import type { RouteContext } from './context.js';
 import { emailSchema, idParam, objectSchema } from './schemas.js';
 
@@ -172,11 +172,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
     const transport = ctx.transport();
     if (!transport?.authorizeChannel) throw new HttpError(400, 'Pusher is not the active transport');
     const scope = scopeFromPusherChannel(channel);
-    const allowed = scope !== null && (scope.kind === 'user'
-      ? scope.userId === user.id
-      : canReachOrganization(user, scope.organizationId) && store.organizations.has(scope.organizationId)
-        && (scope.kind === 'organization' || store.locations.get(scope.locationId)?.organization_id === scope.organizationId));
-    if (!allowed) throw new HttpError(403, `Not allowed to subscribe to ${channel}`);
+    // edit-audience channels need the edit role as well (spec §5/§6)
+    if (scope === null || !canFollowScope(store, user, scope)) throw new HttpError(403, `Not allowed to subscribe to ${channel}`);
     return transport.authorizeChannel(socketId, channel);
   });
 }

@@ -11,7 +11,7 @@ import { ASSET_TYPES } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
-import { HttpError, assetFor, canSeeAsset, currentUser, locationFor, requireRole, setStreamHeaders, rejectFields } from './guard.js';
+import { HttpError, assetFor, canSeeAsset, currentUser, locationFor, requireRole, setStreamHeaders, locationScopeFor, rejectFields } from './guard.js';
 import {
   configSchema, idList, idParam, nullableString, objectSchema, params, rgb, stringList, vec2, vec3,
 } from './schemas.js';
@@ -85,7 +85,7 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
       }
       out.push(a);
     }
-    setStreamHeaders(store, reply, store.locationScope(locId));
+    setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
 

@@ -4,7 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
-import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, type StreamScope } from '../../src/shared/protocol.js';
+import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, locationStreamScope, type StreamScope } from '../../src/shared/protocol.js';
 import type { WireAsset, WireLocation, WireOrganization, WireUser } from '../../src/shared/rest.js';
 import type { Id, Role } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
@@ -70,6 +70,26 @@ export function assetFor(store: Store, user: WireUser, orgId: Id, locId: Id, ass
   const asset = store.assets.get(assetId);
   if (!asset || asset.location_id !== locId || !canSeeAsset(store, user, asset)) throw notFound('Asset');
   return asset;
+}
+
+/**
+ * The location stream a user follows: the edit audience's complete mirror
+ * with the edit role (their loads contain unpublished and hidden items),
+ * otherwise the public one. Their REST loads report this stream's position.
+ */
+export function locationScopeFor(store: Store, user: WireUser, locId: Id): StreamScope {
+  const scope = store.locationScope(locId);
+  if (scope.kind !== 'location') return scope;
+  return locationStreamScope(scope.organizationId, scope.locationId, hasRole(user.permissions, 'edit') ? 'edit' : null);
+}
+
+/** Whether `user` may follow the stream of `scope` (Pusher channel auth, docs/server.md). */
+export function canFollowScope(store: Store, user: WireUser, scope: StreamScope): boolean {
+  if (scope.kind === 'user') return scope.userId === user.id;
+  if (!canReachOrganization(user, scope.organizationId) || !store.organizations.has(scope.organizationId)) return false;
+  if (scope.kind === 'organization') return true;
+  if (store.locations.get(scope.locationId)?.organization_id !== scope.organizationId) return false;
+  return scope.audience !== 'edit' || hasRole(user.permissions, 'edit');
 }
 
 /** Stream position of the scope this response reflects (docs/protocol.md §5). */

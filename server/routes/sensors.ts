@@ -10,7 +10,7 @@ import {
   type UpdateSensorRequest, type WireMeasurementValue, type WireSensor,
 } from '../../src/shared/rest.js';
 import type { RouteContext } from './context.js';
-import { HttpError, canReachOrganization, currentUser, locationFor, notFound, requireRole, setStreamHeaders } from './guard.js';
+import { HttpError, canReachOrganization, currentUser, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders } from './guard.js';
 import { idList, idParam, nullableString, objectSchema, params, timeSchema } from './schemas.js';
 
 const sensorProps = {
@@ -52,10 +52,11 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
   }, async (req, reply) => {
     const { orgId, locId } = req.params as { orgId: string; locId: string };
     const { include_inactive: all } = req.query as { include_inactive?: boolean };
-    locationFor(store, currentUser(req), orgId, locId);
+    const user = currentUser(req);
+    locationFor(store, user, orgId, locId);
     const out: WireSensor[] = [];
     for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active)) out.push(s);
-    setStreamHeaders(store, reply, store.locationScope(locId));
+    setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
 

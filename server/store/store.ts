@@ -229,7 +229,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const asset = makeAsset(nextId(), locationId, body, now(), ownerId);
       s.assets.set(asset.id, asset);
       const change = assetChange(false, isAssetPublic(asset), asset);
-      if (change) publisher.publish(scope, [change]);
+      publisher.publishLocation(scope, change ? [change] : [], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
       return asset;
     },
     updateAsset(id, patch) {
@@ -248,7 +248,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         const ch = before[i] === isAssetPublic(a) ? null : assetChange(before[i]!, isAssetPublic(a), a);
         if (ch) changes.push(ch);
       });
-      publisher.publish(locationScope(asset.location_id), changes);
+      // the edit stream sees everything, so only the asset itself changed there
+      publisher.publishLocation(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
       return asset;
     },
     deleteAsset(id) {
@@ -256,26 +257,27 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const wasPublic = isAssetPublic(asset);
       s.assets.delete(id);
       s.votes.delete(id);
-      if (wasPublic) publisher.publish(locationScope(asset.location_id), [{ collection: 'assets', kind: 'deleted', id }]);
+      const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
+      publisher.publishLocation(locationScope(asset.location_id), wasPublic ? deleted : [], deleted);
     },
     createSensor(locationId, body) {
       const scope = locationScope(locationId);
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
-      publisher.publish(scope, [{ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor }]);
+      publisher.publishLocation(scope, [{ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor }]);
       return sensor;
     },
     updateSensor(id, patch) {
       const sensor = mustGet(s.sensors, id, 'sensor');
       Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
-      publisher.publish(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'modified', id, data: sensor }]);
+      publisher.publishLocation(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'modified', id, data: sensor }]);
       return sensor;
     },
     deleteSensor(id) {
       const sensor = mustGet(s.sensors, id, 'sensor');
       s.sensors.delete(id);
       s.history.delete(id);
-      publisher.publish(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'deleted', id }]);
+      publisher.publishLocation(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'deleted', id }]);
     },
     addMeasurement(sensorId, value) {
       store.addMeasurements([{ sensorId, value }]);
@@ -288,13 +290,13 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         byLocation.set(sensor.location_id, list);
         list.push(recordMeasurement(sensor, value));
       }
-      for (const [locId, changes] of byLocation) publisher.publish(locationScope(locId), changes);
+      for (const [locId, changes] of byLocation) publisher.publishLocation(locationScope(locId), changes);
     },
     heartbeat(sensorId, time, batteryLevel) {
       const sensor = mustGet(s.sensors, sensorId, 'sensor');
       sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
       if (batteryLevel !== null) sensor.last_status = { battery_level: batteryLevel };
-      publisher.publish(locationScope(sensor.location_id), [{
+      publisher.publishLocation(locationScope(sensor.location_id), [{
         collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
       }]);
     },

@@ -16,11 +16,29 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 /** 'initial' is the kind of a REST base load, never sent live */
 export type AnyChangeKind = ChangeKind | 'initial';
 
+/**
+ * Who a location stream is for. Without it: everyone who reaches the
+ * organization (unpublished assets, hidden floors and their contents are
+ * left out). 'edit': the edit role only; a complete, unfiltered mirror of
+ * the location's changes with its own stream id and sequence (spec §5/§6).
+ */
+export type LocationAudience = 'edit';
+
 /** Scopes of streams: one stream per channel. */
 export type StreamScope =
   | { kind: 'organization'; organizationId: Id }
-  | { kind: 'location'; organizationId: Id; locationId: Id }
+  | { kind: 'location'; organizationId: Id; locationId: Id; audience?: LocationAudience }
   | { kind: 'user'; userId: Id };
+
+/** The location scope of `audience` ('edit' or the public stream when undefined/null). */
+export function locationStreamScope(organizationId: Id, locationId: Id, audience?: LocationAudience | null): StreamScope {
+  return audience ? { kind: 'location', organizationId, locationId, audience } : { kind: 'location', organizationId, locationId };
+}
+
+/** Whether `scope` is the edit-audience stream of a location. */
+export function isEditScope(scope: StreamScope): boolean {
+  return scope.kind === 'location' && scope.audience === 'edit';
+}
 
 /** Which collections each scope carries. */
 export const SCOPE_COLLECTIONS: Record<StreamScope['kind'], readonly Collection[]> = {
@@ -87,7 +105,11 @@ export function mqttPublishTopic(scope: StreamScope): string {
 function mqttTopicBase(scope: StreamScope): string {
   switch (scope.kind) {
     case 'location':
-      return `eb/changes/${scope.organizationId}/${scope.locationId}`;
+      // '_edit' below the location: a '#' subscriber of the location is kept
+      // from receiving it by the broker's ACL, not by the topic (docs/protocol.md §5)
+      return scope.audience === 'edit'
+        ? `eb/changes/${scope.organizationId}/${scope.locationId}/_edit`
+        : `eb/changes/${scope.organizationId}/${scope.locationId}`;
     case 'organization':
       // '_org' cannot clash with a location id (ids are digits or uuids)
       return `eb/changes/${scope.organizationId}/_org`;
@@ -100,7 +122,9 @@ function mqttTopicBase(scope: StreamScope): string {
 export function pusherChannel(scope: StreamScope): string {
   switch (scope.kind) {
     case 'location':
-      return `private-eb-changes-${scope.organizationId}-${scope.locationId}`;
+      return scope.audience === 'edit'
+        ? `private-eb-edit-${scope.organizationId}-${scope.locationId}`
+        : `private-eb-changes-${scope.organizationId}-${scope.locationId}`;
     case 'organization':
       return `private-eb-changes-${scope.organizationId}`;
     case 'user':
@@ -112,6 +136,8 @@ export function pusherChannel(scope: StreamScope): string {
 export function scopeFromPusherChannel(channel: string): StreamScope | null {
   let m = /^private-eb-changes-([A-Za-z0-9_]+)-([A-Za-z0-9_]+)$/.exec(channel);
   if (m) return { kind: 'location', organizationId: m[1]!, locationId: m[2]! };
+  m = /^private-eb-edit-([A-Za-z0-9_]+)-([A-Za-z0-9_]+)$/.exec(channel);
+  if (m) return { kind: 'location', organizationId: m[1]!, locationId: m[2]!, audience: 'edit' };
   m = /^private-eb-changes-([A-Za-z0-9_]+)$/.exec(channel);
   if (m) return { kind: 'organization', organizationId: m[1]! };
   m = /^private-eb-user-([A-Za-z0-9_]+)$/.exec(channel);
@@ -123,7 +149,9 @@ export function scopeFromPusherChannel(channel: string): StreamScope | null {
 export function scopeKey(scope: StreamScope): string {
   switch (scope.kind) {
     case 'location':
-      return `location:${scope.organizationId}:${scope.locationId}`;
+      return scope.audience === 'edit'
+        ? `location:${scope.organizationId}:${scope.locationId}:edit`
+        : `location:${scope.organizationId}:${scope.locationId}`;
     case 'organization':
       return `organization:${scope.organizationId}`;
     case 'user':

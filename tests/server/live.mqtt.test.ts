@@ -60,7 +60,8 @@ describe('live over MQTT v5 (Mosquitto)', () => {
     const client = await connect(settings.mqtt_config!.mqtt_url!);
     const packets: LivePacket[] = [];
     client.on('message', (_topic, payload) => packets.push(decodePacket(payload.toString())));
-    expect(await suback(client, mqttTopicFilter({ kind: 'location', organizationId: org, locationId: loc }))).toEqual([1]);
+    // an edit user's loads report the edit stream, which they follow
+    expect(await suback(client, mqttTopicFilter({ kind: 'location', organizationId: org, locationId: loc, audience: 'edit' }))).toEqual([1]);
     const load = await t.api(restPaths.assets(org, loc), { token: edit });
     const position = Number(load.headers.get(STREAM_SEQUENCE_HEADER));
     const floor = ((await load.json()) as WireAsset[]).find((a) => a.type === 'floor')!;
@@ -75,6 +76,46 @@ describe('live over MQTT v5 (Mosquitto)', () => {
     expect(packets.map((p) => p.stream_sequence)).toEqual([position + 1, position + 2, position + 3]);
     expect(packets.every((p) => p.stream_id === load.headers.get(STREAM_ID_HEADER))).toBe(true);
     expect(packets[2]!.changes[0]!.collection).toBe('measurements');
+  });
+
+  it('delivers an unpublished asset to the edit role on _edit, and to a regular user only as deleted, even on a # filter', async () => {
+    const org = t.accounts.edit.organizationId;
+    const loc = t.server.seed.locationIds[1]!;
+    const editScope = { kind: 'location', organizationId: org, locationId: loc, audience: 'edit' } as const;
+    expect(mqttTopicFilter(editScope)).toBe(`eb/changes/${org}/${loc}/_edit/#`);
+    const editClient = await connect(settings.mqtt_config!.mqtt_url!);
+    const editPackets: LivePacket[] = [];
+    editClient.on('message', (_topic, payload) => editPackets.push(decodePacket(payload.toString())));
+    expect(await suback(editClient, mqttTopicFilter(editScope))).toEqual([1]);
+
+    const regular = await t.signIn('regular');
+    const theirs = (await (await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${regular}` } })).json()) as Settings;
+    const regularClient = await connect(theirs.mqtt_config!.mqtt_url!, theirs);
+    const seen: Array<{ topic: string; packet: LivePacket }> = [];
+    regularClient.on('message', (topic, payload) => seen.push({ topic, packet: decodePacket(payload.toString()) }));
+    expect(await suback(regularClient, mqttTopicFilter(editScope))).toEqual([NOT_AUTHORIZED]);
+    // the widest filter the organization's ACL allows; it matches the _edit topics too
+    expect(await suback(regularClient, `eb/changes/${org}/#`)).toEqual([1]);
+
+    const editLoad = await t.api(restPaths.assets(org, loc), { token: edit });
+    const publicLoad = await t.api(restPaths.assets(org, loc), { token: regular });
+    const editPosition = Number(editLoad.headers.get(STREAM_SEQUENCE_HEADER));
+    const publicPosition = Number(publicLoad.headers.get(STREAM_SEQUENCE_HEADER));
+    const floor = ((await editLoad.json()) as WireAsset[]).find((a) => a.type === 'floor' && !a.hidden && !a.unpublished)!;
+    const desk = (await (await t.api(restPaths.assets(org, loc), { method: 'POST', token: edit, json: { type: 'shape', name: 'MQTT hidden desk', parent_id: floor.id } })).json()) as WireAsset;
+    await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: edit, json: { unpublished: true } });
+    await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: edit, json: { name: 'MQTT hidden desk 2' } });
+    await until(() => editPackets.length >= 3 && seen.filter((m) => m.topic === `eb/changes/${org}/${loc}/changes`).length >= 2);
+    await t.server.publisher.flush();
+    await new Promise((r) => setTimeout(r, 150));
+
+    expect(editPackets.map((p) => p.stream_sequence)).toEqual([editPosition + 1, editPosition + 2, editPosition + 3]);
+    expect(editPackets.every((p) => p.stream_id === editLoad.headers.get(STREAM_ID_HEADER))).toBe(true);
+    expect(editPackets[1]!.changes[0]).toMatchObject({ collection: 'assets', kind: 'modified', id: desk.id, data: { unpublished: true } });
+    expect(seen.filter((m) => m.topic.includes('/_edit'))).toEqual([]);
+    const publicPackets = seen.filter((m) => m.topic === `eb/changes/${org}/${loc}/changes`).map((m) => m.packet);
+    expect(publicPackets.map((p) => p.stream_sequence)).toEqual([publicPosition + 1, publicPosition + 2]);
+    expect(publicPackets[1]!.changes).toEqual([{ collection: 'assets', kind: 'deleted', id: desk.id }]);
   });
 
   it('also serves browsers over the websocket listener', async () => {

@@ -3,7 +3,7 @@ import PusherServerSdk from 'pusher';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSHER_MESSAGE_LIMIT_BYTES } from '../../src/shared/constants.js';
-import { PUSHER_EVENT, STREAM_SEQUENCE_HEADER, pusherChannel, type LivePacket } from '../../src/shared/protocol.js';
+import { PUSHER_EVENT, STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, pusherChannel, type LivePacket } from '../../src/shared/protocol.js';
 import { restPaths, type WireAsset } from '../../src/shared/rest.js';
 import type { Settings } from '../../src/shared/types.js';
 import { decodePacket } from '../../server/live/packetCodec.js';
@@ -52,9 +52,10 @@ describe('live over the Pusher protocol', () => {
   it('delivers decodable packets with contiguous sequences after a change made through the API', async () => {
     const org = t.accounts.edit.organizationId;
     const loc = t.server.seed.locationIds[0]!;
-    const sub = await subscribe(connect(edit), pusherChannel({ kind: 'location', organizationId: org, locationId: loc }));
+    const regular = await t.signIn('regular');
+    const sub = await subscribe(connect(regular), pusherChannel({ kind: 'location', organizationId: org, locationId: loc }));
     expect(sub.ok).toBe(true);
-    const load = await t.api(restPaths.assets(org, loc), { token: edit });
+    const load = await t.api(restPaths.assets(org, loc), { token: regular });
     const position = Number(load.headers.get(STREAM_SEQUENCE_HEADER));
     const floor = ((await load.json()) as WireAsset[]).find((a) => a.type === 'floor')!;
     const created = await t.api(restPaths.assets(org, loc), { method: 'POST', token: edit, json: { type: 'shape', subtype: 'desk', name: 'Live desk', parent_id: floor.id } });
@@ -66,6 +67,50 @@ describe('live over the Pusher protocol', () => {
     expect(new Set(sub.packets.map((p) => p.stream_id))).toEqual(new Set([load.headers.get('x-stream-id')]));
     expect(sub.packets.map((p) => p.changes[0]!.kind)).toEqual(['created', 'modified', 'deleted']);
     expect(sub.packets[1]!.changes[0]).toMatchObject({ collection: 'assets', id: desk.id, data: { name: 'Live desk 2' } });
+  });
+
+  it('carries an asset an edit user unpublishes to the edit channel as an unpublished modification, and as deleted to the public one', async () => {
+    const org = t.accounts.edit.organizationId;
+    const loc = t.server.seed.locationIds[0]!;
+    const regular = await t.signIn('regular');
+    const editSub = await subscribe(connect(edit), pusherChannel({ kind: 'location', organizationId: org, locationId: loc, audience: 'edit' }));
+    const publicSub = await subscribe(connect(regular), pusherChannel({ kind: 'location', organizationId: org, locationId: loc }));
+    expect([editSub.ok, publicSub.ok]).toEqual([true, true]);
+    const editLoad = await t.api(restPaths.assets(org, loc), { token: edit });
+    const publicLoad = await t.api(restPaths.assets(org, loc), { token: regular });
+    expect(editLoad.headers.get(STREAM_ID_HEADER)).not.toBe(publicLoad.headers.get(STREAM_ID_HEADER));
+    const editPosition = Number(editLoad.headers.get(STREAM_SEQUENCE_HEADER));
+    const publicPosition = Number(publicLoad.headers.get(STREAM_SEQUENCE_HEADER));
+    const floor = ((await editLoad.json()) as WireAsset[]).find((a) => a.type === 'floor' && !a.hidden && !a.unpublished)!;
+    const desk = (await (await t.api(restPaths.assets(org, loc), { method: 'POST', token: edit, json: { type: 'shape', subtype: 'desk', name: 'Soon hidden', parent_id: floor.id } })).json()) as WireAsset;
+    await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: edit, json: { unpublished: true } });
+    await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: edit, json: { name: 'Still hidden' } });
+    await until(() => editSub.packets.length >= 3 && publicSub.packets.length >= 2);
+    await t.server.publisher.flush();
+    expect(editSub.packets.map((p) => p.stream_sequence)).toEqual([editPosition + 1, editPosition + 2, editPosition + 3]);
+    expect(editSub.packets.every((p) => p.stream_id === editLoad.headers.get(STREAM_ID_HEADER))).toBe(true);
+    expect(editSub.packets[1]!.changes).toEqual([expect.objectContaining({ collection: 'assets', kind: 'modified', id: desk.id, data: expect.objectContaining({ unpublished: true }) })]);
+    expect(editSub.packets[2]!.changes[0]).toMatchObject({ kind: 'modified', data: { name: 'Still hidden', unpublished: true } });
+    // the public stream: created, then deleted when unpublished; the later rename never reaches it
+    expect(publicSub.packets.map((p) => p.stream_sequence)).toEqual([publicPosition + 1, publicPosition + 2]);
+    expect(publicSub.packets.map((p) => p.changes)).toEqual([
+      [expect.objectContaining({ collection: 'assets', kind: 'created', id: desk.id })],
+      [{ collection: 'assets', kind: 'deleted', id: desk.id }],
+    ]);
+  });
+
+  it('refuses the edit channel to a user without the edit role with 403, and grants it to the edit role', async () => {
+    const org = t.accounts.edit.organizationId;
+    const loc = t.server.seed.locationIds[0]!;
+    const channel = pusherChannel({ kind: 'location', organizationId: org, locationId: loc, audience: 'edit' });
+    expect(channel).toBe(`private-eb-edit-${org}-${loc}`);
+    const regular = await t.signIn('regular');
+    expect(await subscribe(connect(regular), channel)).toMatchObject({ ok: false, status: 403 });
+    const refused = await t.api('/pusher/auth', { method: 'POST', token: regular, form: { socket_id: '1.2', channel_name: channel } });
+    expect(refused.status).toBe(403);
+    const otherOrgEdit = await t.signIn('otherOrg');
+    expect((await t.api('/pusher/auth', { method: 'POST', token: otherOrgEdit, form: { socket_id: '1.2', channel_name: channel } })).status).toBe(403);
+    expect((await t.api('/pusher/auth', { method: 'POST', token: edit, form: { socket_id: '1.2', channel_name: channel } })).status).toBe(200);
   });
 
   it('splits a large batch into messages below 10 KB, each with its own sequence', async () => {

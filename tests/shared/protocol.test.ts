@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mqttTopicFilter, pusherChannel, scopeFromPusherChannel, mqttPublishTopic } from '../../src/shared/protocol.js';
+import {
+  isEditScope, locationStreamScope, mqttTopicFilter, pusherChannel, scopeFromPusherChannel, mqttPublishTopic, scopeKey,
+} from '../../src/shared/protocol.js';
+
+const EDIT = { kind: 'location', organizationId: '1', locationId: '7', audience: 'edit' } as const;
 
 describe('protocol', () => {
   describe('mqttTopicFilter', () => {
@@ -9,20 +13,44 @@ describe('protocol', () => {
     it('publishes location packets under the subscribed filter', () => {
       expect(mqttPublishTopic({ kind: 'location', organizationId: '1', locationId: '7' })).toBe('eb/changes/1/7/changes');
     });
+    it('puts the edit audience under _edit below the location, inside the spec pattern', () => {
+      expect(mqttTopicFilter(EDIT)).toBe('eb/changes/1/7/_edit/#');
+      expect(mqttPublishTopic(EDIT)).toBe('eb/changes/1/7/_edit/changes');
+    });
   });
   describe('pusherChannel', () => {
     it('round-trips every scope through its channel name', () => {
       for (const scope of [
         { kind: 'location', organizationId: '1', locationId: '7' },
+        EDIT,
         { kind: 'organization', organizationId: '1' },
         { kind: 'user', userId: '42' },
       ] as const) {
         expect(scopeFromPusherChannel(pusherChannel(scope))).toEqual(scope);
       }
     });
+    it('names the edit audience private-eb-edit-{org}-{location}', () => {
+      expect(pusherChannel(EDIT)).toBe('private-eb-edit-1-7');
+    });
     it('rejects channels that are not ours', () => {
       expect(scopeFromPusherChannel('private-other-1')).toBeNull();
       expect(scopeFromPusherChannel('presence-eb-changes-1')).toBeNull();
+      expect(scopeFromPusherChannel('private-eb-edit-1')).toBeNull();
+    });
+  });
+  describe('scopeKey', () => {
+    it('keeps the edit stream of a location apart from the public one', () => {
+      expect(scopeKey({ kind: 'location', organizationId: '1', locationId: '7' })).toBe('location:1:7');
+      expect(scopeKey(EDIT)).toBe('location:1:7:edit');
+    });
+  });
+  describe('locationStreamScope', () => {
+    it('builds the public scope without an audience and the edit scope with one', () => {
+      expect(locationStreamScope('1', '7')).toEqual({ kind: 'location', organizationId: '1', locationId: '7' });
+      expect(locationStreamScope('1', '7', null)).toEqual({ kind: 'location', organizationId: '1', locationId: '7' });
+      expect(locationStreamScope('1', '7', 'edit')).toEqual(EDIT);
+      expect(isEditScope(EDIT)).toBe(true);
+      expect(isEditScope(locationStreamScope('1', '7'))).toBe(false);
     });
   });
 });

@@ -5,7 +5,7 @@
 
 import { TIME_SYNC_INTERVAL_MS } from '../../shared/constants.js';
 import { MSG } from '../../shared/messages.js';
-import { scopeKey, type StreamScope } from '../../shared/protocol.js';
+import { scopeKey, type LocationAudience, type StreamScope } from '../../shared/protocol.js';
 import type { ConnectionView } from '../../shared/api.js';
 import type { Id, Settings } from '../../shared/types.js';
 import type { ChangeBatch, ChangeSink, Transport } from '../ports.js';
@@ -17,7 +17,7 @@ import { TransportConfigError } from '../transports/transportError.js';
 import { reconnectDelayMs } from './backoff.js';
 import { measureOffset } from './timeSync.js';
 import { createSubscriptions } from './subscriptions.js';
-import { locationScope, organizationScope, scopeLoaders, userScope } from './scopeLoaders.js';
+import { locationAudienceOf, locationScope, organizationScope, scopeLoaders, userScope } from './scopeLoaders.js';
 import type { Sync, SyncOptions } from './index.js';
 
 const RECONNECT_KEY = 'sync:reconnect';
@@ -47,6 +47,8 @@ export function createSync(options: SyncOptions): Sync {
   let organizationId: Id | null = null;
   let locationId: Id | null = null;
   let userId: Id | null = null;
+  /** audience of the location scope in use: 'edit' for the edit role (docs/sync.md) */
+  let locationAudience: LocationAudience | null = null;
   const orgLocationIds = new Set<Id>();
 
   let view: ConnectionView = {
@@ -198,6 +200,8 @@ export function createSync(options: SyncOptions): Sync {
       try {
         settings = await rest.settings();
         if (!live()) return;
+        // the transport is closed here, so the old location scope needs no unsubscribe
+        adoptAudience();
         t = options.transportFactory(settings, { baseUrl: rest.baseUrl, token: token!, fetch: options.fetch, logger });
         bindTransport(t);
         setView({ transport: t.name });
@@ -226,11 +230,33 @@ export function createSync(options: SyncOptions): Sync {
 
   // ------------------------------------------------------------ scopes
 
+  /** the location scope in use, with its audience, or null */
+  function currentLocationScope(): StreamScope | null {
+    return organizationId && locationId ? locationScope(organizationId, locationId, locationAudience) : null;
+  }
+
+  /** a location scope asked about without its audience means the one in use */
+  function resolve(scope: StreamScope): StreamScope {
+    const current = currentLocationScope();
+    if (scope.kind !== 'location' || scope.audience || !current || current.kind !== 'location') return scope;
+    return current.organizationId === scope.organizationId && current.locationId === scope.locationId ? current : scope;
+  }
+
+  /** settings (re)loaded: a changed edit role switches the location to the other stream on the next activation */
+  function adoptAudience() {
+    const next = locationAudienceOf(settings);
+    if (next === locationAudience) return;
+    const old = currentLocationScope();
+    if (old) subs.stop(old);
+    locationAudience = next;
+  }
+
   function wantedScopes(): StreamScope[] {
     const scopes: StreamScope[] = [];
     if (userId) scopes.push(userScope(userId));
     if (organizationId) scopes.push(organizationScope(organizationId));
-    if (organizationId && locationId) scopes.push(locationScope(organizationId, locationId));
+    const location = currentLocationScope();
+    if (location) scopes.push(location);
     return scopes;
   }
 
@@ -256,7 +282,8 @@ export function createSync(options: SyncOptions): Sync {
   function forget(scope: StreamScope) {
     stopScope(scope);
     if (scope.kind === 'organization') {
-      if (organizationId && locationId) stopScope(locationScope(organizationId, locationId));
+      const location = currentLocationScope();
+      if (location) stopScope(location);
       organizationId = null;
       locationId = null;
       orgLocationIds.clear();
@@ -346,7 +373,8 @@ export function createSync(options: SyncOptions): Sync {
     },
     async loadOrganization(orgId) {
       if (organizationId !== null && organizationId !== orgId) {
-        if (locationId) stopScope(locationScope(organizationId, locationId));
+        const location = currentLocationScope();
+        if (location) stopScope(location);
         stopScope(organizationScope(organizationId));
         locationId = null;
         orgLocationIds.clear();
@@ -359,9 +387,12 @@ export function createSync(options: SyncOptions): Sync {
         logger.warn(`Location ${locId} is not a location of the loaded organization; not loading it.`);
         return false;
       }
-      if (locationId && locationId !== locId) stopScope(locationScope(organizationId, locationId));
+      const audience = locationAudienceOf(settings);
+      const previous = currentLocationScope();
+      if (previous && (locationId !== locId || locationAudience !== audience)) stopScope(previous);
       locationId = locId;
-      await userLoad(locationScope(organizationId, locId));
+      locationAudience = audience;
+      await userLoad(currentLocationScope()!);
       return true;
     },
     async subscribeUser(id) {
@@ -379,8 +410,9 @@ export function createSync(options: SyncOptions): Sync {
     state: () => ({ ...view }),
     organizationId: () => organizationId,
     locationId: () => locationId,
-    subscriptionState: (scope) => subs.state(scope),
-    position: (scope) => subs.position(scope),
+    subscriptionState: (scope) => subs.state(resolve(scope)),
+    position: (scope) => subs.position(resolve(scope)),
+    locationScope: currentLocationScope,
     async dispose() {
       await disconnect();
       for (const scope of wantedScopes()) subs.stop(scope);

@@ -84,9 +84,12 @@ export interface Sync {
   state(): ConnectionView;
   organizationId(): Id | null;
   locationId(): Id | null;
+  /** a location scope without `audience` means the location's stream in use (edit or public) */
   subscriptionState(scope: StreamScope): SubscriptionState;
-  /** the live position reached in a scope (for persistence), or null */
+  /** the live position reached in a scope (for persistence), or null; location scopes as in subscriptionState */
   position(scope: StreamScope): StreamPosition | null;
+  /** the location scope in use, with the audience the user's roles chose (docs/sync.md), or null */
+  locationScope(): StreamScope | null;
   dispose(): Promise<void>;
 }
 

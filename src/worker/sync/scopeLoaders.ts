@@ -2,14 +2,32 @@
 // which collections, each answering with the position of the scope's stream.
 
 import { restPaths, type WireLocation, type WireOrganization } from '../../shared/rest.js';
-import type { StreamScope } from '../../shared/protocol.js';
+import { locationStreamScope, type LocationAudience, type StreamScope } from '../../shared/protocol.js';
+import { canSeeUnpublished, rolesFromPermissions } from '../../shared/roles.js';
 import type { Id } from '../../shared/types.js';
 import { query, type RestClient } from '../rest/restClient.js';
 import type { CollectionLoad, ScopeLoader } from './subscriptions.js';
 
 export const organizationScope = (organizationId: Id): StreamScope => ({ kind: 'organization', organizationId });
-export const locationScope = (organizationId: Id, locationId: Id): StreamScope => ({ kind: 'location', organizationId, locationId });
+/** Without `audience`: the public location stream; 'edit': the edit role's complete mirror. */
+export const locationScope = (organizationId: Id, locationId: Id, audience?: LocationAudience | null): StreamScope =>
+  locationStreamScope(organizationId, locationId, audience);
 export const userScope = (userId: Id): StreamScope => ({ kind: 'user', userId });
+
+/**
+ * The location audience of a signed-in user: 'edit' when their permissions
+ * give the edit role (they see unpublished assets and hidden floors, so they
+ * follow the stream that carries them), otherwise the public stream (null).
+ */
+export function locationAudienceOf(settings: { permissions?: unknown } | null): LocationAudience | null {
+  if (!settings) return null;
+  try {
+    return canSeeUnpublished(rolesFromPermissions(settings)) ? 'edit' : null;
+  } catch {
+    // settings without a permission list: the engine reports that itself; follow the public stream
+    return null;
+  }
+}
 
 async function list(rest: RestClient, path: string): Promise<CollectionLoad> {
   const r = await rest.load<unknown>(path);
