@@ -1,0 +1,154 @@
+// UI (DESIGN §7): frame p95 and long tasks in real Chromium (software
+// rendering) under a live load — 5,000 desks at 500 updates/s and 10,000 at
+// 50/s — for the real FloorViewer / AssetNode fed through the real view
+// mirror, vs a bare page drawing the same markup and doing the same updates
+// by direct DOM writes (and, for reference, plain rects), in the same run; plus pan/zoom fps on a 5,000-desk floor by transforming the
+// world group. The page (bench/ui) is bundled with vite into a temp dir and
+// served from 127.0.0.1 on a random port.
+
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { fmt, publish, type BenchRow } from './lib/report.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const SCENARIOS = [{ n: 5_000, rate: 500 }, { n: 10_000, rate: 50 }] as const;
+const LIVE_MS = 5_000;
+const SETTLE_MS = 1_500;
+const PAN_MS = 3_000;
+const PAN_DESKS = 5_000;
+const LONG_TASK_LIMIT_MS = 50;
+const P95_RATIO = 1.15;
+const PAN_FPS = 50;
+
+interface FrameStats { frames: number; ms: number; p95: number; mean: number; max: number; longTasks: number[] }
+type Mode = 'viewer' | 'bare' | 'plain';
+
+async function buildPage(outDir: string): Promise<void> {
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: join(ROOT, 'bench/ui'),
+      configFile: false,
+      plugins: [react()],
+      worker: { format: 'es' },
+      logLevel: 'error',
+      mode: 'production',
+      build: { outDir, emptyOutDir: true, target: 'es2022' },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+
+async function serve(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    readFile(file.startsWith(dir) ? file : join(dir, 'index.html')).then(
+      (body) => { res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }); res.end(body); },
+      () => { res.writeHead(404); res.end(); },
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+async function openPage(browser: Browser, url: string, mode: Mode, n: number, rate: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (error) => console.error(`[${mode}] page error: ${error.message}`));
+  await page.goto(`${url}/?mode=${mode}`);
+  await page.waitForFunction(() => 'bench' in window || '__bench' in window);
+  await page.evaluate(([count, perS]) => (window as unknown as { __bench: { start(n: number, r: number): void } }).__bench.start(count, perS), [n, rate] as const);
+  await page.waitForFunction((count) => (window as unknown as { __bench: { assets(): number } }).__bench.assets() >= count, n, { timeout: 120_000, polling: 250 });
+  await page.waitForTimeout(SETTLE_MS);
+  return page;
+}
+
+const live = (page: Page) => page.evaluate((ms) => (window as unknown as { __bench: { frames(ms: number): Promise<FrameStats> } }).__bench.frames(ms), LIVE_MS);
+const panZoom = async (page: Page) => {
+  await page.evaluate(() => (window as unknown as { __bench: { stop(): void } }).__bench.stop());
+  await page.waitForTimeout(300);
+  return page.evaluate((ms) => (window as unknown as { __bench: { panZoom(ms: number): Promise<FrameStats> } }).__bench.panZoom(ms), PAN_MS);
+};
+
+async function main(): Promise<void> {
+  const dist = mkdtempSync(join(tmpdir(), 'storey-bench-ui-'));
+  await buildPage(dist);
+  const server = await serve(dist);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  try {
+    for (const { n, rate } of SCENARIOS) {
+      const stats = {} as Record<Mode, FrameStats>;
+      const pans = {} as Partial<Record<Mode, FrameStats>>;
+      for (const mode of ['plain', 'bare', 'viewer'] as const) {
+        const page = await openPage(browser, server.url, mode, n, rate);
+        stats[mode] = await live(page);
+        if (n === PAN_DESKS) pans[mode] = await panZoom(page);
+        await page.close();
+      }
+      const size = `${fmt(n)} desks @ ${rate}/s`;
+      const { bare, viewer, plain } = stats;
+      rows.push({
+        bench: 'ui', case: 'plain rects (no patterns): frame p95', size, value: plain.p95, unit: 'ms', baseline: null, baselineLabel: '', ratio: null,
+        target: 'reference', pass: null,
+      });
+      const worst = Math.max(0, ...viewer.longTasks);
+      rows.push({
+        bench: 'ui', case: 'bare DOM, same markup: frame p95', size, value: bare.p95, unit: 'ms', baseline: null, baselineLabel: '', ratio: null,
+        target: 'baseline', pass: null,
+      });
+      rows.push({
+        bench: 'ui', case: 'viewer: frame p95', size, value: viewer.p95, unit: 'ms', baseline: bare.p95, baselineLabel: 'ms bare',
+        ratio: viewer.p95 / bare.p95, target: `≤ ${P95_RATIO}× bare`, pass: viewer.p95 <= bare.p95 * P95_RATIO,
+      });
+      rows.push({
+        bench: 'ui', case: 'viewer: longest main-thread task', size, value: worst, unit: 'ms', baseline: Math.max(0, ...bare.longTasks), baselineLabel: 'ms bare',
+        ratio: null, target: `none > ${LONG_TASK_LIMIT_MS} ms`, pass: worst <= LONG_TASK_LIMIT_MS,
+      });
+      notes.push(`${size}: plain ${fmt(plain.frames / (plain.ms / 1000))} fps (${plain.longTasks.length} long tasks); bare ${fmt(bare.frames / (bare.ms / 1000))} fps (mean ${fmt(bare.mean)} ms, max ${fmt(bare.max)} ms, ${bare.longTasks.length} long tasks); `
+        + `viewer ${fmt(viewer.frames / (viewer.ms / 1000))} fps (mean ${fmt(viewer.mean)} ms, max ${fmt(viewer.max)} ms, ${viewer.longTasks.length} long tasks)`);
+      for (const mode of ['plain', 'bare', 'viewer'] as const) {
+        const p = pans[mode];
+        if (!p) continue;
+        const fps = p.frames / (p.ms / 1000);
+        rows.push({
+          bench: 'ui', case: `${mode === 'viewer' ? 'viewer' : mode === 'bare' ? 'bare DOM, same markup' : 'plain rects'}: pan/zoom (group transform)`, size: `${fmt(n)} desks`, value: fps, unit: 'fps',
+          baseline: mode === 'viewer' && pans.bare ? pans.bare.frames / (pans.bare.ms / 1000) : null, baselineLabel: 'fps bare',
+          ratio: mode === 'viewer' && pans.bare ? fps / (pans.bare.frames / (pans.bare.ms / 1000)) : null,
+          target: mode === 'viewer' ? `≥ ${PAN_FPS} fps` : mode === 'bare' ? 'baseline' : 'reference', pass: mode === 'viewer' ? fps >= PAN_FPS : null,
+        });
+        notes.push(`pan/zoom ${mode}: frame p95 ${fmt(p.p95)} ms, max ${fmt(p.max)} ms, ${p.longTasks.length} long tasks`);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dist, { recursive: true, force: true });
+  }
+  publish('UI: real viewer vs bare SVG in Chromium (software rendering), same run', rows, [
+    ...notes,
+    `live phase ${LIVE_MS / 1000} s after the snapshot was drawn and ${SETTLE_MS / 1000} s of settling; patches arrive from a worker every 50 ms (bench/ui/feeder.ts)`,
+    `pan/zoom: the world group's transform is rewritten every frame for ${PAN_MS / 1000} s (what the viewer does on drag and wheel), with the live feed stopped`,
+  ]);
+}
+
+await main();
