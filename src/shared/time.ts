@@ -95,3 +95,46 @@ export function formatLocalTime(epochMs: number, timeZone: string): string {
   const p = localParts(epochMs, timeZone);
   return `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
 }
+
+/** A local calendar day in a zone: [start, end) as epochs (start is local midnight). */
+export interface LocalDay {
+  start: number;
+  end: number;
+}
+
+// Per-zone memo of the last local day asked for: derivations ask about "today"
+// thousands of times per flush, and Intl formatting costs microseconds each.
+const dayMemo = new Map<string, LocalDay>();
+
+/**
+ * The local day containing `epochMs`, computed through Intl once per zone and
+ * day and then answered from a small memo (valid while `epochMs` is inside it).
+ * Where a zone skips midnight (DST at 00:00) the bounds are the epochs of the
+ * first wall-clock minute that exists, as localTimeToEpoch resolves them.
+ */
+export function localDayAt(epochMs: number, timeZone: string): LocalDay {
+  const zone = safeTimeZone(timeZone);
+  const hit = dayMemo.get(zone);
+  if (hit && epochMs >= hit.start && epochMs < hit.end) return hit;
+  const p = localParts(epochMs, zone);
+  const day: LocalDay = {
+    start: localTimeToEpoch(p.year, p.month, p.day, 0, 0, zone),
+    end: localTimeToEpoch(p.year, p.month, p.day + 1, 0, 0, zone),
+  };
+  // only memoize bounds that really contain the instant, so a memo hit is always exact
+  if (epochMs >= day.start && epochMs < day.end) dayMemo.set(zone, day);
+  return day;
+}
+
+/** isSameLocalDay(a, now) through the day memo: an epoch comparison once today is known. */
+export function isOnLocalDayOf(epochMs: number, now: number, timeZone: string): boolean {
+  const day = localDayAt(now, timeZone);
+  if (now >= day.start && now < day.end) return epochMs >= day.start && epochMs < day.end;
+  return isSameLocalDay(epochMs, now, timeZone);
+}
+
+/** endOfLocalDay through the day memo. */
+export function endOfLocalDayAt(now: number, timeZone: string): number {
+  const day = localDayAt(now, timeZone);
+  return now >= day.start && now < day.end ? day.end : endOfLocalDay(now, timeZone);
+}

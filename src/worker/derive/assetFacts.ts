@@ -13,7 +13,7 @@ import { reservationStatus, type ReservationStatus } from '../../shared/rules/re
 import {
   isOccupiedValue, roomStatusColor, roomStatusIndex, roomStatusWord, type RoomStatus,
 } from '../../shared/rules/roomStatus.js';
-import { endOfLocalDay, isSameLocalDay } from '../../shared/time.js';
+import { endOfLocalDayAt, isOnLocalDayOf } from '../../shared/time.js';
 import { avatarDecoration } from '../../shared/rules/users.js';
 import type { ResolvedConfig } from '../../shared/config.js';
 import type { Asset, Id, MeasurementValue, Role, Sensor, User } from '../../shared/types.js';
@@ -155,11 +155,11 @@ function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: Resol
   }
   const previous = sensor.previous_measurement;
   const leftAt = previous && isOccupiedValue(previous.value) ? reading.time : null;
-  const ratio = leftAt !== null && isSameLocalDay(leftAt, ctx.now, ctx.timeZone)
+  const ratio = leftAt !== null && isOnLocalDayOf(leftAt, ctx.now, ctx.timeZone)
     ? cleanDeskRatio(leftAt, false, ctx.now, config.cleanDeskPolicy) : null;
   if (ratio === null) return { occupied: false, phase: null, ratio: null, color: colors.room[0] ?? colors.missing, word: 'free' };
   if (ratio < 1) next.push(leftAt! + config.cleanDeskPolicy * 60_000);
-  next.push(endOfLocalDay(ctx.now, ctx.timeZone));
+  next.push(endOfLocalDayAt(ctx.now, ctx.timeZone));
   const phase = cleanDeskPhase(ratio, false, config);
   return { occupied: false, phase, ratio, color: cleanDeskColor(ratio, config), word: CLEAN_DESK_PHASE_LABELS[phase] };
 }

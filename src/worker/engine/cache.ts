@@ -67,6 +67,11 @@ export function createPersistSource(options: PersistSourceOptions): PersistSourc
       const value = collectionMap(store, collection).get(id);
       return value && !value.local ? value : null;
     },
+    size() {
+      let n = 0;
+      for (const collection of CACHED_COLLECTIONS) n += collectionMap(store, collection).size;
+      return n;
+    },
     all() {
       const out: Array<{ collection: CachedCollection; id: Id; value: unknown }> = [];
       for (const collection of CACHED_COLLECTIONS) {

@@ -39,14 +39,19 @@ export function createMemoryStorage(): MemoryStorage {
       return { meta: structuredClone(entry.meta), entities };
     },
     async write(key, write: CacheWrite) {
+      // clone everything first: a value that cannot be cloned throws before anything changes (all-or-nothing)
+      const values = write.changes.map((c) => (c.value === null ? null : structuredClone(c.value)));
+      const meta = { ...structuredClone(write.meta), schema: STORAGE_SCHEMA_VERSION };
       const prev = locations.get(k(key));
-      const entities: Entry['entities'] = write.full || !prev ? new Map() : new Map(prev.entities);
-      for (const c of write.changes) {
+      // updated in place: copying the location's map on every write made a write cost the whole location
+      const entities: Entry['entities'] = write.full || !prev ? new Map() : prev.entities;
+      write.changes.forEach((c, i) => {
         const id = `${c.collection}\u0000${c.id}`;
-        if (c.value === null) entities.delete(id);
-        else entities.set(id, { collection: c.collection, id: c.id, value: structuredClone(c.value) });
-      }
-      locations.set(k(key), { meta: { ...structuredClone(write.meta), schema: STORAGE_SCHEMA_VERSION }, entities });
+        const value = values[i];
+        if (value === null) entities.delete(id);
+        else entities.set(id, { collection: c.collection, id: c.id, value });
+      });
+      locations.set(k(key), { meta, entities });
     },
     async clearUser(userId) {
       for (const [key, entry] of locations) if (entry.meta.userId === userId) locations.delete(key);

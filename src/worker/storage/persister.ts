@@ -13,6 +13,8 @@ import {
 export const PERSIST_THROTTLE_MS = 1_000;
 export const PERSIST_RETRY_MIN_MS = 2_000;
 export const PERSIST_RETRY_MAX_MS = 60_000;
+/** A write touching at least this many entities and half the location is written as a full rewrite instead. */
+export const PERSIST_FULL_MIN_ENTITIES = 1_000;
 
 export interface PersistSource {
   key: CacheKey;
@@ -21,6 +23,8 @@ export interface PersistSource {
   read(collection: CachedCollection, id: Id): unknown | null;
   /** every entity to cache, for a full rewrite */
   all(): Array<{ collection: CachedCollection; id: Id; value: unknown }>;
+  /** about how many entities all() returns (cheap), so a write touching most of them becomes a full rewrite */
+  size?(): number;
 }
 
 export interface Persister {
@@ -63,7 +67,8 @@ export function createPersister(options: PersisterOptions): Persister {
     const src = source;
     if (!src || (pending.size === 0 && !full)) return;
     const batch = pending;
-    const isFull = full;
+    // an initial (re)load touches everything: one full rewrite stores it compactly instead of as one huge delta
+    const isFull = full || (batch.size >= PERSIST_FULL_MIN_ENTITIES && !!src.size && batch.size * 2 >= src.size());
     pending = new Map();
     full = false;
     const changes: CacheWrite['changes'] = isFull
@@ -71,8 +76,10 @@ export function createPersister(options: PersisterOptions): Persister {
       : [...batch.values()].map(([collection, id]) => ({ collection, id, value: src.read(collection, id) }));
     const run = (async () => {
       try {
-        await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
+        const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
         failures = 0;
+        // the storage's incremental records have piled up: fold them into one full rewrite, later
+        if (result && result.compact && source === src) full = true;
       } catch (error) {
         failures += 1;
         if (source === src) full = true;

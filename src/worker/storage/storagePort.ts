@@ -6,7 +6,7 @@ import type { StreamPosition } from '../../shared/protocol.js';
 import type { Id } from '../../shared/types.js';
 
 /** Bump when the shape of cached entities changes: older caches are dropped with a warning. */
-export const STORAGE_SCHEMA_VERSION = 1;
+export const STORAGE_SCHEMA_VERSION = 2;
 
 /** Collections cached per location; derived (local) entities are rebuilt, never stored. */
 export const CACHED_COLLECTIONS = [
@@ -43,6 +43,12 @@ export interface CacheWrite {
   changes: Array<{ collection: CachedCollection; id: Id; value: unknown | null }>;
 }
 
+/** What a write tells the persister: `compact` asks for the next write to be a full rewrite. */
+export interface CacheWriteResult {
+  /** the storage has accumulated enough incremental records that a full rewrite would read back faster */
+  compact?: boolean;
+}
+
 /** The signed-in session kept so a reopen resumes; the token never goes to a URL or a log. */
 export interface StoredSession {
   host: string;
@@ -67,7 +73,7 @@ export interface StoragePort {
   /** null when nothing is cached; an unreadable entry is dropped and reported through `onWarning` */
   loadLocation(key: CacheKey, onWarning: (message: string) => void): Promise<CachedLocation | null>;
   /** rejects on quota or write errors; the caller keeps running and retries */
-  write(key: CacheKey, write: CacheWrite): Promise<void>;
+  write(key: CacheKey, write: CacheWrite): Promise<CacheWriteResult | void>;
   clearUser(userId: Id): Promise<void>;
   loadSession(): Promise<StoredSession | null>;
   saveSession(session: StoredSession | null): Promise<void>;

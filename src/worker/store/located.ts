@@ -16,7 +16,7 @@ function floorIdByIndex(store: Store, index: number, currentFloorId: Id | null):
 
 function zonesOnFloor(store: Store, floorId: Id | null): ZoneLike[] {
   const out: ZoneLike[] = [];
-  for (const id of (floorId && store.assetsByFloor.get(floorId)) || []) {
+  for (const id of (floorId && store.privacyZonesByFloor.get(floorId)) || []) {
     const a = store.assets.get(id);
     if (a && isPrivacyZone(a)) out.push(a);
   }

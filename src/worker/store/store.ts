@@ -2,6 +2,7 @@
 // entities with per-floor and per-sensor indexes. Batches are applied in
 // place (no immer produce per change); views derive immutable state from it.
 
+import { isPrivacyZone } from '../../shared/rules/location.js';
 import type {
   Asset, Building, ExternalObject, Floor, Id, Location, MeasurementValue, Notification, Organization, Sensor, User,
 } from '../../shared/types.js';
@@ -25,6 +26,8 @@ export interface Store {
   notifications: Map<Id, Notification>;
   /** floor id → ids of the assets on it */
   assetsByFloor: Map<Id, Set<Id>>;
+  /** floor id → ids of the privacy zones on it (placing an employee must not scan the whole floor) */
+  privacyZonesByFloor: Map<Id, Set<Id>>;
   /** asset id → its floor id */
   floorOf: Map<Id, Id>;
   /** sensor id → ids of the assets it provides data for */
@@ -48,7 +51,7 @@ export function createStore(): Store {
   return {
     organizations: new Map(), locations: new Map(), buildings: new Map(), floors: new Map(),
     assets: new Map(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
-    notifications: new Map(), assetsByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
+    notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
     assetsByUser: new Map(), userByTag: new Map(), tagOfUser: new Map(),
     recentValues: new Map(), myVotes: new Map(),
     locationId: null, organizationId: null,
@@ -67,9 +70,20 @@ export function resolveFloorId(store: Store, asset: Asset): Id | null {
 
 /** Sensor ids an asset reads: data_providers, data_provider_refs. */
 export function sensorIdsOf(asset: Asset): Id[] {
-  const ids = new Set(asset.data_providers);
-  for (const id of Object.values(asset.data_provider_refs)) ids.add(id);
-  return [...ids];
+  const providers = asset.data_providers;
+  // hot in every derivation: the usual few providers, refs among them, need no Set
+  if (providers.length > 8) {
+    const ids = new Set(providers);
+    for (const id of Object.values(asset.data_provider_refs)) ids.add(id);
+    return [...ids];
+  }
+  const out: Id[] = [];
+  for (const id of providers) if (!out.includes(id)) out.push(id);
+  for (const type in asset.data_provider_refs) {
+    const id = asset.data_provider_refs[type]!;
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
 }
 
 function addTo(index: Map<Id, Set<Id>>, key: Id, value: Id) {
@@ -99,6 +113,9 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
     if (before) removeFrom(store.assetsByFloor, before, asset.id);
     if (after) { addTo(store.assetsByFloor, after, asset.id); store.floorOf.set(asset.id, after); } else store.floorOf.delete(asset.id);
   }
+  // a zone's subtype or floor may change in place, so membership is re-decided on every index
+  if (before) removeFrom(store.privacyZonesByFloor, before, asset.id);
+  if (after && isPrivacyZone(asset)) addTo(store.privacyZonesByFloor, after, asset.id);
   if (previous) for (const s of sensorIdsOf(previous)) removeFrom(store.assetsBySensor, s, asset.id);
   for (const s of sensorIdsOf(asset)) addTo(store.assetsBySensor, s, asset.id);
   const previousUser = previous ? configUserId(previous) : null;
@@ -110,7 +127,7 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
 
 export function unindexAsset(store: Store, asset: Asset): Id | null {
   const floor = store.floorOf.get(asset.id) ?? null;
-  if (floor) removeFrom(store.assetsByFloor, floor, asset.id);
+  if (floor) { removeFrom(store.assetsByFloor, floor, asset.id); removeFrom(store.privacyZonesByFloor, floor, asset.id); }
   store.floorOf.delete(asset.id);
   for (const s of sensorIdsOf(asset)) removeFrom(store.assetsBySensor, s, asset.id);
   const user = configUserId(asset);
@@ -121,6 +138,7 @@ export function unindexAsset(store: Store, asset: Asset): Id | null {
 /** Rebuilds every index: after an initial load or a structural change (children may precede parents). */
 export function reindexAll(store: Store): void {
   store.assetsByFloor.clear();
+  store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
   store.assetsByUser.clear();
@@ -169,6 +187,7 @@ export function clearLocationData(store: Store): void {
   store.assets.clear();
   store.sensors.clear();
   store.assetsByFloor.clear();
+  store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
   store.assetsByUser.clear();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
+import { CHUNK_ENTITIES, createIdbStorage, MAX_DELTA_ENTITIES, MAX_DELTA_RECORDS } from '../../../src/worker/storage/idbStorage.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
   STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, type CacheWrite, type StoragePort,
@@ -126,6 +126,119 @@ describe('idbStorage', () => {
       expect(warnings).toEqual([STORAGE_WARNINGS.UNREADABLE_DROPPED]);
       expect(warnings).toEqual(['Unreadable cached data was dropped.']);
       expect(await reopened.loadLocation(key, () => undefined)).toBeNull();
+      await reopened.close();
+    });
+  });
+
+  describe('write', () => {
+    it('stores a full write as a few large records, not one row per entity', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      const changes = Array.from({ length: CHUNK_ENTITIES * 2 + 1 }, (_, i) => ({ collection: 'sensors' as const, id: `s${i}`, value: desk(`s${i}`) }));
+      await storage.write(key, { meta: meta(), full: true, changes });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      expect(await raw.count('records')).toBe(3);
+      raw.close();
+      const reopened = createIdbStorage({ name });
+      const cached = await reopened.loadLocation(key, () => undefined);
+      expect(cached!.entities.sensors).toHaveLength(CHUNK_ENTITIES * 2 + 1);
+      expect(cached!.entities.sensors[CHUNK_ENTITIES * 2]).toEqual(desk(`s${CHUNK_ENTITIES * 2}`));
+      await reopened.close();
+    });
+
+    it('appends one record per incremental write and replays them in order on load', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a') }, { collection: 'assets', id: 'b', value: desk('b') }] });
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a', 'one') }] });
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a', 'two') }, { collection: 'assets', id: 'b', value: null }] });
+      await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'b', value: desk('b', 'back') }] });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      expect(await raw.count('records')).toBe(4);
+      raw.close();
+      const reopened = createIdbStorage({ name });
+      expect((await reopened.loadLocation(key, () => undefined))!.entities.assets).toEqual([desk('a', 'two'), desk('b', 'back')]);
+      await reopened.close();
+    });
+
+    it(`asks for a full rewrite once ${MAX_DELTA_RECORDS} incremental records pile up, and a full write folds them`, async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      const results = [];
+      for (let i = 0; i < MAX_DELTA_RECORDS; i++) {
+        results.push(await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a', `v${i}`) }] }));
+      }
+      expect(results.slice(0, -1).every((r) => !r || !r.compact)).toBe(true);
+      expect(results.at(-1)).toEqual({ compact: true });
+      await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a', 'folded') }] });
+      expect(await storage.write(key, { meta: meta(), full: false, changes: [{ collection: 'assets', id: 'b', value: desk('b') }] })).toEqual({ compact: false });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      expect(await raw.count('records')).toBe(2);
+      raw.close();
+    });
+
+    it('asks for a full rewrite once the incremental records hold many entity changes', async () => {
+      const storage = createIdbStorage({ name: freshName() });
+      await storage.open();
+      const changes = (n: number) => Array.from({ length: n }, (_, i) => ({ collection: 'sensors' as const, id: `s${i}`, value: desk(`s${i}`) }));
+      expect(await storage.write(key, { meta: meta(), full: false, changes: changes(MAX_DELTA_ENTITIES - 1) })).toEqual({ compact: false });
+      expect(await storage.write(key, { meta: meta(), full: false, changes: changes(1) })).toEqual({ compact: true });
+      expect((await storage.loadLocation(key, () => undefined))!.entities.sensors).toHaveLength(MAX_DELTA_ENTITIES - 1);
+      await storage.close();
+    });
+
+    it('lands nothing of a write holding a value that cannot be stored', async () => {
+      const storage = createIdbStorage({ name: freshName() });
+      await storage.open();
+      await storage.write(key, { meta: meta(1), full: false, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      const cyclic: Record<string, unknown> = { id: 'b' };
+      cyclic.self = cyclic;
+      const bad = { collection: 'assets' as const, id: 'b', value: cyclic };
+      await expect(storage.write(key, { meta: meta(2), full: false, changes: [bad] })).rejects.toThrow();
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.meta.savedAt).toBe(1);
+      expect(cached!.entities.assets).toEqual([desk('a')]);
+      await storage.close();
+    });
+  });
+
+  describe('loadLocation (records)', () => {
+    it('drops a location whose base record is not JSON with a warning', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      await raw.put('records', '{not json', ['u1', 'l1', 'base', 0]);
+      raw.close();
+      const reopened = createIdbStorage({ name });
+      const warnings: string[] = [];
+      expect(await reopened.loadLocation(key, (w) => warnings.push(w))).toBeNull();
+      expect(warnings).toEqual([STORAGE_WARNINGS.UNREADABLE_DROPPED]);
+      expect(await reopened.loadLocation(key, () => undefined)).toBeNull();
+      await reopened.close();
+    });
+
+    it('drops a location whose records are unreadable with a warning', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      await raw.put('records', JSON.stringify({ delta: [{ collection: 'nonsense', id: 'x', value: {} }] }), ['u1', 'l1', 'delta', 0, 1]);
+      raw.close();
+      const reopened = createIdbStorage({ name });
+      const warnings: string[] = [];
+      expect(await reopened.loadLocation(key, (w) => warnings.push(w))).toBeNull();
+      expect(warnings).toEqual(['Unreadable cached data was dropped.']);
       await reopened.close();
     });
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/worker/ports.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
-  createPersister, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
+  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
 } from '../../../src/worker/storage/persister.js';
 import { STORAGE_WARNINGS, type CacheWrite } from '../../../src/worker/storage/storagePort.js';
 import { createTestLogger } from '../engine/harness.js';
@@ -110,6 +110,37 @@ describe('persister', () => {
       persister.note([['assets', 'a']]);
       await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
       expect(writes[3]!.full).toBe(false);
+    });
+  });
+
+  describe('compaction', () => {
+    it('makes the next write a full rewrite when the storage asks to compact', async () => {
+      const { storage, writes } = recordingStorage();
+      const inner = storage.write;
+      storage.write = async (k, w) => { await inner(k, w); return { compact: !w.full }; };
+      const data = new Map<string, unknown>([['a', { id: 'a' }], ['b', { id: 'b' }]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(data));
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes.map((w) => w.full)).toEqual([false]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes.map((w) => w.full)).toEqual([false, true]);
+      expect(writes[1]!.changes.map((c) => c.id).sort()).toEqual(['a', 'b']);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS * 3);
+      expect(writes).toHaveLength(2);
+    });
+
+    it('writes a batch touching most of a large location as a full rewrite', async () => {
+      const { storage, writes } = recordingStorage();
+      const data = new Map<string, unknown>(Array.from({ length: PERSIST_FULL_MIN_ENTITIES * 2 }, (_, i) => [`a${i}`, { id: `a${i}` }]));
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), size: () => data.size });
+      persister.note([...data.keys()].slice(0, PERSIST_FULL_MIN_ENTITIES - 1).map((id) => ['assets', id] as const));
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      persister.note([...data.keys()].slice(0, PERSIST_FULL_MIN_ENTITIES).map((id) => ['assets', id] as const));
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes.map((w) => [w.full, w.changes.length])).toEqual([[false, PERSIST_FULL_MIN_ENTITIES - 1], [true, data.size]]);
     });
   });
 });
