@@ -9,7 +9,9 @@ import type { DrawState, FloorViewMeta, ViewMessage } from '../../src/shared/api
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import { FloorViewer } from '../../src/ui/components/FloorViewer.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
-import { statusPattern } from '../../src/ui/lib/describe.js';
+import { statusKind } from '../../src/ui/lib/describe.js';
+import { STATUS_MARK_COLOR, STATUS_MARK_MIN_ZOOM, statusMarkShape } from '../../src/ui/lib/statusMark.js';
+import '../../src/ui/styles.css';
 
 interface FrameStats { frames: number; ms: number; p95: number; mean: number; max: number; longTasks: number[] }
 
@@ -30,9 +32,10 @@ if (mode === 'viewer') {
 }
 
 /**
- * The bare page: the same desk markup the viewer draws (group, title, body,
- * status pattern overlay, the viewer's pattern defs), built and updated by
- * direct DOM writes; `plain` draws one rect per desk and nothing else.
+ * The bare page: the same desk markup the viewer draws (group with
+ * aria-label, body rect, status mark path hidden by the same CSS below the
+ * same zoom), built and updated by direct DOM writes; `plain` draws one rect
+ * per desk and nothing else.
  */
 function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorViewMeta>) => void {
   const SVG = 'http://www.w3.org/2000/svg';
@@ -42,11 +45,10 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
     return node;
   };
   const svg = el('svg', { width: 1280, height: 800 });
-  svg.innerHTML = PATTERN_DEFS;
   const world = el('g', { class: 'world' });
   svg.appendChild(world);
   root.appendChild(svg);
-  const nodes = new Map<string, { g: Element; title: Element; body: Element; overlay: Element | null; rotor: Element }>();
+  const nodes = new Map<string, { g: Element; body: Element; mark: Element | null }>();
   const draw = (id: string, e: DrawState) => {
     const n = nodes.get(id);
     if (!n) return;
@@ -54,18 +56,21 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
     if (plain) return;
     n.g.setAttribute('opacity', String(e.alpha));
     n.g.setAttribute('data-status', e.status ?? '');
+    n.g.setAttribute('data-color', e.color ?? '');
     n.g.setAttribute('aria-label', `Desk ${e.name}, ${e.status ?? ''}`);
-    n.title.textContent = `Desk ${e.name}, ${e.status ?? ''}`;
-    const pattern = statusPattern(e.status);
-    if (pattern === 'none') {
-      n.overlay?.remove();
-      n.overlay = null;
+    const kind = statusKind(e.status);
+    const shape = statusMarkShape(kind, e.width, e.depth, e.x, e.y);
+    if (!shape) {
+      n.mark?.remove();
+      n.mark = null;
     } else {
-      if (!n.overlay) {
-        n.overlay = el('rect', { x: -e.width / 2, y: -e.depth / 2, width: e.width, height: e.depth, 'pointer-events': 'none' });
-        n.rotor.appendChild(n.overlay);
+      if (!n.mark) {
+        n.mark = el('path', { fill: 'none', stroke: STATUS_MARK_COLOR, 'pointer-events': 'none', 'aria-hidden': 'true' });
+        n.g.appendChild(n.mark);
       }
-      n.overlay.setAttribute('fill', `url(#pattern-${pattern})`);
+      n.mark.setAttribute('class', `status-mark mark-${kind}`);
+      n.mark.setAttribute('d', shape.d);
+      n.mark.setAttribute('stroke-width', String(shape.strokeWidth));
     }
   };
   return (message) => {
@@ -76,38 +81,36 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
         if (plain) {
           const body = el('rect', { x: e.x - e.width / 2, y: e.y - e.depth / 2, width: e.width, height: e.depth, stroke: '#37474f', 'stroke-width': 0.05 });
           world.appendChild(body);
-          nodes.set(e.id, { g: body, title: body, body, overlay: null, rotor: body });
+          nodes.set(e.id, { g: body, body, mark: null });
         } else {
-          const g = el('g', { class: 'asset asset-shape', 'data-asset-id': e.id, transform: `translate(${e.x} ${e.y})`, role: 'button', tabindex: 0 });
-          const title = el('title', {});
-          const rotor = el('g', { transform: `rotate(${e.angle})` });
-          const body = el('rect', { x: -e.width / 2, y: -e.depth / 2, width: e.width, height: e.depth, rx: 0.08, stroke: '#37474f', 'stroke-width': 0.05 });
-          rotor.appendChild(body);
-          g.append(title, rotor);
+          // like the viewer's unrotated desks: drawn in place, no transform per desk
+          const g = el('g', { class: 'asset asset-shape', 'data-asset-id': e.id, role: 'button', tabindex: 0 });
+          const body = el('rect', { x: e.x - e.width / 2, y: e.y - e.depth / 2, width: e.width, height: e.depth, stroke: '#37474f', 'stroke-width': 0.05 });
+          g.append(body);
           world.appendChild(g);
-          nodes.set(e.id, { g, title, body, overlay: null, rotor });
+          nodes.set(e.id, { g, body, mark: null });
         }
         draw(e.id, e);
         maxX = Math.max(maxX, e.x + e.width);
         maxY = Math.max(maxY, e.y + e.depth);
       }
       const k = Math.min(1280 / maxX, 800 / maxY) * 0.92;
-      world.setAttribute('transform', `translate(20 20) scale(${k})`);
+      bareView = { x: 20, y: 20, k };
+      setBareView(bareView);
     } else {
       for (const [id, e] of Object.entries(message.upserted)) draw(id, e);
     }
   };
 }
 
-// the viewer's own pattern defs (FloorViewer.tsx), so both pages raster the same fills
-const PATTERN_DEFS = `<defs>
-  <pattern id="pattern-hatch" width="0.5" height="0.5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-    <line x1="0" y1="0" x2="0" y2="0.5" stroke="#000" stroke-opacity="0.45" stroke-width="0.12" /></pattern>
-  <pattern id="pattern-cross" width="0.6" height="0.6" patternUnits="userSpaceOnUse">
-    <path d="M0,0 L0.6,0.6 M0.6,0 L0,0.6" stroke="#000" stroke-opacity="0.4" stroke-width="0.08" /></pattern>
-  <pattern id="pattern-dots" width="0.5" height="0.5" patternUnits="userSpaceOnUse">
-    <circle cx="0.25" cy="0.25" r="0.08" fill="#000" fill-opacity="0.45" /></pattern>
-</defs>`;
+let bareView = { x: 0, y: 0, k: 1 };
+/** The bare page's pan/zoom: what the viewer's apply() does to the world group. */
+function setBareView(v: { x: number; y: number; k: number }): void {
+  const world = document.querySelector<SVGGElement>('g.world')!;
+  world.setAttribute('transform', `translate(${v.x} ${v.y}) scale(${v.k})`);
+  const detail = String(v.k >= STATUS_MARK_MIN_ZOOM);
+  if (world.getAttribute('data-detail') !== detail) world.setAttribute('data-detail', detail);
+}
 
 feeder.onmessage = (event: MessageEvent) => {
   onMessage(event.data as ViewMessage<DrawState, FloorViewMeta>);
@@ -144,16 +147,58 @@ function frames(ms: number, onFrame?: (t: number) => void): Promise<FrameStats> 
   });
 }
 
-/** Pans and zooms by rewriting the world group's transform once per frame, as the viewer does on drag and wheel. */
-function panZoom(ms: number): Promise<FrameStats> {
+export interface PanOptions {
+  /** zoom relative to the fitted floor before panning (2.5: status marks drawn) */
+  zoom: number;
+  /** bare page: promote the world group while moving, as the viewer does */
+  willChange: boolean;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Pans and zooms for `ms`, once per frame: the viewer through real pointer and
+ * wheel events (its own apply(): transform, level of detail, will-change,
+ * culling when it settles), the bare page by the same writes to its world group.
+ */
+async function panZoom(ms: number, options: PanOptions): Promise<FrameStats> {
+  const motion = (t: number) => ({ dx: Math.sin(t / 400) * 200, dy: Math.cos(t / 500) * 120, k: 1 + 0.3 * Math.sin(t / 700) });
+  if (mode === 'viewer') {
+    const svg = document.querySelector<SVGSVGElement>('svg.floor-svg')!;
+    const r = svg.getBoundingClientRect();
+    const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+    const wheel = (factor: number) => svg.dispatchEvent(new WheelEvent('wheel', { deltaY: -Math.log(factor) / 0.0015, clientX: cx, clientY: cy, bubbles: true, cancelable: true }));
+    const pointer = (type: string, x: number, y: number) => svg.dispatchEvent(new PointerEvent(type, { pointerId: 7, isPrimary: true, clientX: x, clientY: y, bubbles: true }));
+    wheel(options.zoom);
+    await sleep(400);
+    pointer('pointerdown', cx, cy);
+    let k = 1;
+    const stats = await frames(ms, (t) => {
+      const m = motion(t);
+      pointer('pointermove', cx + m.dx, cy + m.dy);
+      wheel(m.k / k);
+      k = m.k;
+    });
+    pointer('pointerup', cx, cy);
+    wheel(1 / (options.zoom * k));
+    await sleep(400);
+    return stats;
+  }
   const world = document.querySelector<SVGGElement>('g.world')!;
-  const base = world.getAttribute('transform') ?? '';
-  return frames(ms, (t) => {
-    const dx = Math.sin(t / 400) * 200;
-    const dy = Math.cos(t / 500) * 120;
-    const k = 1 + 0.3 * Math.sin(t / 700);
-    world.setAttribute('transform', `translate(${dx} ${dy}) ${base} scale(${k})`);
-  }).then((stats) => { world.setAttribute('transform', base); return stats; });
+  const base = { ...bareView, k: bareView.k * options.zoom };
+  // zoom about the screen centre, as the viewer's wheel at the centre does
+  base.x = 640 - (640 - bareView.x) * options.zoom;
+  base.y = 400 - (400 - bareView.y) * options.zoom;
+  setBareView(base);
+  await sleep(400);
+  if (options.willChange) world.style.willChange = 'transform';
+  const stats = await frames(ms, (t) => {
+    const m = motion(t);
+    setBareView({ x: 640 - (640 - base.x) * m.k + m.dx, y: 400 - (400 - base.y) * m.k + m.dy, k: base.k * m.k });
+  });
+  world.style.removeProperty('will-change');
+  setBareView(bareView);
+  return stats;
 }
 
 Object.assign(window, {
@@ -161,7 +206,7 @@ Object.assign(window, {
     start(n: number, rate: number) { feeder.postMessage({ type: 'start', n, rate }); },
     stop() { feeder.postMessage({ type: 'stop' }); },
     applied: () => applied,
-    assets: () => document.querySelectorAll(mode === 'plain' ? 'g.world > rect' : 'g.asset').length,
+    assets: () => document.querySelectorAll(mode === 'viewer' ? 'g.asset' : 'g.world > *').length,
     frames,
     panZoom,
   },

@@ -6,6 +6,7 @@ import { DEFAULT_LAYERS, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH, type MapLaye
 import { MSG } from '../../src/shared/messages.js';
 import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
 import type { ViewMirror } from '../../src/ui/engine/viewMirror.js';
+import { STATUS_MARK_MIN_ZOOM } from '../../src/ui/lib/statusMark.js';
 import { AppContext } from '../../src/ui/hooks/appContext.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine, draw, floor, floorMeta, room, roomEntry, sessionView, signedInWorld, type FakeEngine } from './fakeEngine.js';
@@ -66,12 +67,58 @@ describe('FloorViewer', () => {
       expect(screen.getByText(/The lamp flickers/)).toBeTruthy();
     });
 
-    it('adds a pattern to busy and reserved statuses so colour is not the only cue', async () => {
-      await renderViewer({ d1: draw('d1', { status: 'occupied' }), d2: draw('d2', { status: 'free' }) });
-      const busy = screen.getByRole('button', { name: /Desk d1/ });
-      const free = screen.getByRole('button', { name: /Desk d2/ });
-      expect(busy.querySelector('[fill="url(#pattern-hatch)"]')).not.toBeNull();
-      expect(free.querySelector('[fill^="url(#pattern"]')).toBeNull();
+    it('adds a status mark to busy, reserved and unknown desks so colour is not the only cue', async () => {
+      await renderViewer({
+        d1: draw('d1', { status: 'occupied' }), d2: draw('d2', { status: 'free' }),
+        d3: draw('d3', { status: 'reserved' }), d4: draw('d4', { status: 'unknown' }),
+      });
+      const mark = (name: RegExp) => screen.getByRole('button', { name }).querySelector('.status-mark');
+      expect(mark(/Desk d1/)?.getAttribute('class')).toBe('status-mark mark-busy');
+      expect(mark(/Desk d2/)).toBeNull();
+      expect(mark(/Desk d3/)?.getAttribute('class')).toBe('status-mark mark-booked');
+      expect(mark(/Desk d4/)?.getAttribute('class')).toBe('status-mark mark-unknown');
+      expect(document.querySelector('pattern')).toBeNull();
+    });
+
+    it('names each asset by aria-label alone, with its status words, and keeps it reachable by keyboard', async () => {
+      await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
+      const desk = screen.getByRole('button', { name: 'Desk Desk d1, occupied' });
+      expect(desk.getAttribute('tabindex')).toBe('0');
+      expect(desk.querySelector('title')).toBeNull();
+    });
+
+    it('shows status marks only from the zoom where a desk is big enough to read them', async () => {
+      await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
+      const world = document.querySelector('g.world')!;
+      const zoomIn = screen.getByRole('button', { name: 'Zoom in' });
+      const zoomOut = screen.getByRole('button', { name: 'Zoom out' });
+      for (let i = 0; i < 40 && world.getAttribute('data-detail') !== 'false'; i++) fireEvent.click(zoomOut);
+      const k = () => Number(/scale\(([\d.e+-]+)\)/.exec(world.getAttribute('transform') ?? '')![1]);
+      expect(k()).toBeLessThan(STATUS_MARK_MIN_ZOOM);
+      for (let i = 0; i < 40 && world.getAttribute('data-detail') !== 'true'; i++) fireEvent.click(zoomIn);
+      expect(k()).toBeGreaterThanOrEqual(STATUS_MARK_MIN_ZOOM);
+    });
+
+    it('draws unrotated desks at their floor coordinates without a transform, and rotated ones through one', async () => {
+      await renderViewer({ d1: draw('d1', { status: 'occupied', x: 10, y: 4 }), d2: draw('d2', { x: 20, y: 4, angle: 30 }) });
+      const flat = screen.getByRole('button', { name: /Desk d1/ });
+      const turned = screen.getByRole('button', { name: /Desk d2/ });
+      expect(flat.getAttribute('transform')).toBeNull();
+      expect(flat.querySelector('[transform]')).toBeNull();
+      const rect = flat.querySelector('rect')!;
+      expect(Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')) / 2).toBeCloseTo(10);
+      expect(flat.querySelector('.status-mark')!.getAttribute('d')).toMatch(/^M9\.\d+,3\.\d+L10\.\d+,4\.\d+/);
+      expect(turned.getAttribute('transform')).toBe('translate(20 4)');
+      expect(turned.querySelector('g')!.getAttribute('transform')).toBe('rotate(30)');
+    });
+
+    it('promotes the world group for compositing while the map moves and drops it once the move settles', async () => {
+      await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
+      const world = document.querySelector<SVGGElement>('g.world')!;
+      await waitFor(() => expect(world.style.willChange).toBe(''));
+      fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+      expect(world.style.willChange).toBe('transform');
+      await waitFor(() => expect(world.style.willChange).toBe(''));
     });
 
     it('renders server text as text, never as markup', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitBox, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
-import { statusPattern, accessibleName } from '../../src/ui/lib/describe.js';
+import { statusKind, accessibleName } from '../../src/ui/lib/describe.js';
 import { draw } from './fakeEngine.js';
 
 describe('viewport', () => {
@@ -33,13 +33,14 @@ describe('viewport', () => {
 });
 
 describe('describe', () => {
-  describe('statusPattern', () => {
-    it('gives every kind of status its own pattern so colour is never alone', () => {
-      expect(statusPattern('free')).toBe('none');
-      expect(statusPattern('occupied')).toBe('hatch');
-      expect(statusPattern('occupied and reserved')).toBe('hatch');
-      expect(statusPattern('reserved')).toBe('cross');
-      expect(statusPattern('unknown')).toBe('dots');
+  describe('statusKind', () => {
+    it('sorts status words into kinds that each get their own mark, so colour is never alone', () => {
+      expect(statusKind('free')).toBe('none');
+      expect(statusKind(null)).toBe('none');
+      expect(statusKind('occupied')).toBe('busy');
+      expect(statusKind('occupied and reserved')).toBe('busy');
+      expect(statusKind('reserved')).toBe('booked');
+      expect(statusKind('unknown')).toBe('unknown');
     });
   });
   describe('accessibleName', () => {

@@ -2,12 +2,13 @@
 // (DESIGN §4): a live change of this asset re-renders this component only.
 // Draw state comes from the worker; this file only turns it into SVG.
 
-import { memo, useId, useMemo, useSyncExternalStore, type KeyboardEvent, type ReactElement } from 'react';
+import { memo, useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import { useViewEntry } from '../hooks/useView.js';
-import { accessibleName, statusPattern } from '../lib/describe.js';
+import { accessibleName, statusKind } from '../lib/describe.js';
 import { allowedImageUrl } from '../lib/imageUrl.js';
+import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 import { boxOf, svgY, Y_SIGN, type Box } from '../lib/viewport.js';
 import { Decoration } from './Decoration.js';
 import { useFloorContext } from './floorContext.js';
@@ -54,10 +55,22 @@ function centroid(outline: NonNullable<DrawState['outline']>): [number, number] 
   return [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
 }
 
-function PatternOverlay({ status, children }: { status: string | null; children: (fill: string) => ReactElement }) {
-  const pattern = statusPattern(status);
-  if (pattern === 'none') return null;
-  return children(`url(#pattern-${pattern})`);
+/** The status cue that is not colour (lib/statusMark.ts); hidden by CSS while zoomed out. */
+function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState; width: number; depth: number; cx?: number; cy?: number }) {
+  const kind = statusKind(entry.status);
+  const shape = statusMarkShape(kind, width, depth, cx, cy);
+  if (!shape) return null;
+  return (
+    <path
+      className={`status-mark mark-${kind}`}
+      d={shape.d}
+      fill="none"
+      stroke={STATUS_MARK_COLOR}
+      strokeWidth={shape.strokeWidth}
+      pointerEvents="none"
+      aria-hidden="true"
+    />
+  );
 }
 
 function ShapeBody({ entry }: { entry: DrawState }) {
@@ -82,7 +95,6 @@ function ShapeBody({ entry }: { entry: DrawState }) {
         strokeWidth={isZone ? 0.08 : 0.12}
         strokeDasharray={isZone ? '0.5 0.25' : undefined}
       />
-      <PatternOverlay status={entry.status}>{(fill) => <polygon points={pts} fill={fill} pointerEvents="none" />}</PatternOverlay>
       {entry.label || entry.status ? (
         <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none">
           {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
@@ -137,6 +149,18 @@ function Bubble({ entry }: { entry: DrawState }) {
   );
 }
 
+const OWN_BODIES = new Set(['employee', 'ticket', 'voice', 'sensor', 'portal', 'locker']);
+
+/**
+ * Unrotated desk-like things are drawn at their floor coordinates with no
+ * transform of their own: in Chromium every transformed SVG group is a paint
+ * property node of its own, and 5,000 of them cost more to paint than the
+ * desks (docs/bench.md §5).
+ */
+export function drawsInPlace(entry: DrawState): boolean {
+  return !isShapeEntry(entry) && entry.type !== 'auto_tag' && !entry.angle && !OWN_BODIES.has(entry.symbol ?? entry.type);
+}
+
 function ThingBody({ entry }: { entry: DrawState }) {
   const w = entry.width || 1.5;
   const d = entry.depth || 1.5;
@@ -183,13 +207,25 @@ function ThingBody({ entry }: { entry: DrawState }) {
           <text y={0.15} fontSize={0.4} textAnchor="middle" aria-hidden="true">L</text>
         </>
       );
-    default:
+    default: {
+      if (!entry.angle) {
+        // drawn in place (see drawsInPlace): no transform node per desk; square
+        // corners, as rounded ones cost a third of the pan frame rate (docs/bench.md §5)
+        const [cx, cy] = [entry.x, svgY(entry.y)];
+        return (
+          <>
+            <rect x={cx - w / 2} y={cy - d / 2} width={w} height={d} fill={fill} stroke="#37474f" strokeWidth={0.05} />
+            <StatusMark entry={entry} width={w} depth={d} cx={cx} cy={cy} />
+          </>
+        );
+      }
       return (
         <g transform={`rotate(${Y_SIGN * entry.angle})`}>
-          <rect x={-w / 2} y={-d / 2} width={w} height={d} rx={0.08} fill={fill} stroke="#37474f" strokeWidth={0.05} />
-          <PatternOverlay status={entry.status}>{(p) => <rect x={-w / 2} y={-d / 2} width={w} height={d} fill={p} pointerEvents="none" />}</PatternOverlay>
+          <rect x={-w / 2} y={-d / 2} width={w} height={d} fill={fill} stroke="#37474f" strokeWidth={0.05} />
+          <StatusMark entry={entry} width={w} depth={d} />
         </g>
       );
+    }
   }
 }
 
@@ -206,6 +242,9 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
   const inside = useInsideView(box);
   if (!entry || !inside || !shownOn(entry, active, HEAT_LAYER)) return null;
   const isShape = isShapeEntry(entry);
+  const inPlace = drawsInPlace(entry);
+  // where centre-relative extras (missing symbol, highlight ring) go
+  const [ox, oy] = inPlace ? [entry.x, svgY(entry.y)] : [0, 0];
   const interactive = !NON_INTERACTIVE.has(entry.type);
   const name = accessibleName(entry);
   const onKeyDown = (event: KeyboardEvent<SVGGElement>) => {
@@ -221,19 +260,18 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
       data-status={entry.status ?? undefined}
       data-color={entry.color ?? undefined}
       opacity={entry.alpha}
-      transform={isShape ? undefined : `translate(${entry.x} ${svgY(entry.y)})`}
+      transform={isShape || inPlace ? undefined : `translate(${entry.x} ${svgY(entry.y)})`}
       role={interactive ? 'button' : 'img'}
       tabIndex={interactive ? 0 : undefined}
       aria-label={name}
       onClick={interactive ? (event) => open(id, event.currentTarget) : undefined}
       onKeyDown={interactive ? onKeyDown : undefined}
     >
-      <title>{name}</title>
       {isShape ? <ShapeBody entry={entry} /> : <ThingBody entry={entry} />}
       {entry.missingSymbol ? (
-        <text y={isShape ? 0 : 0.25} fontSize={0.8} textAnchor="middle" className="missing-symbol">?</text>
+        <text x={ox} y={oy + (isShape ? 0 : 0.25)} fontSize={0.8} textAnchor="middle" className="missing-symbol">?</text>
       ) : null}
-      {highlighted && !isShape ? <circle r={1.4} className="highlight-ring" fill="none" stroke="#ff1744" strokeWidth={0.15} /> : null}
+      {highlighted && !isShape ? <circle cx={ox} cy={oy} r={1.4} className="highlight-ring" fill="none" stroke="#ff1744" strokeWidth={0.15} /> : null}
     </g>
   );
 }

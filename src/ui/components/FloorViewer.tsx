@@ -10,6 +10,7 @@ import { useViewMeta, useViewReady } from '../hooks/useView.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
 import { createDrawOrderStore } from '../lib/drawOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
+import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
 import {
   boxOf, centerOn, fitBox, panBy, svgY, transformOf, visibleBox, zoomAt, type Box, type Viewport,
 } from '../lib/viewport.js';
@@ -70,12 +71,30 @@ export function FloorViewer(props: FloorViewerProps) {
   const onCenterChange = props.onCenterChange;
   const offset = meta?.building?.location_offset ?? [0, 0];
 
+  // Pan and zoom touch the world group only, never React: its transform, its
+  // level of detail (status marks shown from STATUS_MARK_MIN_ZOOM, by CSS) and,
+  // while moving, `will-change: transform` so Chromium moves one composited
+  // layer instead of repainting every asset each frame; dropped when the move
+  // settles so the floor is re-rastered sharp at the new zoom.
+  const moving = useRef(false);
   const apply = useCallback(
     (next: Viewport) => {
       viewport.current = next;
-      worldRef.current?.setAttribute('transform', transformOf(next));
+      const world = worldRef.current;
+      if (world) {
+        world.setAttribute('transform', transformOf(next));
+        const detail = String(next.k >= STATUS_MARK_MIN_ZOOM);
+        // written only when it flips: the flip restyles every mark once
+        if (world.getAttribute('data-detail') !== detail) world.setAttribute('data-detail', detail);
+        if (!moving.current) {
+          moving.current = true;
+          world.style.willChange = 'transform';
+        }
+      }
       if (cullTimer.current) clearTimeout(cullTimer.current);
       cullTimer.current = setTimeout(() => {
+        moving.current = false;
+        worldRef.current?.style.removeProperty('will-change');
         const { w, h } = sizeRef.current;
         const count = mirror.getKeys().length;
         // the box is in floor coordinates: undo the building offset of the inner group
@@ -156,18 +175,27 @@ export function FloorViewer(props: FloorViewerProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [highlightId, ready]);
 
+  // The svg's place on the page, read once per gesture: reading it while the
+  // world group's transform is dirty forces a layout of every asset, once per
+  // wheel event, on top of the frame's own.
+  const rectRef = useRef<DOMRect | null>(null);
+  const svgRect = useCallback((): DOMRect => {
+    if (!moving.current || !rectRef.current) rectRef.current = svgRef.current!.getBoundingClientRect();
+    return rectRef.current;
+  }, []);
+
   // wheel zoom needs a non-passive listener to keep the page from scrolling
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
-      const r = svg.getBoundingClientRect();
+      const r = svgRect();
       apply(zoomAt(viewport.current, Math.exp(-event.deltaY * 0.0015), event.clientX - r.left, event.clientY - r.top));
     };
     svg.addEventListener('wheel', onWheel, { passive: false });
     return () => svg.removeEventListener('wheel', onWheel);
-  }, [apply]);
+  }, [apply, svgRect]);
 
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const dragged = useRef(0);
@@ -175,7 +203,11 @@ export function FloorViewer(props: FloorViewerProps) {
   const onPointerDown = (event: React.PointerEvent<SVGSVGElement>) => {
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.current.size === 1) dragged.current = 0;
-    (event.currentTarget as Element).setPointerCapture?.(event.pointerId);
+    try {
+      (event.currentTarget as Element).setPointerCapture?.(event.pointerId);
+    } catch {
+      // the pointer is already gone (or synthetic): the drag works without capture
+    }
   };
   const onPointerMove = (event: React.PointerEvent<SVGSVGElement>) => {
     const prev = pointers.current.get(event.pointerId);
@@ -186,7 +218,7 @@ export function FloorViewer(props: FloorViewerProps) {
       const [pa, pb] = [...pointers.current.values()];
       const before = Math.hypot(pa!.x - pb!.x, pa!.y - pb!.y);
       const after = Math.hypot(a!.x - b!.x, a!.y - b!.y);
-      const r = svgRef.current!.getBoundingClientRect();
+      const r = svgRect();
       const mx = (a!.x + b!.x) / 2 - r.left;
       const my = (a!.y + b!.y) / 2 - r.top;
       let v = panBy(viewport.current, (next.x - prev.x) / 2, (next.y - prev.y) / 2);
@@ -291,22 +323,18 @@ export function FloorViewer(props: FloorViewerProps) {
           data-from-cache={meta?.fromCache ? 'true' : 'false'}
         >
           <defs>
-            <pattern id="pattern-hatch" width="0.5" height="0.5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-              <line x1="0" y1="0" x2="0" y2="0.5" stroke="#000" strokeOpacity="0.45" strokeWidth="0.12" />
-            </pattern>
-            <pattern id="pattern-cross" width="0.6" height="0.6" patternUnits="userSpaceOnUse">
-              <path d="M0,0 L0.6,0.6 M0.6,0 L0,0.6" stroke="#000" strokeOpacity="0.4" strokeWidth="0.08" />
-            </pattern>
-            <pattern id="pattern-dots" width="0.5" height="0.5" patternUnits="userSpaceOnUse">
-              <circle cx="0.25" cy="0.25" r="0.08" fill="#000" fillOpacity="0.45" />
-            </pattern>
             <radialGradient id="heat-gradient">
               <stop offset="0%" stopColor="#ff3d00" stopOpacity="0.8" />
               <stop offset="60%" stopColor="#ffab00" stopOpacity="0.35" />
               <stop offset="100%" stopColor="#ffd600" stopOpacity="0" />
             </radialGradient>
           </defs>
-          <g ref={worldRef} className="world" transform={transformOf(viewport.current)}>
+          <g
+            ref={worldRef}
+            className="world"
+            transform={transformOf(viewport.current)}
+            data-detail={String(viewport.current.k >= STATUS_MARK_MIN_ZOOM)}
+          >
             <g transform={`translate(${offset[0]} ${svgY(offset[1])})`}>
               {planUrl && planBox ? (
                 <image

@@ -1,20 +1,21 @@
-// Words for what the viewer shows, so nothing is told by colour alone: status
-// patterns, type names and the accessible name of each drawn asset.
+// Words for what the viewer shows, so nothing is told by colour alone: the
+// kind of status (drawn as a mark), type names and each asset's accessible name.
 
 import type { DrawState } from '../../shared/api.js';
 
-export type StatusPattern = 'none' | 'hatch' | 'cross' | 'dots';
+/** The kind of a status word, drawn as a mark on the asset (AssetNode's StatusMark). */
+export type StatusKind = 'none' | 'busy' | 'booked' | 'unknown';
 
 const BUSY = /\b(occupied|in use|busy|taken|overdue|exceeded|alarm|critical|high)\b/i;
 const BOOKED = /\b(reserved|booked|pending|waiting)\b/i;
 const UNKNOWN = /\b(unknown|missing|offline|expired|stale|no data|n\/a)\b/i;
 
-/** A fill pattern per kind of status word; 'occupied and reserved' counts as busy. */
-export function statusPattern(status: string | null | undefined): StatusPattern {
+/** The kind of a status word; 'occupied and reserved' counts as busy. */
+export function statusKind(status: string | null | undefined): StatusKind {
   if (!status) return 'none';
-  if (BUSY.test(status)) return 'hatch';
-  if (BOOKED.test(status)) return 'cross';
-  if (UNKNOWN.test(status)) return 'dots';
+  if (BUSY.test(status)) return 'busy';
+  if (BOOKED.test(status)) return 'booked';
+  if (UNKNOWN.test(status)) return 'unknown';
   return 'none';
 }
 
