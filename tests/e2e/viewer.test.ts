@@ -117,6 +117,9 @@ describe('viewer in Chromium', () => {
     await dialog.getByRole('button', { name: 'Book now' }).click();
     await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
     expect(await room.getAttribute('data-status')).toMatch(/reserved/);
+    // the reservation text keeps its lines: the current slot, then 'Next:' or 'No reservations'
+    const text = dialog.locator('.asset-text');
+    await expect.poll(() => text.innerText(), { timeout: 3000 }).toMatch(/E2E planning\n(Next:|No reservations)/);
     await shot('04-room-booked');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
