@@ -6,12 +6,11 @@ import { ASSET_DEFAULT_SIZE, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '.
 import { shapeGeometry } from '../geo.js';
 import type { Asset, AssetCategories, HistoryEntry, Id, TimeoutAction } from '../types.js';
 import { normalizeAngles, normalizeColor, normalizeCoords, normalizeOutline } from './geometry.js';
-import { normalizeList } from './list.js';
+import { identifiedRecord, normalizeList } from './list.js';
 import {
   isRecord, toBool, toConfig, toId, toIdList, toIntOrNull, toNumOrNull, toPositive, toStr,
   toStrList, toStrOrNull, toTime, type NormalizeContext, type Raw,
 } from './primitives.js';
-import { WARN } from './warnings.js';
 
 export const TIMEOUT_ACTIONS: readonly TimeoutAction[] = ['skip', 'fade_out', 'missing', 'grey_out', 'none'];
 
@@ -54,16 +53,9 @@ function toVotes(value: unknown): Asset['votes'] {
 }
 
 export function normalizeAsset(raw: unknown, ctx: NormalizeContext): Asset | null {
-  if (!isRecord(raw)) {
-    ctx.logger.warn(WARN.notAnObject('asset'), raw);
-    return null;
-  }
-  const id = toId(raw.id);
-  if (id === null) {
-    ctx.logger.warn(WARN.missingId('asset'), raw);
-    return null;
-  }
-  return buildAsset(raw, id, ctx);
+  const got = identifiedRecord(raw, 'asset', ctx);
+  if (!got) return null;
+  return buildAsset(got.r, got.id, ctx);
 }
 
 function buildAsset(r: Raw, id: Id, ctx: NormalizeContext): Asset {

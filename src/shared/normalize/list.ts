@@ -3,7 +3,7 @@
 // item winning, as the later one is the newer copy in every server listing.
 
 import type { Id } from '../types.js';
-import type { NormalizeContext } from './primitives.js';
+import { isRecord, toId, type NormalizeContext, type Raw } from './primitives.js';
 import { WARN } from './warnings.js';
 
 export function normalizeList<T extends { id: Id }>(
@@ -24,4 +24,21 @@ export function normalizeList<T extends { id: Id }>(
     byId.set(normalized.id, normalized);
   });
   return [...byId.values()];
+}
+
+/**
+ * The guard every entity normalizer starts with: an object with a usable id,
+ * or null after a warning naming the kind.
+ */
+export function identifiedRecord(raw: unknown, kind: string, ctx: NormalizeContext): { r: Raw; id: Id } | null {
+  if (!isRecord(raw)) {
+    ctx.logger.warn(WARN.notAnObject(kind), raw);
+    return null;
+  }
+  const id = toId(raw.id);
+  if (id === null) {
+    ctx.logger.warn(WARN.missingId(kind), raw);
+    return null;
+  }
+  return { r: raw, id };
 }

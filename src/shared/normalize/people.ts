@@ -4,7 +4,7 @@
 
 import { DEFAULT_AVATAR_URL } from '../constants.js';
 import type { ExternalObject, Id, Notification, Settings, User, UserLocation } from '../types.js';
-import { normalizeList } from './list.js';
+import { identifiedRecord, normalizeList } from './list.js';
 import {
   isRecord, toBool, toId, toIdList, toNumOrNull, toStr, toStrOrNull, toTime,
   type NormalizeContext, type Raw,
@@ -21,21 +21,8 @@ export function manualLocationSensorId(userId: Id): Id {
   return `manual-location:${userId}`;
 }
 
-function withId(raw: unknown, kind: string, ctx: NormalizeContext): { r: Raw; id: Id } | null {
-  if (!isRecord(raw)) {
-    ctx.logger.warn(WARN.notAnObject(kind), raw);
-    return null;
-  }
-  const id = toId(raw.id);
-  if (id === null) {
-    ctx.logger.warn(WARN.missingId(kind), raw);
-    return null;
-  }
-  return { r: raw, id };
-}
-
 export function normalizeExternalObject(raw: unknown, ctx: NormalizeContext): ExternalObject | null {
-  const got = withId(raw, 'external object', ctx);
+  const got = identifiedRecord(raw, 'external object', ctx);
   if (!got) return null;
   const { r, id } = got;
   return { id, name: toStr(r.name), type: toStr(r.type), data: isRecord(r.data) ? { ...r.data } : {} };
@@ -68,7 +55,7 @@ function toDecoration(value: unknown): User['decoration'] {
 }
 
 export function normalizeUser(raw: unknown, ctx: NormalizeContext): User | null {
-  const got = withId(raw, 'user', ctx);
+  const got = identifiedRecord(raw, 'user', ctx);
   if (!got) return null;
   const { r, id } = got;
   const avatar = toStrOrNull(r.avatar_url);
@@ -143,7 +130,7 @@ export function normalizeSettings(raw: unknown, ctx: NormalizeContext): Settings
 
 /** Notification fields are not shown in the spec; these are the ones we rely on. */
 export function normalizeNotification(raw: unknown, ctx: NormalizeContext): Notification | null {
-  const got = withId(raw, 'notification', ctx);
+  const got = identifiedRecord(raw, 'notification', ctx);
   if (!got) return null;
   const { r, id } = got;
   return {

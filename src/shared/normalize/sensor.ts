@@ -3,7 +3,7 @@
 // booking_ref and location values without coordinates are dropped.
 
 import type { Id, MeasurementValue, ReservationEvent, Sensor } from '../types.js';
-import { normalizeList } from './list.js';
+import { identifiedRecord, normalizeList } from './list.js';
 import {
   isRecord, toId, toIdList, toIntOrNull, toNumOrNull, toStr, toStrOrNull, toTime,
   type NormalizeContext,
@@ -97,38 +97,32 @@ export function normalizeMeasurementValue(raw: unknown, meta: MeasurementMeta, c
 }
 
 export function normalizeSensor(raw: unknown, ctx: NormalizeContext): Sensor | null {
-  if (!isRecord(raw)) {
-    ctx.logger.warn(WARN.notAnObject('sensor'), raw);
-    return null;
-  }
-  const id = toId(raw.id);
-  if (id === null) {
-    ctx.logger.warn(WARN.missingId('sensor'), raw);
-    return null;
-  }
-  const type = toStr(raw.type, 'generic');
+  const got = identifiedRecord(raw, 'sensor', ctx);
+  if (!got) return null;
+  const { r, id } = got;
+  const type = toStr(r.type, 'generic');
   const meta = { sensorId: id, type };
   const measurement = (v: unknown) => (v === undefined || v === null ? null : normalizeMeasurementValue(v, meta, ctx));
-  const status = isRecord(raw.last_status) ? raw.last_status : {};
+  const status = isRecord(r.last_status) ? r.last_status : {};
   const sensor: Sensor = {
     id,
-    uuid: toStr(raw.uuid),
-    legacy_id: toStrOrNull(raw.legacy_id),
+    uuid: toStr(r.uuid),
+    legacy_id: toStrOrNull(r.legacy_id),
     type,
-    subtype: toStrOrNull(raw.subtype),
-    asset_id: toId(raw.asset_id),
-    value: raw.value ?? null,
-    prev_value: raw.prev_value ?? null,
-    daily_delta_value: toNumOrNull(raw.daily_delta_value),
-    day_start_value: toNumOrNull(raw.day_start_value),
-    last_measurement: measurement(raw.last_measurement),
-    previous_measurement: measurement(raw.previous_measurement),
-    last_communication_time: toTime(raw.last_communication_time),
+    subtype: toStrOrNull(r.subtype),
+    asset_id: toId(r.asset_id),
+    value: r.value ?? null,
+    prev_value: r.prev_value ?? null,
+    daily_delta_value: toNumOrNull(r.daily_delta_value),
+    day_start_value: toNumOrNull(r.day_start_value),
+    last_measurement: measurement(r.last_measurement),
+    previous_measurement: measurement(r.previous_measurement),
+    last_communication_time: toTime(r.last_communication_time),
     last_status: { battery_level: toNumOrNull(status.battery_level) },
-    virtual_sensor_id: toId(raw.virtual_sensor_id),
-    vendor_id: toStrOrNull(raw.vendor_id),
+    virtual_sensor_id: toId(r.virtual_sensor_id),
+    vendor_id: toStrOrNull(r.vendor_id),
   };
-  if (raw.local === true) sensor.local = true;
+  if (r.local === true) sensor.local = true;
   return sensor;
 }
 

@@ -6,26 +6,13 @@ import { DEFAULT_BUILDING_OFFSET, FLOOR_DEFAULT_HEIGHT } from '../constants.js';
 import type { Building, Floor, Id, Location, Organization, Vec2 } from '../types.js';
 import {
   isRecord, toBool, toConfig, toId, toIdList, toIntOrNull, toNum, toNumOrNull, toNumberTuple,
-  toPositive, toStr, toStrOrNull, type NormalizeContext, type Raw,
+  toPositive, toStr, toStrOrNull, type NormalizeContext,
 } from './primitives.js';
-import { WARN } from './warnings.js';
+import { identifiedRecord } from './list.js';
 import { normalizeOutline } from './geometry.js';
 
-function record(raw: unknown, kind: string, ctx: NormalizeContext): { r: Raw; id: Id } | null {
-  if (!isRecord(raw)) {
-    ctx.logger.warn(WARN.notAnObject(kind), raw);
-    return null;
-  }
-  const id = toId(raw.id);
-  if (id === null) {
-    ctx.logger.warn(WARN.missingId(kind), raw);
-    return null;
-  }
-  return { r: raw, id };
-}
-
 export function normalizeOrganization(raw: unknown, ctx: NormalizeContext): Organization | null {
-  const got = record(raw, 'organization', ctx);
+  const got = identifiedRecord(raw, 'organization', ctx);
   if (!got) return null;
   const { r, id } = got;
   const locationsMap: Organization['locations_map'] = {};
@@ -56,7 +43,7 @@ export function normalizeOrganization(raw: unknown, ctx: NormalizeContext): Orga
 }
 
 export function normalizeLocation(raw: unknown, ctx: NormalizeContext): Location | null {
-  const got = record(raw, 'location', ctx);
+  const got = identifiedRecord(raw, 'location', ctx);
   if (!got) return null;
   const { r, id } = got;
   return {
@@ -86,7 +73,7 @@ function toOffset(value: unknown): Vec2 | null {
 
 /** `ctx.buildingIndex` is the building's place in its location's list (offset default). */
 export function normalizeBuilding(raw: unknown, ctx: NormalizeContext): Building | null {
-  const got = record(raw, 'building', ctx);
+  const got = identifiedRecord(raw, 'building', ctx);
   if (!got) return null;
   const { r, id } = got;
   const index = ctx.buildingIndex ?? 0;
@@ -109,7 +96,7 @@ export function normalizeBuilding(raw: unknown, ctx: NormalizeContext): Building
 
 /** `ctx.floorIndex` is the floor's place in its building's list (index default). */
 export function normalizeFloor(raw: unknown, ctx: NormalizeContext): Floor | null {
-  const got = record(raw, 'floor', ctx);
+  const got = identifiedRecord(raw, 'floor', ctx);
   if (!got) return null;
   const { r, id } = got;
   const height = toPositive(r.height, FLOOR_DEFAULT_HEIGHT);
