@@ -56,6 +56,17 @@ describe('LayerPanel', () => {
     expect(within(legend).getByText('1200 poor')).toBeTruthy();
   });
 
+  it('explains the desk status marks in words while a desk layer is on', () => {
+    const { rerender } = render(<MapLegends active={['floorplan']} legends={[]} />);
+    expect(screen.queryByRole('figure', { name: 'Legend: Desk status marks' })).toBeNull();
+    rerender(<MapLegends active={['desk_usage']} legends={[]} />);
+    const legend = screen.getByRole('figure', { name: 'Legend: Desk status marks' });
+    expect(within(legend).getByText('Busy (occupied)')).toBeTruthy();
+    expect(within(legend).getByText('Booked (reserved)')).toBeTruthy();
+    expect(within(legend).getByText('No recent data')).toBeTruthy();
+    expect(legend.querySelectorAll('svg path')).toHaveLength(3);
+  });
+
   it('leaves out layers the user may not see', () => {
     render(<LayerPanel active={[]} onChange={vi.fn()} unavailable={new Set(['report'])} />);
     expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
@@ -187,7 +198,8 @@ describe('Notifications', () => {
   it('lists notifications newest first, unread in words, and marks one read', async () => {
     const engine = renderShell();
     fireEvent.click(await screen.findByRole('tab', { name: 'Notifications' }));
-    const items = await screen.findAllByRole('listitem');
+    const panel = await screen.findByRole('region', { name: 'Notifications' });
+    const items = await within(panel).findAllByRole('listitem');
     expect(items[0]!.textContent).toContain('Title n1');
     expect(within(items[0]!).getByText('(unread)')).toBeTruthy();
     expect(within(items[1]!).queryByText('(unread)')).toBeNull();

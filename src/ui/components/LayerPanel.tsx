@@ -4,6 +4,8 @@
 
 import type { Legend } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
+import type { StatusKind } from '../lib/describe.js';
+import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 
 export const LAYER_LABELS: Record<MapLayer, string> = {
   floorplan: 'Floor plan',
@@ -67,6 +69,37 @@ export function LegendView({ legend }: { legend: Legend }) {
   );
 }
 
+/** Layers whose assets carry the status marks of lib/statusMark.ts. */
+const MARKED_LAYERS: readonly MapLayer[] = ['desks', 'desk_usage', 'lockers'];
+
+const MARK_WORDS: ReadonlyArray<[StatusKind, string]> = [
+  ['busy', 'Busy (occupied)'],
+  ['booked', 'Booked (reserved)'],
+  ['unknown', 'No recent data'],
+];
+
+/** Key of the non-colour marks drawn on desks and lockers when zoomed in. */
+export function StatusMarksLegend() {
+  return (
+    <figure className="legend" aria-label="Legend: Desk status marks">
+      <figcaption>Desk status marks</figcaption>
+      <ul>
+        {MARK_WORDS.map(([kind, words]) => {
+          const mark = statusMarkShape(kind, 2, 2)!;
+          return (
+            <li key={kind}>
+              <svg className="swatch" viewBox="-1 -1 2 2" aria-hidden="true">
+                <path d={mark.d} stroke={STATUS_MARK_COLOR} strokeWidth={mark.strokeWidth} fill="none" />
+              </svg>
+              {words}
+            </li>
+          );
+        })}
+      </ul>
+    </figure>
+  );
+}
+
 /**
  * Legends of the active scale-coloured layers, drawn over the map so the key
  * stays in sight next to the colours it explains.
@@ -74,12 +107,14 @@ export function LegendView({ legend }: { legend: Legend }) {
 export function MapLegends({ legends, active }: { legends: readonly Legend[]; active: readonly MapLayer[] }) {
   const on = new Set(active);
   const shown = legends.filter((l) => on.has(l.layer));
-  if (!shown.length) return null;
+  const marks = MARKED_LAYERS.some((layer) => on.has(layer));
+  if (!shown.length && !marks) return null;
   return (
     <div className="map-legends" aria-label="Legends">
       {shown.map((legend) => (
         <LegendView key={legend.layer} legend={legend} />
       ))}
+      {marks ? <StatusMarksLegend /> : null}
     </div>
   );
 }
