@@ -97,6 +97,10 @@ export interface DrawState {
   nextEvent?: ReservationEvent | null;
   /** heatmap weight 0..1 (co-workers-heatmap) */
   heat?: number;
+  /** devices and monitoring layers: lowest battery level (%) of the asset's sensors */
+  battery?: number | null;
+  /** devices and monitoring layers: newest communication time of its sensors (corrected-clock ms) */
+  lastCommunication?: number | null;
   /** recent history for the popup, newest first, as display text (added by the UI issue) */
   history?: Array<{ time: number; text: string }>;
   /** votes on tickets and voices (added by the UI issue) */

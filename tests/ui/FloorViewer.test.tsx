@@ -308,6 +308,14 @@ describe('FloorViewer', () => {
       expect(screen.queryByRole('dialog')).toBeNull();
     });
 
+    it('shows a device\'s battery and last communication', async () => {
+      await renderViewer({ d1: draw('d1', { battery: 15, lastCommunication: Date.UTC(2024, 0, 1, 9), status: 'battery low' }) }, { openId: 'd1' });
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText('Battery').nextElementSibling!.textContent).toBe('15 %');
+      expect(within(dialog).getByText('Last communication').nextElementSibling!.textContent).toMatch(/\d/);
+      expect(within(dialog).getByText('battery low')).toBeTruthy();
+    });
+
     it("uses the asset's own popup size", async () => {
       await renderViewer({ d1: draw('d1', { popup: { width: 420, height: 320, type: null } }) }, { openId: 'd1' });
       const dialog = await screen.findByRole('dialog');

@@ -133,6 +133,18 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
                 <dd>{value}</dd>
               </>
             ) : null}
+            {typeof entry.battery === 'number' ? (
+              <>
+                <dt>Battery</dt>
+                <dd>{entry.battery} %</dd>
+              </>
+            ) : null}
+            {typeof entry.lastCommunication === 'number' ? (
+              <>
+                <dt>Last communication</dt>
+                <dd>{formatDateTime(entry.lastCommunication, timeZone)}</dd>
+              </>
+            ) : null}
             {entry.label && entry.label !== entry.name ? (
               <>
                 <dt>Label</dt>

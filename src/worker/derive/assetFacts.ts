@@ -86,10 +86,33 @@ export interface AssetFacts {
   history: HistoryItem[] | undefined;
   /** tickets and voices */
   votes: DrawState['votes'];
+  /** devices and monitoring: what heartbeats report */
+  device: DeviceFacts | null;
   /** the next instant the facts change without new data, or null */
   nextChangeAt: number | null;
   /** changes continuously (fading, clean-desk colour): re-derived on the real-time timeline */
   continuous: boolean;
+}
+
+export interface DeviceFacts {
+  /** lowest battery level (%) among the asset's sensors, or null when none reports one */
+  battery: number | null;
+  /** newest communication time among them, or null */
+  lastCommunication: number | null;
+}
+
+/** Battery and last communication, as heartbeats and measurements update them. */
+export function deviceFacts(sensors: readonly Sensor[]): DeviceFacts | null {
+  if (sensors.length === 0) return null;
+  let battery: number | null = null;
+  let lastCommunication: number | null = null;
+  for (const s of sensors) {
+    const level = s.last_status.battery_level;
+    if (level !== null && (battery === null || level < battery)) battery = level;
+    const seen = s.last_communication_time;
+    if (seen !== null && (lastCommunication === null || seen > lastCommunication)) lastCommunication = seen;
+  }
+  return { battery, lastCommunication };
 }
 
 const isOccupancy = (s: Sensor) => (OCCUPANCY_SENSOR_TYPES as readonly string[]).includes(s.type);
@@ -218,8 +241,10 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     const span = latest.valid_to - latest.time;
     heat = span > 0 ? Math.max(0, Math.min(1, (latest.valid_to - now) / span)) : (now > latest.valid_to ? 0 : 1);
   }
-  const future = next.filter((t) => t > now);
-  const nextChangeAt = future.length ? Math.min(Math.min(...future), now + MAX_RECHECK_DELAY_MS) : null;
+  let soonest = Infinity;
+  let future = false;
+  for (const t of next) if (t > now) { future = true; if (t < soonest) soonest = t; }
+  const nextChangeAt = future ? Math.min(soonest, now + MAX_RECHECK_DELAY_MS) : null;
   return {
     asset, kind, floorId, reachable, own, superseded,
     layers: layersOf(kind, asset, sensors),
@@ -229,6 +254,7 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     config,
     history: assetHistory(store, asset, sensors),
     votes: assetVotes(store, asset),
+    device: kind === 'sensor' ? deviceFacts(sensors) : null,
     nextChangeAt,
     continuous: freshness.fading || (desk?.ratio !== null && desk?.ratio !== undefined && desk.ratio < 1 && desk.occupied === false)
       || (heat !== null && heat > 0 && heat < 1),

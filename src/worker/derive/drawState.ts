@@ -30,6 +30,9 @@ const SYMBOLS: Partial<Record<AssetKind, string>> = {
 
 const rgb = (c: Rgb) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 
+/** Below this battery level a device says 'battery low' in its status words. */
+export const LOW_BATTERY_PERCENT = 20;
+
 function formatValue(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
@@ -70,6 +73,8 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
   }
   if (asset.overriding_color) color = rgb(asset.overriding_color);
   else if (!color && asset.shade) color = rgb(asset.shade);
+  const device = facts.device && (has('devices') || has('monitoring')) ? facts.device : null;
+  if (device?.battery !== null && device?.battery !== undefined && device.battery < LOW_BATTERY_PERCENT) status.push('battery low');
   if (freshness.greyedOut) { color = config.statusColors.missing; status.push('timed out'); }
   if (freshness.missingSymbol) status.push('missing');
 
@@ -103,6 +108,10 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
     state.avatarUrl = facts.user?.avatar_url ?? null;
     state.decoration = facts.decoration;
     if (has('co-workers-heatmap')) state.heat = facts.heat ?? 0;
+  }
+  if (device) {
+    state.battery = device.battery;
+    state.lastCommunication = device.lastCommunication;
   }
   if (facts.history) state.history = facts.history;
   if (facts.votes) state.votes = facts.votes;

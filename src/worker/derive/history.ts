@@ -56,29 +56,39 @@ function unitOf(asset: Asset, sensor: Sensor | null): string | null {
   return asset.unit;
 }
 
+/** Adds a displayable value unless its time is already listed (module level: no closure per derivation). */
+function addItem(items: HistoryItem[], seen: Set<number>, time: number, text: string | null): void {
+  if (text === null || seen.has(time)) return;
+  seen.add(time);
+  items.push({ time, text });
+}
+
 /** Up to HISTORY_LENGTH entries, newest first; undefined when there is nothing to show. */
 export function assetHistory(store: Store, asset: Asset, sensors: readonly Sensor[]): HistoryItem[] | undefined {
   const sensor = historySensor(asset, sensors);
   const unit = unitOf(asset, sensor);
   const items: HistoryItem[] = [];
   const seen = new Set<number>();
-  const add = (time: number, text: string | null) => {
-    if (text === null || seen.has(time)) return;
-    seen.add(time);
-    items.push({ time, text });
-  };
   if (sensor) {
-    const values: Array<MeasurementValue | null> = [
-      ...(store.recentValues.get(sensor.id) ?? []), sensor.last_measurement, sensor.previous_measurement,
-    ];
-    for (const v of values) if (v) add(v.time, historyText(v.value, unit, sensor.type));
+    const recent = store.recentValues.get(sensor.id);
+    if (recent) for (const v of recent) if (v) addItem(items, seen, v.time, historyText(v.value, unit, sensor.type));
+    const last = sensor.last_measurement;
+    if (last) addItem(items, seen, last.time, historyText(last.value, unit, sensor.type));
+    const previous = sensor.previous_measurement;
+    if (previous) addItem(items, seen, previous.time, historyText(previous.value, unit, sensor.type));
   }
   if (asset.type !== 'employee' && asset.type !== 'auto_tag') {
-    for (const h of asset.history) add(h.timestamp, historyText(h.value, unit, sensor?.type ?? null));
+    const type = sensor?.type ?? null;
+    for (const h of asset.history) addItem(items, seen, h.timestamp, historyText(h.value, unit, type));
   }
   if (items.length === 0) return undefined;
-  items.sort((a, b) => b.time - a.time);
-  return items.slice(0, HISTORY_LENGTH);
+  items.sort(newestFirst);
+  if (items.length > HISTORY_LENGTH) items.length = HISTORY_LENGTH;
+  return items;
+}
+
+function newestFirst(a: HistoryItem, b: HistoryItem): number {
+  return b.time - a.time;
 }
 
 /** Votes of a ticket or voice, with the viewer's own vote (kept by the engine, since asset records carry only the tally). */

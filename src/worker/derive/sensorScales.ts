@@ -55,8 +55,21 @@ export function scaleSpecFor(layer: SensorLayer, config: Record<string, unknown>
   return { ...base, ...custom } as ScaleSpec;
 }
 
+/** Colours of the default scales by value: live values repeat, interpolating each time does not pay. */
+const colorMemo = new Map<SensorLayer, Map<number, string>>();
+const COLOR_MEMO_SIZE = 4096;
+
 export function sensorColor(layer: SensorLayer, value: number, spec: ScaleSpec = SENSOR_SCALES[layer]): string {
-  return scaleOf(layer, spec)(value);
+  if (spec !== SENSOR_SCALES[layer]) return scaleOf(layer, spec)(value);
+  let memo = colorMemo.get(layer);
+  if (!memo) { memo = new Map(); colorMemo.set(layer, memo); }
+  let color = memo.get(value);
+  if (color === undefined) {
+    color = scaleOf(layer, spec)(value);
+    if (memo.size >= COLOR_MEMO_SIZE) memo.clear();
+    memo.set(value, color);
+  }
+  return color;
 }
 
 export function sensorLegend(layer: SensorLayer, spec: ScaleSpec = SENSOR_SCALES[layer]): Legend {

@@ -39,7 +39,10 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
   delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
-  for (const assetId of [...(store.assetsBySensor.get(sensorId) ?? [])]) {
+  const fed = store.assetsBySensor.get(sensorId);
+  if (!fed) return;
+  // a move re-indexes assets, so only then iterate over a copy
+  for (const assetId of sensor.type === 'location' ? [...fed] : fed) {
     const asset = store.assets.get(assetId);
     if (!asset) continue;
     delta.assets.add(assetId);
@@ -69,6 +72,7 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   if (battery !== null) sensor.last_status = { battery_level: battery };
   delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
+  // the devices and monitoring layers show battery and last communication
   for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.assets.add(assetId);
 }
 

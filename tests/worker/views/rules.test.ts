@@ -4,7 +4,7 @@ import { BASE_CONFIG } from '../../../src/shared/config.js';
 import { FADE_OUT_MIN_ALPHA, REALTIME_TIMELINE_INTERVAL_MS } from '../../../src/shared/constants.js';
 import { MSG } from '../../../src/shared/messages.js';
 import type { Engine } from '../../../src/worker/engine.js';
-import { collect, createTestEngine, feedLocation, measurement } from '../engine/harness.js';
+import { collect, createTestEngine, feedLocation, locationScope, measurement } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const MIN = 60_000;
@@ -179,6 +179,23 @@ describe('views', () => {
       await advance(0);
       expect(view.entries.get('r1')!.color).not.toBe(low.color);
       expect(view.entries.get('r1')!.value).toBe(1800);
+    });
+
+    it('shows the battery and last communication on the devices layer, updated by heartbeats', async () => {
+      ({ engine } = createTestEngine());
+      const device = { id: 'dev1', type: 'sensor', name: 'Gateway', parent_id: 'f1', data_providers: ['s-dev1'] };
+      feedLocation(engine, [device], [{
+        id: 's-dev1', type: 'temperature', last_communication_time: T0 - MIN, last_status: { battery_level: 80 },
+        last_measurement: { time: T0 - MIN, valid_for: 60 * MIN, value: 21 },
+      }]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['devices'] });
+      expect(view.entries.get('dev1')).toMatchObject({ battery: 80, lastCommunication: T0 - MIN, status: null });
+      engine.internals.sink.apply({
+        scope: locationScope,
+        changes: [{ collection: 'heartbeats', kind: 'created', id: 's-dev1', data: { sensor_id: 's-dev1', time: T0 + MIN, battery_level: 15 } }],
+      });
+      await advance(0);
+      expect(view.entries.get('dev1')).toMatchObject({ battery: 15, lastCommunication: T0 + MIN, status: 'battery low' });
     });
 
     it('re-derives clean-desk colours on the real-time timeline after a desk is left', async () => {
