@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { startStoreyServer, type StoreyServer } from '../server/app.js';
+import { closeOnSignals, startStoreyServer, type StoreyServer } from '../server/app.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const staticDir = fileURLToPath(new URL('../dist', import.meta.url));
@@ -36,15 +36,7 @@ async function main(): Promise<void> {
   console.log('The simulator moves people, changes occupancy, sensor values and reservations live.');
   console.log('Press Ctrl+C to stop.');
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  closeOnSignals(server);
 }
 
 main().catch((error: unknown) => {

@@ -221,3 +221,16 @@ function reasonPhrase(status: number): string {
   };
   return phrases[status] ?? 'Error';
 }
+
+/** Closes the server and exits on Ctrl+C or SIGTERM, once (the CLI and the demo). */
+export function closeOnSignals(server: StoreyServer): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

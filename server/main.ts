@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startStoreyServer, type PusherCredentials, type ServerOptions } from './app.js';
+import { closeOnSignals, startStoreyServer, type PusherCredentials, type ServerOptions } from './app.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -114,12 +114,4 @@ console.log('Demo accounts:');
 for (const a of Object.values(accounts)) console.log(`  ${a.role.padEnd(8)} ${a.email.padEnd(22)} ${a.password}`);
 if (staticDir) console.log(`Serving the viewer from ${options.staticDir}`);
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await server.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+closeOnSignals(server);

@@ -3,7 +3,7 @@
 // (docs/protocol.md explains every choice). Pure types and string builders.
 
 import type {
-  Asset, Id, Notification, Settings, User, Vec2, Vec3, Rgb, Config, ReservationEvent,
+  Asset, Id, Location, Notification, Settings, User, Vec2, Vec3, Rgb, Config, ReservationEvent,
 } from './types.js';
 
 // ---------------------------------------------------------------- urls
@@ -132,17 +132,8 @@ export interface WireOrganization {
 export interface CreateOrganizationRequest { name: string; config?: Config; email_domains?: string[] }
 export type UpdateOrganizationRequest = Partial<CreateOrganizationRequest>;
 
-export interface WireLocation {
-  id: Id;
-  organization_id: Id;
-  name: string;
-  timezone: string;
-  latitude: number;
-  longitude: number;
-  /** ordered ids of the location's assets of type 'building' */
-  buildings: Id[];
-  config: Config;
-}
+/** A location as the server sends it: already the normalized shape (`buildings` orders its building assets). */
+export type WireLocation = Location;
 export interface CreateLocationRequest {
   name: string;
   timezone: string;

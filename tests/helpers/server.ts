@@ -28,6 +28,8 @@ export interface TestServer {
   server: StoreyServer;
   /** signs in through POST /v1/login and returns the bearer token */
   signIn(who: Role | 'otherOrg' | TestAccount): Promise<string>;
+  /** a token for every demo account at once */
+  signInAll(): Promise<Record<Role | 'otherOrg', string>>;
   /** fetch against baseUrl (or an absolute URL) with an optional bearer token and JSON body */
   api(path: string, init?: { method?: string; token?: string | null; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<Response>;
   close(): Promise<void>;
@@ -65,7 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return fetch(target, { method: init.method ?? 'GET', headers, body });
   };
 
-  return {
+  const testServer: TestServer = {
     url: server.url,
     baseUrl: server.baseUrl,
     accounts,
@@ -77,6 +79,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!res.ok) throw new Error(`sign-in of ${account.email} failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as LoginResponse).token;
     },
+    async signInAll() {
+      const who = ['admin', 'edit', 'service', 'regular', 'otherOrg'] as const;
+      const tokens = await Promise.all(who.map((w) => testServer.signIn(w)));
+      return Object.fromEntries(who.map((w, i) => [w, tokens[i]!])) as Record<Role | 'otherOrg', string>;
+    },
     close: () => server.close(),
   };
+  return testServer;
 }

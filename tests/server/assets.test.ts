@@ -12,9 +12,7 @@ describe('server assets', () => {
   let floorId: string;
   beforeAll(async () => {
     t = await startTestServer();
-    const [admin, edit, service, regular, otherOrg] = await Promise.all(
-      (['admin', 'edit', 'service', 'regular', 'otherOrg'] as const).map((r) => t.signIn(r)));
-    tokens = { admin: admin!, edit: edit!, service: service!, regular: regular!, otherOrg: otherOrg! };
+    tokens = await t.signInAll();
     org = t.accounts.edit.organizationId;
     loc = t.server.seed.locationIds[0]!;
     base = `/organizations/${org}/locations/${loc}/assets`;

@@ -13,7 +13,7 @@ describe('server organizations and locations', () => {
   let otherOrg: string;
   beforeAll(async () => {
     t = await startTestServer();
-    [admin, edit, regular, other] = await Promise.all([t.signIn('admin'), t.signIn('edit'), t.signIn('regular'), t.signIn('otherOrg')]);
+    ({ admin, edit, regular, otherOrg: other } = await t.signInAll());
     org = t.accounts.regular.organizationId;
     otherOrg = t.accounts.otherOrg.organizationId;
   });

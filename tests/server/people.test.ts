@@ -15,7 +15,7 @@ describe('server people, objects, notifications and booking', () => {
   let org: string;
   beforeAll(async () => {
     t = await startTestServer();
-    [admin, edit, regular, other] = await Promise.all([t.signIn('admin'), t.signIn('edit'), t.signIn('regular'), t.signIn('otherOrg')]);
+    ({ admin, edit, regular, otherOrg: other } = await t.signInAll());
     org = t.accounts.edit.organizationId;
   });
   afterAll(async () => { await t?.close(); });

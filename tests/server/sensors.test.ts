@@ -13,7 +13,7 @@ describe('server sensors and measurements', () => {
   let loc: string;
   beforeAll(async () => {
     t = await startTestServer();
-    [edit, regular, other] = await Promise.all([t.signIn('edit'), t.signIn('regular'), t.signIn('otherOrg')]);
+    ({ edit, regular, otherOrg: other } = await t.signInAll());
     org = t.accounts.edit.organizationId;
     loc = t.server.seed.locationIds[0]!;
   });
