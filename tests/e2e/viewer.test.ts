@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
@@ -24,6 +25,25 @@ const LAYER_LABELS: Record<string, string> = {
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+}
+
+/**
+ * The seed books rooms through local working hours, so whether a room is free
+ * depends on when the test runs: cancel the bookings running now through the
+ * API, as facility staff would.
+ */
+async function cancelCurrentBookings(): Promise<void> {
+  const token = await server.signIn('edit');
+  const { store } = server.server;
+  const now = Date.now();
+  for (const booking of [...store.bookings.values()]) {
+    const events = (store.sensors.get(booking.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+    const event = events.find((e) => e.booking_ref === booking.bookingRef);
+    if (!event || !(event.start < now && now < event.end)) continue;
+    const query = new URLSearchParams({ room_id: booking.roomId, booking_ref: booking.bookingRef });
+    const res = await server.api(`/booking?${query}`, { method: 'DELETE', token });
+    expect(res.status).toBe(204);
+  }
 }
 
 function locationId(): string {
@@ -105,6 +125,7 @@ describe('viewer in Chromium', () => {
   });
 
   it('changes the colour of a room when it is booked', async () => {
+    await cancelCurrentBookings();
     const free = page.locator('g.asset-room[data-status~="free"]').first();
     await free.waitFor();
     const id = (await free.getAttribute('data-asset-id'))!;
