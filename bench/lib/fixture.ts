@@ -26,7 +26,7 @@ export function startBenchServer(desks = BENCH_DESKS, sensors = BENCH_SENSORS): 
     port: 0,
     transport: 'pusher',
     simulate: false,
-    seed: { seed: 7, desks, sensors, buildings: 1, floorsPerBuilding: 2, employees: 24, historyHours: 1 },
+    seed: { seed: 7, desks, sensors, buildings: 1, floorsPerBuilding: 2, employees: 24, historyDays: 1 },
   });
 }
 

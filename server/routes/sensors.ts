@@ -4,11 +4,10 @@
 
 import type { FastifyInstance } from 'fastify';
 import { MEASUREMENT_PAGE_LIMIT } from '../../src/shared/constants.js';
-import {
-  MEASUREMENT_BASE_COLUMNS, MEASUREMENT_EXTRA_COLUMNS,
-  type CreateSensorRequest, type IngestMeasurementsRequest, type IngestMeasurementsResponse, type MeasurementsResponse,
-  type UpdateSensorRequest, type WireMeasurementValue, type WireSensor,
+import type {
+  CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsResponse, UpdateSensorRequest, WireSensor,
 } from '../../src/shared/rest.js';
+import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
 import { HttpError, canReachOrganization, currentUser, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders } from './guard.js';
 import { idList, idParam, nullableString, objectSchema, params, timeSchema } from './schemas.js';
@@ -28,16 +27,6 @@ const measurementValueSchema = {
     x: { type: 'number' }, y: { type: 'number' }, floor_id: idParam, floor: { type: 'integer' }, zones: idList,
   },
 } as const;
-
-/** first index whose time is ≥ t */
-function lowerBound(rows: WireMeasurementValue[], t: number): number {
-  let lo = 0; let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid]!.time < t) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
 
 export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
   const base = '/v1/organizations/:orgId/locations/:locId/sensors';
@@ -111,41 +100,10 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
     locationFor(store, currentUser(req), orgId, locId);
     const start = q.start ?? 0;
     const end = q.end ?? store.clock.now() + 1;
-    const limit = q.limit ?? MEASUREMENT_PAGE_LIMIT;
     if (end < start) throw new HttpError(400, 'querystring/end must not be before start');
-    const wanted = q.sensor_id ? new Set(q.sensor_id) : null;
-    const found: Array<{ sensorId: string; v: WireMeasurementValue }> = [];
-    for (const s of store.sensors.values()) {
-      if (s.location_id !== locId || s.type !== type || (wanted && !wanted.has(s.id))) continue;
-      const rows = store.history.get(s.id) ?? [];
-      const from = lowerBound(rows, start);
-      const to = lowerBound(rows, end);
-      if (!q.ignore_previous_validity && from > 0) {
-        const prev = rows[from - 1]!;
-        const validTo = prev.valid_to ?? (prev.valid_for === null ? Infinity : prev.time + prev.valid_for);
-        if (validTo > start) found.push({ sensorId: s.id, v: prev });
-      }
-      for (let i = from; i < to; i += 1) found.push({ sensorId: s.id, v: rows[i]! });
-    }
-    found.sort((a, b) => a.v.time - b.v.time || Number(a.sensorId) - Number(b.sensorId));
-    let cut = Math.min(limit, found.length);
-    if (cut < found.length) {
-      // never split one timestamp across pages: the next page starts past the last time
-      const lastTime = found[cut - 1]!.v.time;
-      if (found[cut]!.v.time === lastTime) {
-        let back = cut;
-        while (back > 0 && found[back - 1]!.v.time === lastTime) back -= 1;
-        if (back > 0) cut = back;
-        else while (cut < found.length && found[cut]!.v.time === lastTime) cut += 1;
-      }
-    }
-    const extra = MEASUREMENT_EXTRA_COLUMNS[type] ?? [];
-    const columns = [...MEASUREMENT_BASE_COLUMNS, ...extra];
-    const rows = found.slice(0, cut).map(({ sensorId, v }) => {
-      const rec = v as unknown as Record<string, unknown>;
-      return [v.time, sensorId, v.valid_for ?? null, v.value ?? null, v.battery_level ?? null, ...extra.map((c) => rec[c] ?? null)];
+    return pageMeasurements(store, locId, type, {
+      start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds: q.sensor_id ?? null, ignorePreviousValidity: !!q.ignore_previous_validity,
     });
-    return { columns, rows, has_more_results: cut < found.length };
   });
 
   app.post('/v2/measurements', {

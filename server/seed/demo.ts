@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import { avatarSvg, rectContains } from './floorLayout.js';
 import { seedLocation, type SeededLocation } from './location.js';
 import { createPrng, type Prng } from './prng.js';
+import { attachHistory, DEFAULT_HISTORY_DAYS } from './seedHistory.js';
 import { validityOf } from './sensorValues.js';
 import { localDayStart } from './timezone.js';
 
@@ -25,8 +26,8 @@ export interface SeedOptions {
   floorsPerBuilding?: number;
   /** employees with location tags, over both locations */
   employees?: number;
-  /** hours of measurement history; default 24 (4 above 2,000 desks) */
-  historyHours?: number;
+  /** local days of generated measurement history before today; default DEFAULT_HISTORY_DAYS (14) */
+  historyDays?: number;
   now: number;
 }
 
@@ -59,11 +60,11 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
   const now = options.now;
   const desks = Math.min(MAX_DESKS_PER_LOCATION, Math.max(1, options.desks ?? 96));
   const sensors = Math.min(MAX_SENSORS_PER_LOCATION, options.sensors ?? 0);
-  const historyHours = options.historyHours ?? (desks > 2_000 ? 4 : 24);
+  const historyDays = Math.max(0, options.historyDays ?? DEFAULT_HISTORY_DAYS);
   store.publisher.setMuted(true);
   try {
     const org = store.createOrganization({ name: 'Storey Demo', email_domains: [DEMO_DOMAIN], config: { booking: { showUserBookings: true } } });
-    const common = { organizationId: org.id, buildings: options.buildings ?? 2, floorsPerBuilding: options.floorsPerBuilding ?? 3, desks, sensors, historyHours, now };
+    const common = { organizationId: org.id, buildings: options.buildings ?? 2, floorsPerBuilding: options.floorsPerBuilding ?? 3, desks, sensors };
     const helsinki = seedLocation(store, rng, { ...common, name: 'Helsinki HQ', timezone: 'Europe/Helsinki', latitude: 60.1699, longitude: 24.9384 });
     const newYork = seedLocation(store, rng, { ...common, name: 'New York', timezone: 'America/New_York', latitude: 40.7484, longitude: -73.9857 });
 
@@ -89,6 +90,8 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
       seedTicketsAndVoices(store, rng, loc, accounts.regular.userId, now);
       seedAutoTags(store, rng, loc, now);
     }
+    const bookers = Object.values(accounts).map((a) => a.userId);
+    for (const loc of locations) attachHistory(store, loc, { seed: options.seed ?? 1, days: historyDays, now, bookers });
     for (const a of Object.values(accounts)) {
       store.createNotification({ user_id: a.userId, title: 'Welcome to Storey', body: 'Your workplace, live.', created: now - 86_400_000, read: true, level: 'info', link: null });
       store.createNotification({ user_id: a.userId, title: 'Room booked', body: 'Your meeting room booking is confirmed.', created: now - 600_000, read: false, level: 'info', link: null });
@@ -97,13 +100,14 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
     const other = store.createOrganization({ name: 'Other Corp', email_domains: [OTHER_DOMAIN], sso_uri: `https://sso.${OTHER_DOMAIN}/authorize` });
     const otherLoc = seedLocation(store, rng, {
       organizationId: other.id, name: 'Other Office', timezone: 'Asia/Tokyo', latitude: 35.68, longitude: 139.76,
-      buildings: 1, floorsPerBuilding: 1, desks: 8, sensors: 0, historyHours: 2, now,
+      buildings: 1, floorsPerBuilding: 1, desks: 8, sensors: 0,
     });
     const otherUser = store.createUser(other.id, {
       email: `member@${OTHER_DOMAIN}`, first_name: 'Oscar', last_name: 'Other', permissions: [ROLE_PERMISSIONS.edit, ROLE_PERMISSIONS.regular],
     });
     store.credentials.set(otherUser.id, { passwordHash: hashPassword('other-password') });
     store.createExternalObject({ organization_id: other.id, location_id: null, name: 'Other directory', type: 'directory', data: {} });
+    attachHistory(store, otherLoc, { seed: options.seed ?? 1, days: Math.min(historyDays, 2), now, bookers: [otherUser.id] });
     return {
       organizationId: org.id,
       locationIds: locations.map((l) => l.locationId),

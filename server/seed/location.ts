@@ -9,11 +9,11 @@ import type { Id } from '../../src/shared/types.js';
 import type { Store } from '../store/store.js';
 import { floorPlanSvg, planFloor, rectOutline, type FloorPlan, type Rect } from './floorLayout.js';
 import type { Prng } from './prng.js';
-import { ENVIRONMENT_TYPES, OTHER_SENSOR_LAYERS, SENSOR_UNITS, sensorReading, validityOf } from './sensorValues.js';
-import { timezoneOffsetMs } from './timezone.js';
+import { ENVIRONMENT_TYPES, OTHER_SENSOR_LAYERS, SENSOR_UNITS } from './sensorValues.js';
 
 export const ZONE_KINDS = ['generic', 'communication', 'collaboration', 'concentration', 'chilling'] as const;
-const HISTORY_STEP_MS = 15 * 60_000;
+/** air sensors in every meeting room, so the environment report has rooms to rank */
+export const ROOM_AIR_TYPES = ['co2', 'temperature', 'humidity'] as const;
 
 export interface LocationSpec {
   organizationId: Id;
@@ -26,8 +26,6 @@ export interface LocationSpec {
   desks: number;
   /** total sensors wanted; environment sensor assets are added until reached */
   sensors: number;
-  historyHours: number;
-  now: number;
 }
 
 export interface SeededFloor {
@@ -108,7 +106,6 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
     }
   }
 
-  seedHistory(store, rng, loc.id, spec);
   return { locationId: loc.id, floors, rooms };
 }
 
@@ -137,6 +134,8 @@ function populateFloor(
     sensorFor(room, 'reservation');
     sensorFor(room, 'occupancy');
     rooms.push(room);
+    const air = add({ ...on, type: 'sensor', subtype: 'environment', name: `${room.name} air`, x: rect.x + rect.w - 0.8, y: rect.y + 0.8, default_sensor_type: 'co2' });
+    for (const type of ROOM_AIR_TYPES) sensorFor(air, type);
   });
   plan.desks.forEach(([x, y], i) => {
     const desk = add({
@@ -177,29 +176,5 @@ function linkPortals(store: Store, floors: SeededFloor[]): void {
       if (!p) return;
       p.targets = [portals[i - 1]?.id, portals[i + 1]?.id].filter((id): id is Id => !!id);
     });
-  }
-}
-
-function seedHistory(store: Store, rng: Prng, locationId: Id, spec: LocationSpec): void {
-  const sensors = [...store.sensors.values()].filter((s) => s.location_id === locationId);
-  const start = spec.now - spec.historyHours * 3_600_000;
-  const first = Math.ceil(start / HISTORY_STEP_MS) * HISTORY_STEP_MS;
-  // one offset for the whole window: a DST switch inside it shifts a few readings by an hour, harmlessly
-  const offset = timezoneOffsetMs(spec.now, spec.timezone);
-  const localHour = (time: number) => (((time + offset) % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000;
-  for (const sensor of sensors) {
-    if (sensor.type === 'reservation' || sensor.type === 'location') continue;
-    const validFor = validityOf(sensor.type);
-    const items: Array<{ sensorId: Id; value: { time: number; valid_for: number; value: number; battery_level: number } }> = [];
-    const battery = rng.int(20, 100);
-    for (let t = first; t <= spec.now - 60_000; t += HISTORY_STEP_MS) {
-      const time = t - rng.int(0, 60_000);
-      items.push({ sensorId: sensor.id, value: { time, valid_for: validFor, value: sensorReading(sensor.type, localHour(time), rng), battery_level: battery } });
-    }
-    if (items.length === 0) {
-      const time = spec.now - rng.int(0, 300_000);
-      items.push({ sensorId: sensor.id, value: { time, valid_for: validFor, value: sensorReading(sensor.type, localHour(time), rng), battery_level: battery } });
-    }
-    store.addMeasurements(items);
   }
 }

@@ -36,7 +36,11 @@ export function dayActivity(localHour: number): number {
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 export function sensorReading(type: string, localHour: number, rng: Prng): number {
-  const a = dayActivity(localHour);
+  return readingAt(type, dayActivity(localHour), rng);
+}
+
+/** A plausible reading of `type` at an activity level from 0 (empty office) to 1 (busiest hour). */
+export function readingAt(type: string, a: number, rng: Prng): number {
   switch (type) {
     case 'temperature': return round(20.5 + 2.5 * a + rng.range(-0.4, 0.4), 1);
     case 'humidity': return round(35 + 8 * a + rng.range(-3, 3), 0);

@@ -11,6 +11,7 @@ import type {
 import type { Id } from '../../src/shared/types.js';
 import type { ServerClock } from '../clock.js';
 import type { Publisher } from '../live/publisher.js';
+import type { LocationHistory } from '../seed/history.js';
 import {
   makeAsset, makeExternalObject, makeLocation, makeNotification, makeOrganization, makeSensor, makeUser,
   type BookingRecord, type Credentials, type NotificationInput, type MailCode, type StoredFile, type TokenRecord,
@@ -26,8 +27,10 @@ export interface Store {
   readonly locations: Map<Id, WireLocation>;
   readonly assets: Map<Id, WireAsset>;
   readonly sensors: Map<Id, WireSensor>;
-  /** sensor id → measurement values, ascending time */
+  /** sensor id → measurement values, ascending time (live and ingested; the past is generated) */
   readonly history: Map<Id, WireMeasurementValue[]>;
+  /** location id → its generated past (seed/history.ts), served before the stored rows */
+  readonly histories: Map<Id, LocationHistory>;
   readonly users: Map<Id, WireUser>;
   readonly credentials: Map<Id, Credentials>;
   readonly tokens: Map<string, TokenRecord>;
@@ -84,12 +87,12 @@ export interface Store {
 export function createStore(clock: ServerClock, publisher: Publisher): Store {
   let lastId = 0;
   const store = {} as Store;
-  type Data = Pick<Store, 'clock' | 'publisher' | 'organizations' | 'locations' | 'assets' | 'sensors' | 'history'
+  type Data = Pick<Store, 'clock' | 'publisher' | 'organizations' | 'locations' | 'assets' | 'sensors' | 'history' | 'histories'
     | 'users' | 'credentials' | 'tokens' | 'mailCodes' | 'externalObjects' | 'notifications' | 'locationTags'
     | 'bookings' | 'votes' | 'files'>;
   const s: Data = {
     clock, publisher,
-    organizations: new Map(), locations: new Map(), assets: new Map(), sensors: new Map(), history: new Map(),
+    organizations: new Map(), locations: new Map(), assets: new Map(), sensors: new Map(), history: new Map(), histories: new Map(),
     users: new Map(), credentials: new Map(), tokens: new Map(), mailCodes: new Map(),
     externalObjects: new Map(), notifications: new Map(), locationTags: new Map(), bookings: new Map(),
     votes: new Map(), files: new Map(),
@@ -214,6 +217,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       for (const sn of [...s.sensors.values()]) if (sn.location_id === id) { s.sensors.delete(sn.id); s.history.delete(sn.id); }
       for (const t of [...s.locationTags.values()]) if (t.location_id === id) s.locationTags.delete(t.id);
       s.locations.delete(id);
+      s.histories.delete(id);
       const org = s.organizations.get(loc.organization_id);
       const changes: LiveChange[] = [{ collection: 'locations', kind: 'deleted', id }];
       if (org) {

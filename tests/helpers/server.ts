@@ -36,7 +36,7 @@ export interface TestServer {
 }
 
 /** Small enough to start in well under a second; deterministic for a given seed. */
-export const TEST_SEED = { seed: 42, desks: 24, buildings: 2, floorsPerBuilding: 2, employees: 8, historyHours: 3 } as const;
+export const TEST_SEED = { seed: 42, desks: 24, buildings: 2, floorsPerBuilding: 2, employees: 8, historyDays: 2 } as const;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const server = await startStoreyServer({

@@ -11,7 +11,7 @@ const NOW = Date.UTC(2025, 2, 12, 10, 0, 0);
 const build = (seed: number, extra: Record<string, number> = {}) => {
   const clock = createManualClock(NOW);
   const store = createStore(clock, createPublisher());
-  const result = seedDemo(store, { seed, now: NOW, desks: 24, employees: 6, historyHours: 2, ...extra });
+  const result = seedDemo(store, { seed, now: NOW, desks: 24, employees: 6, historyDays: 2, ...extra });
   return { clock, store, result };
 };
 const fingerprint = (store: ReturnType<typeof build>['store']) =>
@@ -51,7 +51,7 @@ describe('seedDemo', () => {
     expect([...store.users.values()].filter((u) => u.location_tag_id).length).toBe(6);
   });
   it('reaches 10,000 desks and 20,000 sensors per location', () => {
-    const { store, result } = build(1, { desks: 10_000, sensors: 20_000, employees: 2, historyHours: 0 });
+    const { store, result } = build(1, { desks: 10_000, sensors: 20_000, employees: 2, historyDays: 1 });
     for (const loc of result.locationIds) {
       const desks = [...store.assets.values()].filter((a) => a.location_id === loc && a.subtype === 'desk');
       const sensors = [...store.sensors.values()].filter((s) => s.location_id === loc);
