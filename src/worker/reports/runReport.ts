@@ -1,0 +1,148 @@
+// Runs one report (DESIGN §9): for each sensor type and local day, the day's
+// measurement pages by the §7 paging rules (first page with the validity
+// before the day, then start past the last time), at most `concurrency`
+// days in flight, each page checked and handed to the aggregator as it
+// arrives. Pages of closed days come from and go to the page cache.
+
+import pLimit from 'p-limit';
+import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
+import type { Aggregator } from '../../shared/reports/aggregator.js';
+import type { CalendarDay } from '../../shared/reports/calendar.js';
+import { readPage, type ColumnarPage, type PageCheck } from '../../shared/reports/readings.js';
+import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
+import { MEASUREMENT_PAGE_LIMIT } from '../../shared/constants.js';
+
+/** Days fetched at once: enough to hide a round trip, few enough not to crowd the server (2 cores here). */
+export const REPORT_FETCH_CONCURRENCY = 4;
+/** Up to this many sensors are named in the query (sensor_id repeated); more read the whole type. */
+export const SENSOR_FILTER_MAX = 100;
+
+export interface PageCache {
+  /** the pages of a complete day, or null */
+  get(key: string): Promise<ColumnarPage[] | null>;
+  put(key: string, pages: ColumnarPage[]): Promise<void>;
+}
+
+export interface RunReportOptions {
+  aggregator: Aggregator;
+  days: readonly CalendarDay[];
+  fetchPage(type: string, query: MeasurementsQuery): Promise<MeasurementsResponse>;
+  /** the cache key of a closed day's pages, or null to neither read nor write the cache */
+  cacheKey(type: string, day: CalendarDay, filter: string): string | null;
+  cache: PageCache | null;
+  now(): number;
+  /** set `cancelled` to stop: no new page is asked for */
+  signal: { cancelled: boolean };
+  onProgress(progress: ReportProgress): void;
+  onWarning(message: string): void;
+  concurrency?: number;
+}
+
+export class ReportCancelled extends Error {
+  constructor() { super('Report cancelled'); this.name = 'ReportCancelled'; }
+}
+
+export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
+  const started = o.now();
+  const progress: ReportProgress = {
+    state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null,
+  };
+  const tasks = o.aggregator.types.flatMap((type) => o.days.map((day) => ({ type, day })));
+  let tasksDone = 0;
+  let pagesOfDoneTasks = 0;
+  const inFlight = new Map<number, number>();
+  const report = () => {
+    progress.elapsedMs = o.now() - started;
+    const perTask = tasksDone ? pagesOfDoneTasks / tasksDone : 1;
+    let running = 0;
+    for (const pages of inFlight.values()) running += Math.max(pages + 1, perTask);
+    const waiting = tasks.length - tasksDone - inFlight.size;
+    progress.pagesEstimated = Math.max(progress.pagesLoaded, Math.round(pagesOfDoneTasks + running + waiting * perTask));
+    o.onProgress({ ...progress, skipped: { ...progress.skipped } });
+  };
+  report();
+
+  const filters = new Map<string, string[] | null>();
+  for (const type of o.aggregator.types) {
+    const known = [...o.aggregator.known(type)].sort();
+    filters.set(type, known.length <= SENSOR_FILTER_MAX ? known : null);
+  }
+
+  async function runTask(index: number, type: string, day: CalendarDay): Promise<void> {
+    if (o.signal.cancelled) return;
+    const sensorIds = filters.get(type) ?? null;
+    const key = o.cacheKey(type, day, sensorIds ? sensorIds.join(',') : '*');
+    const sink = o.aggregator.openDay(type, day);
+    inFlight.set(index, 0);
+    const cached = key && o.cache ? await o.cache.get(key).catch(() => null) : null;
+    if (cached) {
+      for (const page of cached) {
+        sink.push(page);
+        progress.rows += page.n;
+      }
+      progress.pagesLoaded += cached.length;
+      progress.pagesFromCache += cached.length;
+      pagesOfDoneTasks += cached.length;
+    } else {
+      const check: PageCheck = { known: o.aggregator.known(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped };
+      const keep: ColumnarPage[] = [];
+      let start = day.start;
+      let first = true;
+      for (;;) {
+        if (o.signal.cancelled) throw new ReportCancelled();
+        const response = await o.fetchPage(type, {
+          start, end: day.end, limit: MEASUREMENT_PAGE_LIMIT,
+          sensor_id: sensorIds ?? undefined, ignore_previous_validity: first ? undefined : true,
+        });
+        if (o.signal.cancelled) throw new ReportCancelled();
+        const rows = Array.isArray(response?.rows) ? response.rows : [];
+        const page = readPage(Array.isArray(response?.columns) ? response.columns : [], rows, check);
+        sink.push(page);
+        if (key) keep.push(page);
+        progress.pagesLoaded += 1;
+        progress.rows += page.n;
+        inFlight.set(index, (inFlight.get(index) ?? 0) + 1);
+        report();
+        first = false;
+        // a page whose last time does not advance would loop forever
+        if (!response?.has_more_results || page.lastTime === null || page.lastTime + 1 <= start) break;
+        start = page.lastTime + 1;
+      }
+      pagesOfDoneTasks += inFlight.get(index) ?? 0;
+      if (key && o.cache) await o.cache.put(key, keep).catch((error: unknown) => o.onWarning(`Could not keep report pages for offline use: ${(error as Error)?.message ?? error}`));
+    }
+    sink.finish();
+    inFlight.delete(index);
+    tasksDone += 1;
+    report();
+  }
+
+  const limit = pLimit(o.concurrency ?? REPORT_FETCH_CONCURRENCY);
+  try {
+    await Promise.all(tasks.map((t, i) => limit(() => runTask(i, t.type, t.day))));
+    if (o.signal.cancelled) throw new ReportCancelled();
+    progress.state = 'done';
+  } catch (error) {
+    limit.clearQueue();
+    progress.state = error instanceof ReportCancelled ? 'cancelled' : 'error';
+    progress.message = error instanceof ReportCancelled ? null : describe(error);
+  }
+  const skipped = Object.values(progress.skipped).reduce((a, b) => a + b, 0);
+  if (skipped > 0) {
+    const parts = Object.entries(progress.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${REASON_WORDS[reason as keyof typeof REASON_WORDS]}`);
+    o.onWarning(`Skipped ${skipped} bad measurement rows: ${parts.join(', ')}.`);
+  }
+  progress.elapsedMs = o.now() - started;
+  progress.pagesEstimated = progress.pagesLoaded;
+  o.onProgress({ ...progress, skipped: { ...progress.skipped } });
+  return progress;
+}
+
+const REASON_WORDS = {
+  unknownSensor: 'of unknown sensors', columnCount: 'with a wrong column count', nonNumeric: 'with a non-numeric value', outOfOrder: 'out of time order',
+} as const;
+
+function describe(error: unknown): string {
+  if (error && typeof error === 'object' && 'status' in error) return `The server answered ${(error as { status: unknown }).status}.`;
+  return (error as Error)?.message ?? String(error);
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../server/clock.js';
+import { createPublisher } from '../../../server/live/publisher.js';
+import { seedDemo } from '../../../server/seed/demo.js';
+import { pageMeasurements } from '../../../server/store/measurementPages.js';
+import { createStore } from '../../../server/store/store.js';
+import { addDaysToKey, calendarDays, dateKeyOf } from '../../../src/shared/reports/calendar.js';
+import { createDeskAggregator } from '../../../src/shared/reports/deskReport.js';
+import type { DeskRow } from '../../../src/shared/reports/types.js';
+import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
+import { runReport } from '../../../src/worker/reports/runReport.js';
+import { createMemoryPageCache } from '../../../src/worker/storage/idbPageCache.js';
+
+const NOW = Date.UTC(2025, 3, 9, 9, 0, 0);
+
+function setup() {
+  const store = createStore(createManualClock(NOW), createPublisher());
+  const seed = seedDemo(store, { seed: 5, now: NOW, desks: 300, employees: 2, historyDays: 7 });
+  const locationId = seed.locationIds[0]!;
+  const tz = store.locations.get(locationId)!.timezone;
+  const desks = [...store.assets.values()].filter((a) => a.location_id === locationId && a.subtype === 'desk')
+    .map((a) => ({ id: a.id, name: a.name, floorId: a.parent_id, sensorId: a.data_provider_refs.occupancy ?? null }));
+  const today = dateKeyOf(NOW, tz);
+  const ctx = { timeZone: tz, hourStart: 7, hourEnd: 18, cleanDeskPolicy: 120, now: NOW, period: { from: addDaysToKey(today, -6), to: addDaysToKey(today, -1) } };
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let calls = 0;
+  const fetchPage = async (type: string, q: MeasurementsQuery): Promise<MeasurementsResponse> => {
+    calls += 1;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((r) => setTimeout(r, 1));
+    inFlight -= 1;
+    return pageMeasurements(store, locationId, type, {
+      start: q.start ?? 0, end: q.end ?? NOW, limit: q.limit ?? 20_000, sensorIds: (q.sensor_id as string[] | undefined) ?? null, ignorePreviousValidity: !!q.ignore_previous_validity,
+    });
+  };
+  return { store, ctx, desks, fetchPage, stats: () => ({ calls, maxInFlight }) };
+}
+
+const run = (s: ReturnType<typeof setup>, cache: ReturnType<typeof createMemoryPageCache> | null, extra: Partial<Parameters<typeof runReport>[0]> = {}) => {
+  const aggregator = createDeskAggregator(s.ctx, s.desks);
+  const warnings: string[] = [];
+  const progress = runReport({
+    aggregator, days: calendarDays(s.ctx.period.from, s.ctx.period.to, s.ctx.timeZone), fetchPage: s.fetchPage,
+    cacheKey: (type, day, filter) => `loc|${type}|${day.key}|${filter}`, cache, now: () => performance.now(),
+    signal: { cancelled: false }, onProgress: () => undefined, onWarning: (m) => warnings.push(m), concurrency: 3, ...extra,
+  });
+  return { aggregator, progress, warnings };
+};
+
+describe('runReport', () => {
+  it('pages every day with at most the given number of requests in flight and aggregates them', async () => {
+    const s = setup();
+    const { aggregator, progress } = run(s, null);
+    const p = await progress;
+    expect(p.state).toBe('done');
+    expect(s.stats().maxInFlight).toBeLessThanOrEqual(3);
+    expect(s.stats().maxInFlight).toBeGreaterThan(1);
+    expect(p.rows).toBeGreaterThan(20_000);
+    const rows = aggregator.result().rows as DeskRow[];
+    expect(rows.filter((r) => r.class === 'in_use').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.class === 'unused').length).toBeGreaterThan(0);
+  });
+
+  it('reads the pages of closed days from the cache the second time, with the same result', async () => {
+    const s = setup();
+    const cache = createMemoryPageCache();
+    const first = run(s, cache);
+    await first.progress;
+    const callsAfterFirst = s.stats().calls;
+    const second = run(s, cache);
+    const p = await second.progress;
+    expect(s.stats().calls).toBe(callsAfterFirst);
+    expect(p.pagesFromCache).toBe(p.pagesLoaded);
+    expect(second.aggregator.result().rows).toEqual(first.aggregator.result().rows);
+  });
+
+  it('stops asking for pages once cancelled', async () => {
+    const s = setup();
+    const signal = { cancelled: false };
+    const { progress } = run(s, null, { signal, concurrency: 1, onProgress: (p) => { if (p.pagesLoaded >= 1) signal.cancelled = true; } });
+    const p = await progress;
+    expect(p.state).toBe('cancelled');
+    expect(s.stats().calls).toBe(1);
+  });
+
+  it('skips bad rows, counts them and warns once', async () => {
+    const s = setup();
+    const fetchPage = async (type: string, q: MeasurementsQuery) => {
+      const page = await s.fetchPage(type, q);
+      return { ...page, rows: [...page.rows, [page.rows.at(-1)?.[0] ?? 0, '999999', 1, 1, 1], ['x'], [Number.MAX_SAFE_INTEGER, page.rows[0]?.[1] ?? '1', 1, 'busy', 1]] };
+    };
+    const { progress, warnings } = run(s, null, { fetchPage });
+    const p = await progress;
+    expect(p.state).toBe('done');
+    expect(p.skipped.unknownSensor).toBeGreaterThan(0);
+    expect(p.skipped.columnCount).toBeGreaterThan(0);
+    expect(p.skipped.nonNumeric).toBeGreaterThan(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Skipped \d+ bad measurement rows: /);
+  });
+});
