@@ -5,6 +5,7 @@
 
 import type { MapLayer } from './constants.js';
 import type { PostedError } from './messages.js';
+import type { ReportMeta, ReportRequest, ReportRow } from './reports/types.js';
 import type {
   Building, Floor, Id, Notification, Role, Settings, User, Vec2, ReservationEvent,
 } from './types.js';
@@ -19,7 +20,9 @@ export type ViewSpec =
   | { view: 'people' }
   | { view: 'rooms' }
   | { view: 'session' }
-  | { view: 'feed' };
+  | { view: 'feed' }
+  /** a report of the loaded location (src/shared/reports/types.ts, docs/reports.md) */
+  | { view: 'report'; report: ReportRequest };
 
 export type ViewName = ViewSpec['view'];
 
@@ -216,6 +219,7 @@ export interface ViewTypes {
   rooms: { entry: RoomEntry; meta: null };
   session: { entry: SessionView; meta: null };
   feed: { entry: FeedEntry; meta: null };
+  report: { entry: ReportRow; meta: ReportMeta };
 }
 
 // ---------------------------------------------------------------- actions
@@ -274,6 +278,9 @@ export interface EngineApi {
   updateAsset(assetId: Id, patch: Record<string, unknown>): Promise<ApiResult<unknown>>;
   setManualLocation(location: { floorId: Id; x: number; y: number } | null): Promise<ApiResult<unknown>>;
   markNotificationRead(notificationId: Id): Promise<ApiResult<unknown>>;
+
+  /** stops paging the report of this request (its view shows 'cancelled') */
+  cancelReport(request: ReportRequest): Promise<void>;
 
   /** the browser went online or offline (forwarded by the worker entry) */
   setOnline(online: boolean): Promise<void>;

@@ -32,6 +32,8 @@ import { createDelta, type StoreDelta } from './store/delta.js';
 import { createCorrectedClock, createSync, isHttpError, type CorrectedClock, type Sync } from './sync/index.js';
 import { createViewSources } from './views/sources.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
+import { createReportService } from './reports/reportService.js';
+import type { UserPageCache } from './storage/idbPageCache.js';
 
 export interface EngineDeps {
   clock: Clock;
@@ -43,6 +45,8 @@ export interface EngineDeps {
   flushIntervalMs?: number;
   /** tests: persistence throttle (default PERSIST_THROTTLE_MS) */
   persistThrottleMs?: number;
+  /** report pages of closed days (IndexedDB in the worker); none: reports always fetch */
+  pageCache?: (userId: () => Id | null) => UserPageCache;
 }
 
 export interface EngineInternals {
@@ -78,6 +82,7 @@ export function createEngine(deps: EngineDeps): Engine {
   let userId: Id | null = null;
   let token: string | null = null;
   let permissions: string[] = [];
+  let permissionsMissing = false;
   let roles: Role[] = [];
   let organizations: Array<{ id: Id; name: string }> = [];
   let floorId: Id | null = null;
@@ -146,6 +151,24 @@ export function createEngine(deps: EngineDeps): Engine {
     connection: () => ({ ...connection, fromCache }),
     session: sessionView,
     feed: () => feed.entries(),
+    report: (spec) => reports.source(spec),
+  });
+
+  const pageCache = deps.pageCache?.(() => userId) ?? null;
+  const reports = createReportService({
+    store,
+    config: () => config.location(),
+    roles: () => roles,
+    permissions: () => (permissionsMissing ? undefined : permissions),
+    now: () => corrected.now(),
+    fetchPage: (type, query) => {
+      const s = sync;
+      if (!s || !store.organizationId || !store.locationId) return Promise.reject(new Error('No location loaded'));
+      return s.rest.measurements(store.organizationId, store.locationId, type, query);
+    },
+    cache: pageCache,
+    markDirty: (key) => hub.markDirty('reports', [key]),
+    warn: (message) => feed.post('warning', 'validation', message),
   });
 
   function sessionView() {
@@ -230,9 +253,11 @@ export function createEngine(deps: EngineDeps): Engine {
     try {
       roles = rolesFromPermissions({ permissions: list });
       permissions = (list as string[]).filter((p) => typeof p === 'string');
+      permissionsMissing = false;
     } catch (error) {
       roles = [];
       permissions = [];
+      permissionsMissing = error instanceof NoPermissionsError;
       if (error instanceof NoPermissionsError) feed.post('warning', 'auth', MSG.NO_PERMISSIONS);
     }
   }
@@ -406,11 +431,13 @@ export function createEngine(deps: EngineDeps): Engine {
       clearStore(store);
       settings = null; userId = null; token = null; roles = []; permissions = []; organizations = [];
       floorId = null; desiredLocation = null; fromCache = false; loading = false; progress = null;
+      reports.reset();
       feed.clear();
       everythingChanged();
       try {
         await cache.saveSession(null);
         if (uid) await storage.clearUser(uid);
+        if (uid) await pageCache?.clearUser(uid);
       } catch (error) {
         deps.logger.warn('Could not clear stored data on sign-out', error);
       }
@@ -448,6 +475,7 @@ export function createEngine(deps: EngineDeps): Engine {
       }
       desiredLocation = locationId;
       if (store.locationId !== locationId) {
+        reports.reset();
         clearLocationData(store);
         store.locationId = locationId;
         floorId = null;
@@ -474,6 +502,7 @@ export function createEngine(deps: EngineDeps): Engine {
     updateAsset: actions.updateAsset,
     setManualLocation: actions.setManualLocation,
     markNotificationRead: actions.markNotificationRead,
+    async cancelReport(request) { reports.cancel(request); },
 
     async setOnline(online) {
       connection = { ...connection, online };

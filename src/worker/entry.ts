@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { EngineApi } from '../shared/api.js';
 import { createEngine, type Engine, type EngineDeps } from './engine.js';
 import { systemClock, type Logger } from './ports.js';
+import { createIdbPageCache } from './storage/idbPageCache.js';
 import { createIdbStorage } from './storage/idbStorage.js';
 import { createTransport } from './transports/index.js';
 
@@ -21,7 +22,7 @@ export const consoleLogger: Logger = {
 const API_METHODS = [
   'init', 'subscribe', 'unsubscribe', 'signIn', 'signInWithIdToken', 'signUp', 'authUri', 'recoverPassword',
   'resume', 'signOut', 'loadOrganization', 'loadLocation', 'selectFloor', 'book', 'cancelBooking',
-  'createTicket', 'vote', 'updateAsset', 'setManualLocation', 'markNotificationRead', 'setOnline',
+  'createTicket', 'vote', 'updateAsset', 'setManualLocation', 'markNotificationRead', 'cancelReport', 'setOnline',
 ] as const satisfies ReadonlyArray<keyof EngineApi>;
 
 export interface StartOptions {
@@ -39,6 +40,7 @@ export function start(endpoint: Comlink.Endpoint, options: StartOptions = {}): E
     transportFactory: createTransport,
     storage: createIdbStorage(),
     logger: consoleLogger,
+    pageCache: (user) => createIdbPageCache({ userId: user, now: () => Date.now() }),
     ...options.deps,
   });
   const api = Object.fromEntries(API_METHODS.map((m) => [m, (engine[m] as (...a: unknown[]) => unknown).bind(engine)])) as unknown as EngineApi;

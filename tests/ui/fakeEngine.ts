@@ -107,6 +107,7 @@ export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine 
     updateAsset: vi.fn(async () => ok({})),
     setManualLocation: vi.fn(async () => ok({})),
     markNotificationRead: vi.fn(async () => ok({})),
+    cancelReport: vi.fn(async () => undefined),
     setOnline: vi.fn(async () => undefined),
   };
 

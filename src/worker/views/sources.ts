@@ -27,6 +27,8 @@ export interface ViewState {
   connection(): ConnectionView;
   session(): SessionView;
   feed(): readonly FeedEntry[];
+  /** report views (reports/reportService.ts) */
+  report(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
 }
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
@@ -210,6 +212,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
         affected: (d) => (d.has('feed') ? 'all' : null),
         metaAffected: () => false,
       };
+      case 'report': return state.report(spec);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }
   };

@@ -1,0 +1,150 @@
+// Reports as views (DESIGN §4, §9): a `report` subscription starts (or
+// joins) the run of its request on the loaded location; the view's entries
+// are the table rows, its meta the progress, summary and layer measure.
+// Runs are kept for a few requests, so reopening one answers at once;
+// cancelling stops paging; closed days' pages live in the page cache.
+
+import type { ViewSpec } from '../../shared/api.js';
+import { reportAccess, isReportKind } from '../../shared/reports/access.js';
+import { calendarDays, dateKeyOf, isDateKey, daysBetweenKeys } from '../../shared/reports/calendar.js';
+import { emptySkipped, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
+import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
+import type { Role } from '../../shared/types.js';
+import type { ResolvedConfig } from '../../shared/config.js';
+import type { Store } from '../store/store.js';
+import type { ViewSource } from '../views/viewHub.js';
+import { createScopedAggregator } from './reportScope.js';
+import { runReport, type PageCache } from './runReport.js';
+
+/** Longest period a report covers (a quarter); longer requests are cut to it. */
+export const REPORT_MAX_DAYS = 92;
+const KEPT_RUNS = 8;
+
+export interface ReportServiceOptions {
+  store: Store;
+  config(): ResolvedConfig;
+  roles(): readonly Role[];
+  /** the settings' permission list, or undefined when the settings carried none */
+  permissions(): unknown;
+  now(): number;
+  fetchPage(type: string, query: MeasurementsQuery): Promise<MeasurementsResponse>;
+  cache: PageCache | null;
+  markDirty(key: string): void;
+  warn(message: string): void;
+}
+
+interface Run {
+  key: string;
+  request: ReportRequest;
+  rows: Map<string, ReportRow>;
+  meta: ReportMeta;
+  signal: { cancelled: boolean };
+}
+
+/** A request with a valid kind, scope and period (default: the last 7 days). */
+export function normalizeRequest(raw: unknown, today: string): ReportRequest | null {
+  const r = raw as Partial<ReportRequest> | null;
+  if (!r || !isReportKind(r.kind)) return null;
+  const scope = r.scope?.kind === 'building' || r.scope?.kind === 'floor'
+    ? (typeof (r.scope as { id?: unknown }).id === 'string' ? r.scope : null) : { kind: 'location' as const };
+  if (!scope) return null;
+  let from = isDateKey(r.period?.from) ? r.period!.from : null;
+  let to = isDateKey(r.period?.to) ? r.period!.to : null;
+  if (!from || !to || daysBetweenKeys(from, to) < 0) { to = today; from = calendarDaysBack(today, 6); }
+  if (daysBetweenKeys(from, to) >= REPORT_MAX_DAYS) from = calendarDaysBack(to, REPORT_MAX_DAYS - 1);
+  return { kind: r.kind, scope, period: { from, to } };
+}
+
+function calendarDaysBack(key: string, days: number): string {
+  const [y, m, d] = key.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d - days));
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+}
+
+export interface ReportService {
+  source(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
+  cancel(request: ReportRequest): void;
+  /** sign-out, location change: stop and forget every run */
+  reset(): void;
+}
+
+export function createReportService(o: ReportServiceOptions): ReportService {
+  const runs = new Map<string, Run>();
+
+  function start(request: ReportRequest, key: string): Run {
+    const config = o.config();
+    const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
+    const timeZone = location?.timezone || 'UTC';
+    const meta: ReportMeta = {
+      request, timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
+      progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null },
+    };
+    const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false } };
+    runs.set(key, run);
+    while (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value!);
+    const access = reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]);
+    if (!access.ok) {
+      meta.progress = { ...meta.progress, state: 'denied', message: access.message };
+      return run;
+    }
+    const ctx = { timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, cleanDeskPolicy: config.cleanDeskPolicy, now: o.now(), period: request.period };
+    const aggregator = createScopedAggregator(o.store, request.kind, request.scope, ctx, o.roles());
+    const locationId = o.store.locationId;
+    const today = dateKeyOf(o.now(), timeZone);
+    void runReport({
+      aggregator,
+      days: calendarDays(request.period.from, request.period.to, timeZone),
+      fetchPage: o.fetchPage,
+      // only days that ended before today are closed: today's readings still come in
+      cacheKey: (type, day, filter) => (day.key < today ? `${locationId}|${type}|${day.key}|${filter}` : null),
+      cache: o.cache,
+      now: o.now,
+      signal: run.signal,
+      onWarning: o.warn,
+      onProgress(progress) {
+        meta.progress = progress;
+        o.markDirty(key);
+      },
+    }).then((progress) => {
+      if (progress.state === 'done') {
+        const result = aggregator.result();
+        for (const row of result.rows) run.rows.set(row.id, row);
+        meta.summary = result.summary;
+        meta.measure = result.measure;
+      }
+      meta.progress = progress;
+      o.markDirty(key);
+    });
+    return run;
+  }
+
+  return {
+    source(spec) {
+      const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
+      const today = dateKeyOf(o.now(), location?.timezone || 'UTC');
+      const request = normalizeRequest(spec.report, today);
+      if (!request) throw new TypeError('Malformed report request');
+      const key = `${o.store.locationId}|${JSON.stringify(request)}`;
+      let run = runs.get(key);
+      if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(request, key);
+      const current = run;
+      return {
+        keys: () => current.rows.keys(),
+        entry: (k) => current.rows.get(k),
+        meta: () => ({ ...current.meta }),
+        affected: (d) => (d.get('reports') === 'all' || (d.get('reports') as Set<string> | undefined)?.has(key) ? 'all' : null),
+        metaAffected: (d) => d.get('reports') === 'all' || !!(d.get('reports') as Set<string> | undefined)?.has(key),
+      };
+    },
+    cancel(request) {
+      for (const run of runs.values()) {
+        if (JSON.stringify(run.request) === JSON.stringify(request) && run.meta.progress.state === 'loading') run.signal.cancelled = true;
+      }
+    },
+    reset() {
+      for (const run of runs.values()) run.signal.cancelled = true;
+      runs.clear();
+    },
+  };
+}
+

@@ -1,0 +1,108 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SELF_KEY, type SessionView } from '../../src/shared/api.js';
+import { addDaysToKey, dateKeyOf } from '../../src/shared/reports/calendar.js';
+import type { DeskRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
+import { createEngine, type Engine } from '../../src/worker/engine.js';
+import { systemClock } from '../../src/worker/ports.js';
+import { createIdbPageCache } from '../../src/worker/storage/idbPageCache.js';
+import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
+import { createTransport } from '../../src/worker/transports/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { collect, createTestLogger } from '../worker/engine/harness.js';
+
+// Reports as the worker runs them: the engine against the reference server,
+// a report view that pages the measurements, aggregates, and keeps closed
+// days in IndexedDB for the next opening; the role gate of spec §6.
+
+const WAIT = { timeout: 60_000, interval: 50 };
+
+describe('report views against the reference server', () => {
+  let t: TestServer;
+  let locationId: string;
+  let timeZone: string;
+  const engines: Engine[] = [];
+
+  async function openEngine(who: 'regular' | 'edit', db: string): Promise<Engine> {
+    const engine = createEngine({
+      clock: systemClock, fetch: (i, init) => globalThis.fetch(i, init), transportFactory: createTransport,
+      storage: createIdbStorage({ name: `${db}-entities` }), logger: createTestLogger(),
+      pageCache: (user) => createIdbPageCache({ name: `${db}-pages`, userId: user, now: () => Date.now() }),
+    });
+    engines.push(engine);
+    await engine.init({ host: t.url });
+    const session = await collect<SessionView>(engine, { view: 'session' });
+    expect((await engine.signIn(t.accounts[who].email, t.accounts[who].password)).ok).toBe(true);
+    expect((await engine.loadOrganization(t.accounts[who].organizationId)).ok).toBe(true);
+    await vi.waitFor(() => { expect(session.entries.get(SELF_KEY)!.locations.length).toBeGreaterThan(0); }, WAIT);
+    locationId = t.server.seed.locationIds[0]!;
+    timeZone = t.server.store.locations.get(locationId)!.timezone;
+    expect((await engine.loadLocation(locationId)).ok).toBe(true);
+    return engine;
+  }
+
+  const lastDays = (days: number): ReportRequest['period'] => {
+    const today = dateKeyOf(Date.now(), timeZone);
+    return { from: addDaysToKey(today, -days), to: addDaysToKey(today, -1) };
+  };
+
+  async function finished(engine: Engine, request: ReportRequest) {
+    const view = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: request });
+    await vi.waitFor(() => { expect(view.meta?.progress.state).not.toBe('loading'); }, WAIT);
+    return view;
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer({ seed: { historyDays: 5 } });
+  });
+  afterAll(async () => {
+    for (const e of engines) await e.dispose();
+    await t?.close();
+  });
+
+  it('computes a desk report in the worker with progress, then serves the closed days from IndexedDB the second time', async () => {
+    const engine = await openEngine('regular', 'reports-a');
+    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: lastDays(4) };
+    const view = await finished(engine, request);
+    const meta = view.meta!;
+    expect(meta.progress).toMatchObject({ state: 'done', pagesFromCache: 0, message: null });
+    expect(meta.progress.pagesLoaded).toBeGreaterThanOrEqual(4);
+    expect(meta.progress.rows).toBeGreaterThan(1000);
+    expect(view.messages.some((m) => m.type === 'patch' && m.meta?.progress.state === 'loading')).toBe(true);
+    const desks = [...view.entries.values()] as DeskRow[];
+    const seededDesks = [...t.server.store.assets.values()].filter((a) => a.location_id === locationId && a.subtype === 'desk' && !a.unpublished);
+    expect(desks).toHaveLength(seededDesks.length);
+    expect(desks.every((d) => d.kind === 'desk' && d.class !== 'no_data')).toBe(true);
+    expect(meta.summary!.totals.find((x) => x.label === 'Mean utilisation')!.value).toMatch(/^\d+ %$/);
+
+    // a new engine over the same IndexedDB (a reload) opens the same report from the page cache
+    const again = await openEngine('regular', 'reports-a');
+    const second = await finished(again, request);
+    expect(second.meta!.progress.pagesFromCache).toBe(second.meta!.progress.pagesLoaded);
+    expect([...second.entries.values()]).toEqual(desks);
+  });
+
+  it('classifies the bookings of every room', async () => {
+    const engine = engines[0]!;
+    const view = await finished(engine, { kind: 'room', scope: { kind: 'location' }, period: lastDays(4) });
+    const rooms = [...view.entries.values()] as RoomRow[];
+    expect(rooms.length).toBeGreaterThan(0);
+    const total = rooms.reduce((s, r) => s + r.bookings, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(rooms.every((r) => r.hasOccupancySensor && r.items.length === r.bookings)).toBe(true);
+  });
+
+  it('refuses a report below the configured role with a message, and names a missing role', async () => {
+    const edit = await t.signIn('edit');
+    const org = t.accounts.edit.organizationId;
+    const res = await t.api(`/organizations/${org}/locations/${locationId}`, { method: 'PATCH', token: edit, json: { config: { reportViewingRolesAtLeast: { desk: 'edit', room: 'nobody' } } } });
+    expect(res.status).toBeLessThan(300);
+    const engine = await openEngine('regular', 'reports-b');
+    await vi.waitFor(() => { expect(t.server.store.locations.get(locationId)!.config).toBeTruthy(); }, WAIT);
+    const desk = await finished(engine, { kind: 'desk', scope: { kind: 'location' }, period: lastDays(1) });
+    expect(desk.meta!.progress).toMatchObject({ state: 'denied', message: 'This report needs the edit role.' });
+    expect(desk.entries.size).toBe(0);
+    const room = await finished(engine, { kind: 'room', scope: { kind: 'location' }, period: lastDays(1) });
+    expect(room.meta!.progress).toMatchObject({ state: 'denied', message: 'No role' });
+  });
+});
