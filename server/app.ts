@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Ajv from 'ajv';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifySchemaValidationError } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyFormbody from '@fastify/formbody';
@@ -21,6 +21,7 @@ import { createPublisher, type Publisher } from './live/publisher.js';
 import { createPusherServer, type PusherServer } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
+import { jsonLimitProblem } from './jsonLimits.js';
 import { createOutbox, type Outbox } from './mail.js';
 import { accountRoutes } from './routes/accounts.js';
 import { assetRoutes } from './routes/assets.js';
@@ -91,6 +92,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
+    schemaErrorFormatter: formatSchemaErrors,
   });
   // query strings and path parameters arrive as text and are coerced; JSON bodies must already have the right types
   const lenient = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
@@ -103,6 +105,16 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
+  // JSON as fastify parses it (__proto__ and constructor keys refused), then the depth and number limits
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
+    parseJson(req, text as string, (err: Error | null, value?: unknown) => {
+      if (err) return done(err, undefined);
+      const problem = jsonLimitProblem(value);
+      return problem ? done(new HttpError(400, problem), undefined) : done(null, value);
+    });
+  });
   app.addContentTypeParser(/^(image\/.*|application\/octet-stream)$/, { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES }, (_req, body, done) => done(null, body));
 
   app.addHook('onRequest', async (req) => {
@@ -212,6 +224,18 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
       await broker?.close();
     },
   };
+}
+
+/** `body/name must be string`; an unknown field is named: `body must NOT have additional property 'version'`. */
+function formatSchemaErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const first = errors[0];
+  if (!first) return new Error(`${dataVar} is invalid`);
+  const where = `${dataVar}${first.instancePath ?? ''}`;
+  const extra = (first.params as { additionalProperty?: unknown } | undefined)?.additionalProperty;
+  if (first.keyword === 'additionalProperties' && typeof extra === 'string') {
+    return new Error(`${where} must NOT have additional property '${extra}'`);
+  }
+  return new Error(`${where} ${first.message ?? 'is invalid'}`);
 }
 
 function reasonPhrase(status: number): string {

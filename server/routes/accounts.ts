@@ -2,12 +2,15 @@
 // /auth_uri, /recover_password, users/{id}/password, /current_time,
 // /v2/settings and /pusher/auth. Mails go to the local outbox.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { scopeFromPusherChannel } from '../../src/shared/protocol.js';
+import { SESSION_COOKIE } from '../../src/shared/rest.js';
 import {
-  PASSWORD_MIN_LENGTH, SESSION_COOKIE, type AcceptedResponse, type AuthUriResponse, type CurrentTimeResponse,
-  type LoginResponse, type SetPasswordRequest,
-} from '../../src/shared/rest.js';
+  AcceptedResponse, AuthUriQuery, AuthUriResponse, CurrentTimeResponse, EmailRequest, LoginRequest, LoginResponse,
+  OpenIdLoginRequest, PusherAuthRequest, PusherAuthResponse, SetPasswordRequest,
+} from '../../src/shared/schemas/accounts.js';
+import { Params } from '../../src/shared/schemas/common.js';
 import type { Settings } from '../../src/shared/types.js';
 import {
   TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
@@ -15,7 +18,6 @@ import {
 import type { MailCodePurpose } from '../store/records.js';
 import { HttpError, canFollowScope, currentUser, notFound } from './guard.js';
 import type { RouteContext } from './context.js';
-import { emailSchema, idParam, objectSchema } from './schemas.js';
 
 const SUBJECTS: Record<MailCodePurpose, string> = {
   signup: 'Finish signing up to Storey',
@@ -23,7 +25,8 @@ const SUBJECTS: Record<MailCodePurpose, string> = {
   invite: 'You are invited to Storey',
 };
 
-export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
+export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { store, outbox } = ctx;
   const now = () => store.clock.now();
 
@@ -38,7 +41,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
   }
   ctx.mailCode = mailCode;
 
-  function signIn(reply: import('fastify').FastifyReply, userId: string): LoginResponse {
+  function signIn(reply: FastifyReply, userId: string): LoginResponse {
     const user = store.users.get(userId)!;
     const { token, expiresAt } = issueToken(store, user.id);
     reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: TOKEN_LIFETIME_MS / 1000 });
@@ -47,9 +50,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
 
   app.post('/v1/login', {
     config: { public: true },
-    schema: { body: objectSchema({ email: emailSchema, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['email', 'password']) },
+    schema: { body: LoginRequest, response: { 200: LoginResponse } },
   }, async (req, reply) => {
-    const { email, password } = req.body as { email: string; password: string };
+    const { email, password } = req.body;
     const user = store.userByEmail(email);
     const hash = user ? store.credentials.get(user.id)?.passwordHash ?? null : null;
     if (!user || !verifyPassword(password, hash)) throw new HttpError(401, 'Invalid email or password');
@@ -58,12 +61,12 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
 
   app.post('/v1/openid_login', {
     config: { public: true },
-    schema: { body: objectSchema({ id_token: { type: 'string', minLength: 1, maxLength: 16_384 } }, ['id_token']) },
+    schema: { body: OpenIdLoginRequest, response: { 200: LoginResponse } },
   }, async (req, reply) => {
     if (!ctx.openId) throw new HttpError(400, 'OpenID sign-in is not configured');
     let claims: Record<string, unknown>;
     try {
-      claims = verifyIdToken((req.body as { id_token: string }).id_token, ctx.openId, now());
+      claims = verifyIdToken(req.body.id_token, ctx.openId, now());
     } catch (err) {
       if (err instanceof IdTokenError) throw new HttpError(401, err.message);
       throw err;
@@ -75,9 +78,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
 
   app.post('/v1/signup', {
     config: { public: true },
-    schema: { body: objectSchema({ email: emailSchema }, ['email']) },
+    schema: { body: EmailRequest, response: { 202: AcceptedResponse } },
   }, async (req, reply) => {
-    const email = (req.body as { email: string }).email.toLowerCase();
+    const email = req.body.email.toLowerCase();
     const existing = store.userByEmail(email);
     if (existing) {
       mailCode(req, existing.id, 'recover');
@@ -92,9 +95,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
 
   app.get('/v1/auth_uri', {
     config: { public: true },
-    schema: { querystring: objectSchema({ email: emailSchema }, ['email']) },
-  }, async (req): Promise<AuthUriResponse> => {
-    const email = (req.query as { email: string }).email.toLowerCase();
+    schema: { querystring: AuthUriQuery, response: { 200: AuthUriResponse } },
+  }, async (req) => {
+    const email = req.query.email.toLowerCase();
     const user = store.userByEmail(email);
     const org = user
       ? store.organizations.get(user.organization_id)
@@ -104,26 +107,19 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
 
   app.post('/v1/recover_password', {
     config: { public: true },
-    schema: { body: objectSchema({ email: emailSchema }, ['email']) },
+    schema: { body: EmailRequest, response: { 202: AcceptedResponse } },
   }, async (req, reply) => {
-    const user = store.userByEmail((req.body as { email: string }).email);
+    const user = store.userByEmail(req.body.email);
     if (user) mailCode(req, user.id, 'recover');
     return reply.code(202).send({ status: 'accepted' } satisfies AcceptedResponse);
   });
 
   app.post('/v1/organizations/:orgId/users/:id/password', {
     config: { public: true },
-    schema: {
-      params: objectSchema({ orgId: idParam, id: idParam }, ['orgId', 'id']),
-      body: objectSchema({
-        password: { type: 'string', minLength: PASSWORD_MIN_LENGTH, maxLength: 1024 },
-        old_password: { type: 'string', maxLength: 1024 },
-        code: { type: 'string', minLength: 1, maxLength: 200 },
-      }, ['password']),
-    },
+    schema: { params: Params('orgId', 'id'), body: SetPasswordRequest },
   }, async (req, reply) => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
-    const body = req.body as SetPasswordRequest;
+    const { orgId, id } = req.params;
+    const body = req.body;
     const target = store.users.get(id);
     if (body.code !== undefined) {
       if (!target || target.organization_id !== orgId || !consumeMailCode(store, body.code, id)) {
@@ -141,7 +137,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
     return reply.code(204).send();
   });
 
-  app.get('/v1/current_time', { config: { public: true } }, async (): Promise<CurrentTimeResponse> => ({ time: now() }));
+  app.get('/v1/current_time', {
+    config: { public: true }, schema: { response: { 200: CurrentTimeResponse } },
+  }, async () => ({ time: now() }));
 
   app.get('/v2/settings', { config: { cookieAuth: true } }, async (req): Promise<Settings> => {
     const user = currentUser(req);
@@ -156,19 +154,10 @@ export async function accountRoutes(app: FastifyInstance, ctx: RouteContext): Pr
   });
 
   app.post('/v1/pusher/auth', {
-    schema: {
-      body: {
-        type: 'object',
-        required: ['socket_id', 'channel_name'],
-        properties: {
-          socket_id: { type: 'string', pattern: '^\\d+\\.\\d+$' },
-          channel_name: { type: 'string', minLength: 1, maxLength: 164 },
-        },
-      },
-    },
+    schema: { body: PusherAuthRequest, response: { 200: PusherAuthResponse } },
   }, async (req) => {
     const user = currentUser(req);
-    const { socket_id: socketId, channel_name: channel } = req.body as { socket_id: string; channel_name: string };
+    const { socket_id: socketId, channel_name: channel } = req.body;
     const transport = ctx.transport();
     if (!transport?.authorizeChannel) throw new HttpError(400, 'Pusher is not the active transport');
     const scope = scopeFromPusherChannel(channel);

@@ -2,45 +2,23 @@
 // votes, and the public file area (floor plans, avatars, uploaded images)
 // that settings.cdn_base_url points at.
 
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  ASSET_READ_ONLY_FIELDS, IMAGE_MAX_BYTES, TICKET_LABELS, VOICE_LABELS,
-  type CreateAssetRequest, type ImageResponse, type TicketStatus, type TicketValue, type UpdateAssetRequest, type VoteResponse, type WireAsset,
+  IMAGE_MAX_BYTES, TICKET_LABELS, VOICE_LABELS, type TicketStatus, type TicketValue, type WireAsset,
 } from '../../src/shared/rest.js';
-import { ASSET_TYPES } from '../../src/shared/types.js';
+import {
+  AssetImageParams, AssetsQuery, CreateAssetRequest, ImageResponse, UpdateAssetRequest, VoteRequest, VoteResponse,
+} from '../../src/shared/schemas/assets.js';
+import { Params } from '../../src/shared/schemas/common.js';
 import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
-import { HttpError, assetFor, canSeeAsset, currentUser, locationFor, requireRole, setStreamHeaders, locationScopeFor, rejectFields } from './guard.js';
-import {
-  configSchema, idList, idParam, nullableString, objectSchema, params, rgb, stringList, vec2, vec3,
-} from './schemas.js';
+import { HttpError, assetFor, canSeeAsset, currentUser, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
 const VOICE_VALIDITY_MS = 3 * 86_400_000;
 const TICKET_STATUSES: TicketStatus[] = ['open', 'in_progress', 'closed'];
-
-const num = { type: 'number' } as const;
-const assetProps: Record<string, unknown> = {
-  name: { type: 'string', maxLength: 500 }, type: { type: 'string', enum: [...ASSET_TYPES] }, subtype: nullableString,
-  parent_id: { anyOf: [idParam, { type: 'null' }] }, x: num, y: num, z: num, coords: { anyOf: [vec3, { type: 'null' }] }, angles: vec3,
-  outline: { anyOf: [{ type: 'array', items: vec2, maxItems: 10_000 }, { type: 'null' }] },
-  wgs84_coords: { anyOf: [vec3, { type: 'null' }] }, wgs84_outline: { anyOf: [{ type: 'array', items: vec2 }, { type: 'null' }] },
-  texture_path: nullableString, model_path: nullableString, value: {}, prev_value: {}, unit: nullableString,
-  width: num, height: num, depth: num, shade: rgb, overriding_color: rgb, data_providers: idList,
-  data_provider_refs: { type: 'object', additionalProperties: idParam }, default_sensor_type: nullableString,
-  capabilities: stringList, external_objects: idList, targets: idList, speech_bubble: nullableString, unpublished: { type: 'boolean' },
-  travelling_asset_floor_index: { type: ['integer', 'null'] }, tag_zones: idList, config: configSchema, timeout_action: nullableString,
-  popup_type: nullableString, popup_content_type: nullableString, popup_width: num, popup_height: num, alert_on_activity: stringList,
-  privacy_filtered: { type: 'boolean' }, categories: { type: 'object' }, floor_shade: rgb, history: { type: 'array', maxItems: 10_000 },
-  floor_texture: nullableString, floor_texture_repeat: { type: ['number', 'null'] }, openings: { type: 'array' }, wall_shade: rgb, edge_shade: rgb,
-  floors: idList, default_floor: { type: 'integer' }, ground_level: num, ground_floor_adjust: num, latitude: { type: ['number', 'null'] },
-  longitude: { type: ['number', 'null'] }, north_vector: num, location_offset: vec2, hidden: { type: 'boolean' },
-  building_relative_z: num, building_relative_index: { type: 'integer' }, floor_plan_img_path: nullableString, zones_img_path: nullableString,
-  floor_plan_img_offset_x: num, floor_plan_img_offset_y: num,
-  // accepted by the schema only so the answer can name them
-  ...Object.fromEntries(ASSET_READ_ONLY_FIELDS.map((f) => [f, {}])), location_id: {}, votes: {},
-};
 
 function expiredAt(asset: WireAsset): number | null {
   const v = asset.value as { valid_to?: unknown; time?: unknown; valid_for?: unknown } | null;
@@ -50,7 +28,8 @@ function expiredAt(asset: WireAsset): number | null {
   return null;
 }
 
-export async function assetRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function assetRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const now = () => store.clock.now();
   const base = '/v1/organizations/:orgId/locations/:locId/assets';
 
@@ -65,13 +44,10 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
   }
 
   app.get(base, {
-    schema: {
-      params: params('orgId', 'locId'),
-      querystring: objectSchema({ type: { type: 'string', maxLength: 500 }, filter_expired: { type: 'boolean' } }),
-    },
+    schema: { params: Params('orgId', 'locId'), querystring: AssetsQuery },
   }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
-    const { type, filter_expired: filterExpired } = req.query as { type?: string; filter_expired?: boolean };
+    const { orgId, locId } = req.params;
+    const { type, filter_expired: filterExpired } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     const types = type ? new Set(type.split(',').map((t) => t.trim()).filter(Boolean)) : null;
@@ -90,13 +66,12 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
   });
 
   app.post(base, {
-    schema: { params: params('orgId', 'locId'), body: objectSchema(assetProps, ['type', 'name']) },
+    schema: { params: Params('orgId', 'locId'), body: CreateAssetRequest },
   }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
+    const { orgId, locId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
-    const body = req.body as CreateAssetRequest;
-    rejectFields(body, [...ASSET_READ_ONLY_FIELDS, 'location_id', 'votes'], 'read-only fields');
+    const body = req.body;
     if (body.type === 'ticket' || body.type === 'voice') {
       requireRole(user, 'regular');
       const labels: readonly string[] = body.type === 'ticket' ? TICKET_LABELS : VOICE_LABELS;
@@ -120,26 +95,25 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
     }
     requireRole(user, 'edit');
     checkReferences(locId, body, null);
-    return reply.code(201).send(store.createAsset(locId, body, user.id));
+    return reply.code(201).send(store.createAsset(locId, body as Partial<WireAsset>, user.id));
   });
 
-  app.get(`${base}/:assetId`, { schema: { params: params('orgId', 'locId', 'assetId') } }, async (req) => {
-    const { orgId, locId, assetId } = req.params as { orgId: string; locId: string; assetId: string };
+  app.get(`${base}/:assetId`, { schema: { params: Params('orgId', 'locId', 'assetId') } }, async (req) => {
+    const { orgId, locId, assetId } = req.params;
     return assetFor(store, currentUser(req), orgId, locId, assetId);
   });
 
   app.patch(`${base}/:assetId`, {
-    schema: { params: params('orgId', 'locId', 'assetId'), body: objectSchema(assetProps) },
+    schema: { params: Params('orgId', 'locId', 'assetId'), body: UpdateAssetRequest },
   }, async (req) => {
-    const { orgId, locId, assetId } = req.params as { orgId: string; locId: string; assetId: string };
+    const { orgId, locId, assetId } = req.params;
     const user = currentUser(req);
     const asset = assetFor(store, user, orgId, locId, assetId);
-    const body = req.body as UpdateAssetRequest;
-    rejectFields(body, [...ASSET_READ_ONLY_FIELDS, 'location_id', 'votes'], 'read-only fields');
+    const body = req.body;
     if (hasRole(user.permissions, 'edit')) {
       if (body.type !== undefined && body.type !== asset.type) throw new HttpError(400, 'body/type cannot change');
       checkReferences(locId, body, asset);
-      return store.updateAsset(assetId, body);
+      return store.updateAsset(assetId, body as Partial<WireAsset>);
     }
     if (asset.type !== 'ticket' || !hasRole(user.permissions, 'service')) requireRole(user, 'edit');
     // the service role moves a ticket through its statuses, nothing else
@@ -151,8 +125,8 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
     return store.updateAsset(assetId, { value: { ...(asset.value as TicketValue), status: status as TicketStatus } });
   });
 
-  app.delete(`${base}/:assetId`, { schema: { params: params('orgId', 'locId', 'assetId') } }, async (req, reply) => {
-    const { orgId, locId, assetId } = req.params as { orgId: string; locId: string; assetId: string };
+  app.delete(`${base}/:assetId`, { schema: { params: Params('orgId', 'locId', 'assetId') } }, async (req, reply) => {
+    const { orgId, locId, assetId } = req.params;
     const user = currentUser(req);
     const asset = assetFor(store, user, orgId, locId, assetId);
     requireRole(user, 'edit');
@@ -166,9 +140,9 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
 
   app.put(`${base}/:assetId/images/:name`, {
     bodyLimit: IMAGE_MAX_BYTES,
-    schema: { params: objectSchema({ orgId: idParam, locId: idParam, assetId: idParam, name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' } }, ['orgId', 'locId', 'assetId', 'name']) },
-  }, async (req): Promise<ImageResponse> => {
-    const { orgId, locId, assetId, name } = req.params as { orgId: string; locId: string; assetId: string; name: string };
+    schema: { params: AssetImageParams, response: { 200: ImageResponse } },
+  }, async (req) => {
+    const { orgId, locId, assetId, name } = req.params;
     const user = currentUser(req);
     const asset = assetFor(store, user, orgId, locId, assetId);
     requireRole(user, 'edit');
@@ -182,7 +156,7 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
     return { name, path, content_type: contentType, size: req.body.length };
   });
 
-  const voteTarget = (req: import('fastify').FastifyRequest) => {
+  const voteTarget = (req: FastifyRequest) => {
     const { orgId, locId, assetId } = req.params as { orgId: string; locId: string; assetId: string };
     const user = currentUser(req);
     const asset = assetFor(store, user, orgId, locId, assetId);
@@ -200,16 +174,16 @@ export async function assetRoutes(app: FastifyInstance, { store }: RouteContext)
   };
 
   app.put(`${base}/:assetId/vote`, {
-    schema: { params: params('orgId', 'locId', 'assetId'), body: objectSchema({ direction: { type: 'integer', enum: [1, -1] } }, ['direction']) },
+    schema: { params: Params('orgId', 'locId', 'assetId'), body: VoteRequest, response: { 200: VoteResponse } },
   }, async (req) => {
     const { user, asset } = voteTarget(req);
     const votes = store.votes.get(asset.id) ?? new Map<string, 1 | -1>();
     store.votes.set(asset.id, votes);
-    votes.set(user.id, (req.body as { direction: 1 | -1 }).direction);
+    votes.set(user.id, req.body.direction);
     return tally(asset.id, user.id);
   });
 
-  app.delete(`${base}/:assetId/vote`, { schema: { params: params('orgId', 'locId', 'assetId') } }, async (req) => {
+  app.delete(`${base}/:assetId/vote`, { schema: { params: Params('orgId', 'locId', 'assetId'), response: { 200: VoteResponse } } }, async (req) => {
     const { user, asset } = voteTarget(req);
     store.votes.get(asset.id)?.delete(user.id);
     return tally(asset.id, user.id);

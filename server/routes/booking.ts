@@ -3,21 +3,23 @@
 // published on the location stream like any other reading.
 
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { BookingRequest, BookingResponse, CancelBookingRequest } from '../../src/shared/rest.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BookingRequest, BookingResponse, CancelBookingRequest } from '../../src/shared/schemas/people.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
 import { validityOf } from '../seed/sensorValues.js';
 import type { RouteContext } from './context.js';
 import { HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, requireRole } from './guard.js';
-import { idParam, objectSchema, timeSchema } from './schemas.js';
 
 export const BOOKING_MAX_LENGTH_MS = 7 * 86_400_000;
 /** events that ended longer ago than this are dropped from the sensor value */
 const KEEP_PAST_EVENTS_MS = 2 * 86_400_000;
 
-export async function bookingRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
-  const roomFor = (req: import('fastify').FastifyRequest, roomId: string) => {
+export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const roomFor = (req: FastifyRequest, roomId: string) => {
     const me = currentUser(req);
     const room = store.assets.get(roomId);
     const loc = room ? store.locations.get(room.location_id) : undefined;
@@ -35,13 +37,9 @@ export async function bookingRoutes(app: FastifyInstance, { store }: RouteContex
   };
 
   app.post('/v1/booking', {
-    schema: {
-      body: objectSchema({
-        room_id: idParam, start: timeSchema, end: timeSchema, subject: { type: 'string', minLength: 1, maxLength: 200 },
-      }, ['room_id', 'start', 'end', 'subject']),
-    },
+    schema: { body: BookingRequest, response: { 201: BookingResponse } },
   }, async (req, reply) => {
-    const body = req.body as BookingRequest;
+    const body = req.body;
     const { me, room, sensorId } = roomFor(req, body.room_id);
     requireRole(me, 'regular');
     if (body.end <= body.start) throw new HttpError(400, 'body/end must be after body/start');
@@ -58,7 +56,8 @@ export async function bookingRoutes(app: FastifyInstance, { store }: RouteContex
   });
 
   app.delete('/v1/booking', {
-    schema: { querystring: objectSchema({ room_id: idParam, booking_ref: { type: 'string', minLength: 1, maxLength: 100 } }) },
+    // the body (JSON) or the query string carries the booking; the handler merges them
+    schema: { querystring: Type.Partial(CancelBookingRequest, { additionalProperties: false }) },
   }, async (req, reply) => {
     const fromBody = (req.body && typeof req.body === 'object' ? req.body : {}) as Partial<CancelBookingRequest>;
     const q = { ...(req.query as Partial<CancelBookingRequest>), ...fromBody };

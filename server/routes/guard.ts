@@ -98,9 +98,3 @@ export function setStreamHeaders(store: Store, reply: FastifyReply, scope: Strea
   reply.header(STREAM_ID_HEADER, position.stream_id);
   reply.header(STREAM_SEQUENCE_HEADER, String(position.stream_sequence));
 }
-
-/** Rejects a body carrying any of `fields`. */
-export function rejectFields(body: object, fields: readonly string[], why: string): void {
-  const bad = fields.filter((f) => Object.prototype.hasOwnProperty.call(body, f));
-  if (bad.length) throw new HttpError(400, `${why}: ${bad.join(', ')}`);
-}

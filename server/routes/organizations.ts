@@ -1,27 +1,16 @@
 // Organizations and their locations (spec §7). Loads that start a client's
 // organization stream carry its position in the response headers.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { CreateLocationRequest, CreateOrganizationRequest, WireLocation, WireOrganization } from '../../src/shared/rest.js';
+import type { WireLocation, WireOrganization } from '../../src/shared/rest.js';
+import { Params } from '../../src/shared/schemas/common.js';
+import {
+  CreateLocationRequest, CreateOrganizationRequest, UpdateLocationRequest, UpdateOrganizationRequest,
+} from '../../src/shared/schemas/organizations.js';
 import { hasRole } from '../auth.js';
 import type { RouteContext } from './context.js';
 import { HttpError, currentUser, locationFor, organizationFor, requireRole, setStreamHeaders } from './guard.js';
-import { configSchema, idList, objectSchema, params } from './schemas.js';
-
-const orgBody = {
-  name: { type: 'string', minLength: 1, maxLength: 200 },
-  config: configSchema,
-  email_domains: { type: 'array', items: { type: 'string', minLength: 3, maxLength: 200 }, maxItems: 100 },
-  sso_uri: { type: ['string', 'null'], maxLength: 2_000 },
-};
-const locationBody = {
-  name: { type: 'string', minLength: 1, maxLength: 200 },
-  timezone: { type: 'string', minLength: 1, maxLength: 64 },
-  latitude: { type: 'number', minimum: -90, maximum: 90 },
-  longitude: { type: 'number', minimum: -180, maximum: 180 },
-  buildings: idList,
-  config: configSchema,
-};
 
 function validTimezone(tz: string): boolean {
   try {
@@ -32,37 +21,38 @@ function validTimezone(tz: string): boolean {
   }
 }
 
-export async function organizationRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function organizationRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/organizations', async (req): Promise<WireOrganization[]> => {
     const user = currentUser(req);
     const all = [...store.organizations.values()];
     return hasRole(user.permissions, 'admin') ? all : all.filter((o) => o.id === user.organization_id);
   });
 
-  app.post('/v1/organizations', { schema: { body: objectSchema(orgBody, ['name']) } }, async (req, reply) => {
+  app.post('/v1/organizations', { schema: { body: CreateOrganizationRequest } }, async (req, reply) => {
     requireRole(currentUser(req), 'admin');
-    return reply.code(201).send(store.createOrganization(req.body as CreateOrganizationRequest));
+    return reply.code(201).send(store.createOrganization(req.body));
   });
 
-  app.get('/v1/organizations/:orgId', { schema: { params: params('orgId') } }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+  app.get('/v1/organizations/:orgId', { schema: { params: Params('orgId') } }, async (req, reply) => {
+    const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
     setStreamHeaders(store, reply, store.organizationScope(orgId));
     return org;
   });
 
-  app.patch('/v1/organizations/:orgId', { schema: { params: params('orgId'), body: objectSchema(orgBody) } }, async (req) => {
-    const { orgId } = req.params as { orgId: string };
+  app.patch('/v1/organizations/:orgId', { schema: { params: Params('orgId'), body: UpdateOrganizationRequest } }, async (req) => {
+    const { orgId } = req.params;
     const user = currentUser(req);
     organizationFor(store, user, orgId);
     requireRole(user, 'edit');
-    const body = req.body as Partial<WireOrganization>;
+    const body = req.body;
     if ((body.email_domains !== undefined || body.sso_uri !== undefined)) requireRole(user, 'admin');
     return store.updateOrganization(orgId, body);
   });
 
-  app.delete('/v1/organizations/:orgId', { schema: { params: params('orgId') } }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+  app.delete('/v1/organizations/:orgId', { schema: { params: Params('orgId') } }, async (req, reply) => {
+    const { orgId } = req.params;
     const user = currentUser(req);
     organizationFor(store, user, orgId);
     requireRole(user, 'admin');
@@ -71,41 +61,41 @@ export async function organizationRoutes(app: FastifyInstance, { store }: RouteC
     return reply.code(204).send();
   });
 
-  app.get('/v1/organizations/:orgId/locations', { schema: { params: params('orgId') } }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+  app.get('/v1/organizations/:orgId/locations', { schema: { params: Params('orgId') } }, async (req, reply) => {
+    const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
     setStreamHeaders(store, reply, store.organizationScope(orgId));
     return org.locations.map((id) => store.locations.get(id)!) satisfies WireLocation[];
   });
 
   app.post('/v1/organizations/:orgId/locations', {
-    schema: { params: params('orgId'), body: objectSchema(locationBody, ['name', 'timezone', 'latitude', 'longitude']) },
+    schema: { params: Params('orgId'), body: CreateLocationRequest },
   }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+    const { orgId } = req.params;
     const user = currentUser(req);
     organizationFor(store, user, orgId);
     requireRole(user, 'edit');
-    const body = req.body as CreateLocationRequest;
+    const body = req.body;
     if (!validTimezone(body.timezone)) throw new HttpError(400, `body/timezone is not a known timezone: ${body.timezone}`);
     if (body.buildings?.length) throw new HttpError(400, 'body/buildings must be empty for a new location');
     return reply.code(201).send(store.createLocation(orgId, body));
   });
 
-  app.get('/v1/organizations/:orgId/locations/:locId', { schema: { params: params('orgId', 'locId') } }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
+  app.get('/v1/organizations/:orgId/locations/:locId', { schema: { params: Params('orgId', 'locId') } }, async (req, reply) => {
+    const { orgId, locId } = req.params;
     const loc = locationFor(store, currentUser(req), orgId, locId);
     setStreamHeaders(store, reply, store.organizationScope(orgId));
     return loc;
   });
 
   app.patch('/v1/organizations/:orgId/locations/:locId', {
-    schema: { params: params('orgId', 'locId'), body: objectSchema(locationBody) },
+    schema: { params: Params('orgId', 'locId'), body: UpdateLocationRequest },
   }, async (req) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
+    const { orgId, locId } = req.params;
     const user = currentUser(req);
     const loc = locationFor(store, user, orgId, locId);
     requireRole(user, 'edit');
-    const body = req.body as Partial<WireLocation>;
+    const body = req.body;
     if (body.timezone !== undefined && !validTimezone(body.timezone)) throw new HttpError(400, `body/timezone is not a known timezone: ${body.timezone}`);
     if (body.buildings !== undefined) {
       // only a reordering of the location's own buildings
@@ -115,8 +105,8 @@ export async function organizationRoutes(app: FastifyInstance, { store }: RouteC
     return store.updateLocation(locId, body);
   });
 
-  app.delete('/v1/organizations/:orgId/locations/:locId', { schema: { params: params('orgId', 'locId') } }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
+  app.delete('/v1/organizations/:orgId/locations/:locId', { schema: { params: Params('orgId', 'locId') } }, async (req, reply) => {
+    const { orgId, locId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     requireRole(user, 'edit');

@@ -2,36 +2,25 @@
 // notifications (spec §7). Users and external objects ride the organization
 // stream; notifications ride the recipient's user stream.
 
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
 import {
-  IMAGE_MAX_BYTES, SELF_UPDATABLE_USER_FIELDS,
-  type CreateExternalObjectRequest, type CreateNotificationRequest, type CreateUserRequest, type ImageResponse, type InviteUserRequest,
-  type UpdateExternalObjectRequest, type UpdateUserRequest, type WireExternalObject, type WireNotification, type WireUser,
+  IMAGE_MAX_BYTES, SELF_UPDATABLE_USER_FIELDS, type WireExternalObject, type WireNotification, type WireUser,
 } from '../../src/shared/rest.js';
+import { ImageResponse } from '../../src/shared/schemas/assets.js';
+import { Params } from '../../src/shared/schemas/common.js';
+import {
+  CreateExternalObjectRequest, CreateNotificationRequest, CreateUserRequest, ExternalObjectsQuery, InviteUserRequest,
+  UpdateExternalObjectRequest, UpdateNotificationRequest, UpdateUserRequest,
+} from '../../src/shared/schemas/people.js';
 import { hasRole, hashPassword } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import { HttpError, canReachOrganization, currentUser, notFound, organizationFor, requireRole, setStreamHeaders } from './guard.js';
-import { configSchema, emailSchema, idParam, nullableString, objectSchema, params } from './schemas.js';
 
-const permissionList = { type: 'array', items: { type: 'string', enum: Object.values(ROLE_PERMISSIONS) }, maxItems: 10 } as const;
-const userProps = {
-  email: emailSchema, first_name: { type: 'string', maxLength: 200 }, last_name: { type: 'string', maxLength: 200 },
-  visible: { type: 'boolean' }, speech_bubble: nullableString,
-  location: {
-    anyOf: [{ type: 'null' }, objectSchema({ location_id: idParam, floor_id: idParam, time: { type: 'integer', minimum: 0 }, x: { type: 'number' }, y: { type: 'number' } }, ['location_id', 'floor_id', 'time'])],
-  },
-  decoration: { anyOf: [{ type: 'null' }, objectSchema({ name: { type: 'string', minLength: 1, maxLength: 64 } }, ['name'])] },
-  location_tag_id: { anyOf: [idParam, { type: 'null' }] },
-  permissions: permissionList,
-};
-const externalProps = {
-  name: { type: 'string', minLength: 1, maxLength: 500 }, type: { type: 'string', minLength: 1, maxLength: 64 },
-  organization_id: idParam, location_id: { anyOf: [idParam, { type: 'null' }] }, data: configSchema,
-};
-
-export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
+export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = ctx;
   const userIn = (orgId: string, id: string): WireUser => {
     const u = store.users.get(id);
@@ -43,21 +32,21 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     else requireRole(me, 'edit');
   };
 
-  app.get('/v1/organizations/:orgId/users', { schema: { params: params('orgId') } }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+  app.get('/v1/organizations/:orgId/users', { schema: { params: Params('orgId') } }, async (req, reply) => {
+    const { orgId } = req.params;
     organizationFor(store, currentUser(req), orgId);
     setStreamHeaders(store, reply, store.organizationScope(orgId));
     return [...store.users.values()].filter((u) => u.organization_id === orgId);
   });
 
   app.post('/v1/organizations/:orgId/users', {
-    schema: { params: params('orgId'), body: objectSchema({ ...userProps, password: { type: 'string', minLength: 8, maxLength: 1024 } }, ['email']) },
+    schema: { params: Params('orgId'), body: CreateUserRequest },
   }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+    const { orgId } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     requireRole(me, 'edit');
-    const { password, ...body } = req.body as CreateUserRequest;
+    const { password, ...body } = req.body;
     if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
@@ -65,18 +54,18 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return reply.code(201).send(user);
   });
 
-  app.get('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id') } }, async (req) => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
+  app.get('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id') } }, async (req) => {
+    const { orgId, id } = req.params;
     organizationFor(store, currentUser(req), orgId);
     return userIn(orgId, id);
   });
 
-  app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id'), body: objectSchema(userProps) } }, async (req) => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
+  app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id'), body: UpdateUserRequest } }, async (req) => {
+    const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     const target = userIn(orgId, id);
-    const body = req.body as UpdateUserRequest;
+    const body = req.body;
     const keys = Object.keys(body);
     if (me.id === id && !hasRole(me.permissions, 'edit')) {
       requireRole(me, 'regular');
@@ -103,8 +92,8 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return store.updateUser(id, { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) });
   });
 
-  app.delete('/v1/organizations/:orgId/users/:id', { schema: { params: params('orgId', 'id') } }, async (req, reply) => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
+  app.delete('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id') } }, async (req, reply) => {
+    const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     userIn(orgId, id);
@@ -114,8 +103,10 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return reply.code(204).send();
   });
 
-  app.put('/v1/organizations/:orgId/users/:id/image', { bodyLimit: IMAGE_MAX_BYTES, schema: { params: params('orgId', 'id') } }, async (req): Promise<ImageResponse> => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
+  app.put('/v1/organizations/:orgId/users/:id/image', {
+    bodyLimit: IMAGE_MAX_BYTES, schema: { params: Params('orgId', 'id'), response: { 200: ImageResponse } },
+  }, async (req) => {
+    const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     selfOrEdit(me, userIn(orgId, id));
@@ -129,8 +120,8 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return { name: 'image', path, content_type: contentType, size: req.body.length };
   });
 
-  app.delete('/v1/organizations/:orgId/users/:id/image', { schema: { params: params('orgId', 'id') } }, async (req, reply) => {
-    const { orgId, id } = req.params as { orgId: string; id: string };
+  app.delete('/v1/organizations/:orgId/users/:id/image', { schema: { params: Params('orgId', 'id') } }, async (req, reply) => {
+    const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     const target = userIn(orgId, id);
@@ -142,15 +133,15 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
 
   app.post('/v1/organizations/:orgId/invite_user', {
     schema: {
-      params: params('orgId'),
-      body: objectSchema({ email: emailSchema, first_name: { type: 'string', maxLength: 200 }, last_name: { type: 'string', maxLength: 200 }, permissions: permissionList }, ['email']),
+      params: Params('orgId'),
+      body: InviteUserRequest,
     },
   }, async (req, reply) => {
-    const { orgId } = req.params as { orgId: string };
+    const { orgId } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     requireRole(me, 'edit');
-    const body = req.body as InviteUserRequest;
+    const body = req.body;
     if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
@@ -158,8 +149,8 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return reply.code(201).send({ user });
   });
 
-  app.delete('/v1/location_tags/:id', { schema: { params: params('id') } }, async (req, reply) => {
-    const { id } = req.params as { id: string };
+  app.delete('/v1/location_tags/:id', { schema: { params: Params('id') } }, async (req, reply) => {
+    const { id } = req.params;
     const me = currentUser(req);
     const tag = store.locationTags.get(id);
     if (!tag || !canReachOrganization(me, tag.organization_id)) throw notFound('Location tag');
@@ -172,10 +163,10 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
   // ------------------------------------------------------------ external objects
 
   app.get('/v1/external_objects', {
-    schema: { querystring: objectSchema({ organization_id: idParam, location_id: idParam }) },
+    schema: { querystring: ExternalObjectsQuery },
   }, async (req, reply) => {
     const me = currentUser(req);
-    const q = req.query as { organization_id?: string; location_id?: string };
+    const q = req.query;
     const loc = q.location_id ? store.locations.get(q.location_id) : undefined;
     if (q.location_id && !loc) throw notFound('Location');
     const orgId = q.organization_id ?? loc?.organization_id;
@@ -187,9 +178,9 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
       o.organization_id === orgId && (!q.location_id || o.location_id === null || o.location_id === q.location_id)) satisfies WireExternalObject[];
   });
 
-  app.post('/v1/external_objects', { schema: { body: objectSchema(externalProps, ['name', 'type']) } }, async (req, reply) => {
+  app.post('/v1/external_objects', { schema: { body: CreateExternalObjectRequest } }, async (req, reply) => {
     const me = currentUser(req);
-    const body = req.body as CreateExternalObjectRequest;
+    const body = req.body;
     const orgId = body.organization_id ?? me.organization_id;
     organizationFor(store, me, orgId);
     requireRole(me, 'edit');
@@ -197,25 +188,25 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     return reply.code(201).send(store.createExternalObject({ organization_id: orgId, location_id: body.location_id ?? null, name: body.name, type: body.type, data: body.data ?? {} }));
   });
 
-  const visibleExternal = (req: import('fastify').FastifyRequest) => {
+  const visibleExternal = (req: FastifyRequest) => {
     const me = currentUser(req);
     const obj = store.externalObjects.get((req.params as { id: string }).id);
     if (!obj || !canReachOrganization(me, obj.organization_id)) throw notFound('External object');
     return { me, obj };
   };
 
-  app.get('/v1/external_objects/:id', { schema: { params: params('id') } }, async (req) => visibleExternal(req).obj);
+  app.get('/v1/external_objects/:id', { schema: { params: Params('id') } }, async (req) => visibleExternal(req).obj);
 
-  app.patch('/v1/external_objects/:id', { schema: { params: params('id'), body: objectSchema(externalProps) } }, async (req) => {
+  app.patch('/v1/external_objects/:id', { schema: { params: Params('id'), body: UpdateExternalObjectRequest } }, async (req) => {
     const { me, obj } = visibleExternal(req);
     requireRole(me, 'edit');
-    const body = req.body as UpdateExternalObjectRequest & { organization_id?: string };
-    if (body.organization_id !== undefined && body.organization_id !== obj.organization_id) throw new HttpError(400, 'body/organization_id cannot change');
+    const { organization_id: movedTo, ...body } = req.body;
+    if (movedTo !== undefined && movedTo !== obj.organization_id) throw new HttpError(400, 'body/organization_id cannot change');
     if (body.location_id && store.locations.get(body.location_id)?.organization_id !== obj.organization_id) throw new HttpError(400, 'body/location_id is not a location of this organization');
     return store.updateExternalObject(obj.id, body);
   });
 
-  app.delete('/v1/external_objects/:id', { schema: { params: params('id') } }, async (req, reply) => {
+  app.delete('/v1/external_objects/:id', { schema: { params: Params('id') } }, async (req, reply) => {
     const { me, obj } = visibleExternal(req);
     requireRole(me, 'edit');
     store.deleteExternalObject(obj.id);
@@ -231,16 +222,11 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
   });
 
   app.post('/v1/notifications', {
-    schema: {
-      body: objectSchema({
-        user_id: idParam, title: { type: 'string', minLength: 1, maxLength: 200 }, body: { type: 'string', maxLength: 5_000 },
-        level: { type: 'string', enum: ['info', 'warning', 'error'] }, link: nullableString,
-      }, ['user_id', 'title', 'body']),
-    },
+    schema: { body: CreateNotificationRequest },
   }, async (req, reply) => {
     const me = currentUser(req);
     requireRole(me, 'edit');
-    const body = req.body as CreateNotificationRequest;
+    const body = req.body;
     const target = store.users.get(body.user_id);
     if (!target || !canReachOrganization(me, target.organization_id)) throw new HttpError(400, 'body/user_id is not a user of your organization');
     return reply.code(201).send(store.createNotification({
@@ -248,18 +234,18 @@ export async function peopleRoutes(app: FastifyInstance, ctx: RouteContext): Pro
     }));
   });
 
-  const ownNotification = (req: import('fastify').FastifyRequest) => {
+  const ownNotification = (req: FastifyRequest) => {
     const me = currentUser(req);
     const n = store.notifications.get((req.params as { id: string }).id);
     if (!n || n.user_id !== me.id) throw notFound('Notification');
     return n;
   };
-  app.get('/v1/notifications/:id', { schema: { params: params('id') } }, async (req) => ownNotification(req));
-  app.patch('/v1/notifications/:id', { schema: { params: params('id'), body: objectSchema({ read: { type: 'boolean' } }, ['read']) } }, async (req) => {
+  app.get('/v1/notifications/:id', { schema: { params: Params('id') } }, async (req) => ownNotification(req));
+  app.patch('/v1/notifications/:id', { schema: { params: Params('id'), body: UpdateNotificationRequest } }, async (req) => {
     const n = ownNotification(req);
-    return store.updateNotification(n.id, { read: (req.body as { read: boolean }).read });
+    return store.updateNotification(n.id, { read: req.body.read });
   });
-  app.delete('/v1/notifications/:id', { schema: { params: params('id') } }, async (req, reply) => {
+  app.delete('/v1/notifications/:id', { schema: { params: Params('id') } }, async (req, reply) => {
     store.deleteNotification(ownNotification(req).id);
     return reply.code(204).send();
   });

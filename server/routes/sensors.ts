@@ -2,33 +2,21 @@
 // rows (docs/protocol.md §4), and POST /v2/measurements which ingests
 // readings and publishes them live.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { MEASUREMENT_PAGE_LIMIT } from '../../src/shared/constants.js';
-import type {
-  CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsResponse, UpdateSensorRequest, WireSensor,
-} from '../../src/shared/rest.js';
+import type { MeasurementsResponse, WireMeasurementValue, WireSensor } from '../../src/shared/rest.js';
+import { Params } from '../../src/shared/schemas/common.js';
+import {
+  CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsParams, MeasurementsQuery, SensorsQuery,
+  UpdateSensorRequest,
+} from '../../src/shared/schemas/sensors.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
 import { HttpError, canReachOrganization, currentUser, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders } from './guard.js';
-import { idList, idParam, nullableString, objectSchema, params, timeSchema } from './schemas.js';
 
-const sensorProps = {
-  type: { type: 'string', minLength: 1, maxLength: 64 }, subtype: nullableString, legacy_id: nullableString,
-  asset_id: { anyOf: [idParam, { type: 'null' }] }, unit: nullableString, virtual_sensor_id: { anyOf: [idParam, { type: 'null' }] },
-  vendor_id: nullableString, active: { type: 'boolean' },
-};
-
-const measurementValueSchema = {
-  type: 'object',
-  required: ['time'],
-  properties: {
-    time: timeSchema, valid_for: { type: ['number', 'null'], minimum: 0 }, valid_to: timeSchema,
-    battery_level: { type: ['number', 'null'] }, events: { type: ['array', 'null'], maxItems: 1_000 },
-    x: { type: 'number' }, y: { type: 'number' }, floor_id: idParam, floor: { type: 'integer' }, zones: idList,
-  },
-} as const;
-
-export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const base = '/v1/organizations/:orgId/locations/:locId/sensors';
   const sensorIn = (locId: string, id: string) => {
     const s = store.sensors.get(id);
@@ -37,10 +25,10 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
   };
 
   app.get(base, {
-    schema: { params: params('orgId', 'locId'), querystring: objectSchema({ include_inactive: { type: 'boolean' } }) },
+    schema: { params: Params('orgId', 'locId'), querystring: SensorsQuery },
   }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
-    const { include_inactive: all } = req.query as { include_inactive?: boolean };
+    const { orgId, locId } = req.params;
+    const { include_inactive: all } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     const out: WireSensor[] = [];
@@ -49,35 +37,35 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
     return out;
   });
 
-  app.post(base, { schema: { params: params('orgId', 'locId'), body: objectSchema(sensorProps, ['type']) } }, async (req, reply) => {
-    const { orgId, locId } = req.params as { orgId: string; locId: string };
+  app.post(base, { schema: { params: Params('orgId', 'locId'), body: CreateSensorRequest } }, async (req, reply) => {
+    const { orgId, locId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     requireRole(user, 'edit');
-    const body = req.body as CreateSensorRequest;
+    const body = req.body;
     if (body.asset_id && store.assets.get(body.asset_id)?.location_id !== locId) throw new HttpError(400, 'body/asset_id is not an asset of this location');
     return reply.code(201).send(store.createSensor(locId, body));
   });
 
-  app.get(`${base}/:sensorId`, { schema: { params: params('orgId', 'locId', 'sensorId') } }, async (req) => {
-    const { orgId, locId, sensorId } = req.params as { orgId: string; locId: string; sensorId: string };
+  app.get(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId') } }, async (req) => {
+    const { orgId, locId, sensorId } = req.params;
     locationFor(store, currentUser(req), orgId, locId);
     return sensorIn(locId, sensorId);
   });
 
-  app.patch(`${base}/:sensorId`, { schema: { params: params('orgId', 'locId', 'sensorId'), body: objectSchema(sensorProps) } }, async (req) => {
-    const { orgId, locId, sensorId } = req.params as { orgId: string; locId: string; sensorId: string };
+  app.patch(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId'), body: UpdateSensorRequest } }, async (req) => {
+    const { orgId, locId, sensorId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     sensorIn(locId, sensorId);
     requireRole(user, 'edit');
-    const body = req.body as UpdateSensorRequest;
+    const body = req.body;
     if (body.asset_id && store.assets.get(body.asset_id)?.location_id !== locId) throw new HttpError(400, 'body/asset_id is not an asset of this location');
     return store.updateSensor(sensorId, body);
   });
 
-  app.delete(`${base}/:sensorId`, { schema: { params: params('orgId', 'locId', 'sensorId') } }, async (req, reply) => {
-    const { orgId, locId, sensorId } = req.params as { orgId: string; locId: string; sensorId: string };
+  app.delete(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId') } }, async (req, reply) => {
+    const { orgId, locId, sensorId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     sensorIn(locId, sensorId);
@@ -87,16 +75,10 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
   });
 
   app.get('/v1/organizations/:orgId/locations/:locId/measurements/:type', {
-    schema: {
-      params: objectSchema({ orgId: idParam, locId: idParam, type: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }, ['orgId', 'locId', 'type']),
-      querystring: objectSchema({
-        start: timeSchema, end: timeSchema, limit: { type: 'integer', minimum: 1, maximum: MEASUREMENT_PAGE_LIMIT },
-        sensor_id: { type: 'array', items: idParam, maxItems: 20_000 }, ignore_previous_validity: { type: 'boolean' },
-      }),
-    },
+    schema: { params: MeasurementsParams, querystring: MeasurementsQuery },
   }, async (req): Promise<MeasurementsResponse> => {
-    const { orgId, locId, type } = req.params as { orgId: string; locId: string; type: string };
-    const q = req.query as { start?: number; end?: number; limit?: number; sensor_id?: string[]; ignore_previous_validity?: boolean };
+    const { orgId, locId, type } = req.params;
+    const q = req.query;
     locationFor(store, currentUser(req), orgId, locId);
     const start = q.start ?? 0;
     const end = q.end ?? store.clock.now() + 1;
@@ -107,18 +89,11 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
   });
 
   app.post('/v2/measurements', {
-    schema: {
-      body: objectSchema({
-        measurements: {
-          type: 'array', minItems: 1, maxItems: 10_000,
-          items: objectSchema({ sensor_id: idParam, value: measurementValueSchema }, ['sensor_id', 'value']),
-        },
-      }, ['measurements']),
-    },
-  }, async (req): Promise<IngestMeasurementsResponse> => {
+    schema: { body: IngestMeasurementsRequest, response: { 200: IngestMeasurementsResponse } },
+  }, async (req) => {
     const user = currentUser(req);
     requireRole(user, 'edit');
-    const { measurements } = req.body as IngestMeasurementsRequest;
+    const { measurements } = req.body;
     // check everything before storing anything, so a bad item changes nothing
     for (const [i, m] of measurements.entries()) {
       const sensor = store.sensors.get(m.sensor_id);
@@ -127,7 +102,7 @@ export async function sensorRoutes(app: FastifyInstance, { store }: RouteContext
         throw new HttpError(400, `body/measurements/${i}/sensor_id: unknown sensor ${m.sensor_id}`);
       }
     }
-    store.addMeasurements(measurements.map((m) => ({ sensorId: m.sensor_id, value: m.value })));
+    store.addMeasurements(measurements.map((m) => ({ sensorId: m.sensor_id, value: m.value as WireMeasurementValue })));
     return { accepted: measurements.length };
   });
 }

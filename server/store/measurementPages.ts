@@ -42,7 +42,8 @@ function validTo(row: WireRow, value?: WireMeasurementValue): number {
 }
 
 export function pageMeasurements(store: Store, locationId: Id, type: string, q: PageQuery): MeasurementsResponse {
-  const extra = MEASUREMENT_EXTRA_COLUMNS[type] ?? [];
+  // own properties only: a type named like a member of Object.prototype is no table entry
+  const extra = Object.hasOwn(MEASUREMENT_EXTRA_COLUMNS, type) ? MEASUREMENT_EXTRA_COLUMNS[type]! : [];
   const columns = [...MEASUREMENT_BASE_COLUMNS, ...extra];
   const toWire = (sensorId: Id, v: WireMeasurementValue): WireRow => {
     const rec = v as unknown as Record<string, unknown>;

@@ -14,6 +14,7 @@ export * from './config.js';
 export * from './roles.js';
 export * from './query.js';
 export * from './assetUpdate.js';
+export * from './safeUrl.js';
 
 export type { NormalizeContext, WarnLogger, Raw } from './normalize/primitives.js';
 export { WARN } from './normalize/warnings.js';

@@ -1,6 +1,7 @@
 // The live wire contract shared by the reference server and the engine
 // (DESIGN §3, docs/protocol.md). Pure types and pure naming functions only:
-// encoding (pako, base64) lives in adapters on each side.
+// encoding (pako, base64) lives in adapters on each side; the packet's
+// schema is src/shared/schemas/live.ts.
 
 import type { Id } from './types.js';
 
@@ -61,30 +62,9 @@ export interface HeartbeatChangeData {
   battery_level?: number | null;
 }
 
-export interface LiveChange {
-  collection: Collection;
-  kind: ChangeKind;
-  /** id of the object; required for 'deleted' */
-  id: Id;
-  /** wire JSON of the object (created/modified), or measurement / heartbeat data */
-  data?: unknown;
-}
-
-/** Decoded content of one live message (spec §3 "Live packet"). */
-export interface LivePacket {
-  /** identifies one incarnation of a stream; a server restart makes a new one */
-  stream_id: string;
-  /** +1 per packet on a stream, starting at 1 */
-  stream_sequence: number;
-  changes: LiveChange[];
-}
-
-/** Stream position an initial REST load reflects (response headers). */
-export interface StreamPosition {
-  stream_id: string;
-  /** the last sequence already contained in the response; 0 before any packet */
-  stream_sequence: number;
-}
+// The packet, its changes and frames, and stream positions are declared once as
+// schemas (src/shared/schemas/live.ts); these are their static types.
+export type { LiveChange, LiveFrame, LivePacket, StreamPosition } from './schemas/live.js';
 
 export const STREAM_ID_HEADER = 'x-stream-id';
 export const STREAM_SEQUENCE_HEADER = 'x-stream-sequence';

@@ -1,9 +1,17 @@
 // REST bodies and paths of spec §7 whose shapes the spec leaves open, as the
 // reference server serves them and the engine's REST client sends them
 // (docs/protocol.md explains every choice). Pure types and string builders.
+// Request bodies, queries and the small responses are declared once as
+// TypeBox schemas in ./schemas/ (the server validates with them); their
+// types are re-exported here as `Static<>` of those schemas. Entities
+// (WireAsset, WireUser, …) build on the normalized types of types.ts.
 
+import type { Static } from 'typebox';
+import type { AssetsQuery } from './schemas/assets.js';
+import type { ExternalObjectsQuery } from './schemas/people.js';
+import type { MeasurementsQuery as MeasurementsQuerySchema, SensorsQuery } from './schemas/sensors.js';
 import type {
-  Asset, Id, Location, Notification, Settings, User, Vec2, Vec3, Rgb, Config, ReservationEvent,
+  Asset, Config, Id, Location, Notification, Settings, User, Vec2, Vec3, Rgb, ReservationEvent,
 } from './types.js';
 
 // ---------------------------------------------------------------- urls
@@ -35,8 +43,10 @@ const e = encodeURIComponent;
 /** Paths relative to `apiBase(host, version)`; settings and measurement ingest live under v2. */
 export const restPaths = {
   login: () => '/login',
+  logout: () => '/logout',
   openidLogin: () => '/openid_login',
   signup: () => '/signup',
+  signupConfirm: () => '/signup/confirm',
   authUri: (email: string) => `/auth_uri${queryString({ email })}`,
   recoverPassword: () => '/recover_password',
   currentTime: () => '/current_time',
@@ -76,40 +86,18 @@ export const restPaths = {
 
 // ---------------------------------------------------------------- errors
 
-/** Body of every non-OK response. */
-export interface ErrorResponse {
-  statusCode: number;
-  /** HTTP reason phrase, e.g. 'Bad Request' */
-  error: string;
-  /** human-readable cause, e.g. "body must have required property 'email'" */
-  message: string;
-}
+export type { ErrorResponse } from './schemas/accounts.js';
+
+/** JSON bodies nested deeper than this are refused with 400 (docs/protocol.md §1). */
+export const JSON_MAX_DEPTH = 32;
 
 // ---------------------------------------------------------------- accounts
 
-/** POST /login (form) */
-export interface LoginRequest { email: string; password: string }
-/** POST /openid_login (form) */
-export interface OpenIdLoginRequest { id_token: string }
-/** Response of /login and /openid_login. The token goes in `Authorization: Bearer …`. */
-export interface LoginResponse {
-  token: string;
-  token_type: 'Bearer';
-  /** ms epoch when the token stops working */
-  expires_at: number;
-  user_id: Id;
-  organization_id: Id;
-}
-/** POST /signup and POST /recover_password (form). Always 202, whether or not a mail was sent. */
-export interface EmailRequest { email: string }
-export interface AcceptedResponse { status: 'accepted' }
-/** GET /auth_uri?email= : the single-sign-on start URI of the email's organization, or null for password sign-in. */
-export interface AuthUriResponse { uri: string | null }
-/** GET /current_time */
-export interface CurrentTimeResponse {
-  /** server time, ms epoch */
-  time: number;
-}
+export type {
+  AcceptedResponse, AuthUriResponse, CurrentTimeResponse, EmailRequest, LoginRequest, LoginResponse, OpenIdLoginRequest,
+  PusherAuthRequest, PusherAuthResponse, SetPasswordRequest, SignupConfirmRequest, SignupConfirmResponse,
+} from './schemas/accounts.js';
+
 /** GET /v2/settings (bearer token or the session cookie set by /login). */
 export type SettingsResponse = Settings;
 /** Name of the HttpOnly session cookie /login sets for `credentials: 'include'`. */
@@ -129,21 +117,12 @@ export interface WireOrganization {
   /** single-sign-on start URI, null for password sign-in */
   sso_uri: string | null;
 }
-export interface CreateOrganizationRequest { name: string; config?: Config; email_domains?: string[] }
-export type UpdateOrganizationRequest = Partial<CreateOrganizationRequest>;
+export type {
+  CreateLocationRequest, CreateOrganizationRequest, UpdateLocationRequest, UpdateOrganizationRequest,
+} from './schemas/organizations.js';
 
 /** A location as the server sends it: already the normalized shape (`buildings` orders its building assets). */
 export type WireLocation = Location;
-export interface CreateLocationRequest {
-  name: string;
-  timezone: string;
-  latitude: number;
-  longitude: number;
-  buildings?: Id[];
-  config?: Config;
-}
-export type UpdateLocationRequest = Partial<CreateLocationRequest>;
-
 // ---------------------------------------------------------------- assets
 
 /**
@@ -203,21 +182,7 @@ export interface WireAsset extends Omit<Asset,
 export const ASSET_READ_ONLY_FIELDS = ['version', 'creation_timestamp', 'update_timestamp', 'owner_id', 'id', 'uuid'] as const;
 export type AssetReadOnlyField = (typeof ASSET_READ_ONLY_FIELDS)[number];
 
-/** POST .../assets. Tickets and voices are assets of type 'ticket'/'voice' (see TicketValue). */
-export type CreateAssetRequest = Partial<Omit<WireAsset, AssetReadOnlyField | 'location_id'>> & {
-  type: string;
-  name: string;
-  parent_id: Id | null;
-};
-/** PATCH .../assets/{id} */
-export type UpdateAssetRequest = Partial<Omit<WireAsset, AssetReadOnlyField | 'location_id'>>;
-
-/** GET .../assets query. `type` may be a comma-separated list. */
-export interface AssetsQuery {
-  type?: string;
-  /** drop tickets, voices and other assets whose value's valid_to is past */
-  filter_expired?: boolean;
-}
+export type { AssetsQuery, CreateAssetRequest, ImageResponse, UpdateAssetRequest, VoteRequest, VoteResponse } from './schemas/assets.js';
 
 export const TICKET_LABELS = ['it', 'cleaning', 'maintenance', 'facility'] as const;
 export const VOICE_LABELS = ['space', 'tech', 'culture', 'work', 'other'] as const;
@@ -240,19 +205,7 @@ export interface TicketValue {
   valid_to: number;
 }
 
-/** PUT .../assets/{id}/vote */
-export interface VoteRequest { direction: 1 | -1 }
-/** Response of PUT and DELETE .../vote */
-export interface VoteResponse { up: number; down: number; mine: 1 | -1 | 0 }
-
-/** Response of PUT .../assets/{id}/images/{name} and PUT users/{id}/image (raw body, image/* content type, ≤ 5 MB). */
-export interface ImageResponse {
-  name: string;
-  /** relative to settings.cdn_base_url */
-  path: string;
-  content_type: string;
-  size: number;
-}
+/** raw image bodies (image/* content type) of the image PUTs */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 // ---------------------------------------------------------------- sensors and measurements
@@ -294,20 +247,12 @@ export interface WireSensor {
   /** inactive sensors are left out unless include_inactive=true */
   active: boolean;
 }
-export interface SensorsQuery { include_inactive?: boolean }
-export type CreateSensorRequest = Partial<Omit<WireSensor, 'id' | 'uuid' | 'location_id'>> & { type: string };
-export type UpdateSensorRequest = Partial<Omit<WireSensor, 'id' | 'uuid' | 'location_id'>>;
+export type {
+  CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsResponse, SensorsQuery, UpdateSensorRequest,
+} from './schemas/sensors.js';
 
-/** GET .../measurements/{type} query. Times are ms epoch. */
-export interface MeasurementsQuery {
-  start?: number;
-  end?: number;
-  /** ≤ MEASUREMENT_PAGE_LIMIT (20000) */
-  limit?: number;
-  sensor_id?: ReadonlyArray<Id> | Id;
-  /** false (default): also return, per sensor, the last row before start still valid at start */
-  ignore_previous_validity?: boolean;
-}
+/** GET .../measurements/{type} query; the client may give one sensor id or several. */
+export type MeasurementsQuery = Omit<Static<typeof MeasurementsQuerySchema>, 'sensor_id'> & { sensor_id?: ReadonlyArray<Id> | Id };
 
 /** Fixed leading columns of every measurements response; type-specific columns follow. */
 export const MEASUREMENT_BASE_COLUMNS = ['time', 'sensor_id', 'valid_for', 'value', 'battery_level'] as const;
@@ -316,23 +261,6 @@ export const MEASUREMENT_EXTRA_COLUMNS: Record<string, readonly string[]> = {
   location: ['x', 'y', 'floor_id', 'zones'],
   reservation: ['events'],
 };
-
-/**
- * Rows sorted by time, then sensor_id. A page never splits one time between
- * pages, so the next page starts at `last row time + 1` with
- * ignore_previous_validity=true.
- */
-export interface MeasurementsResponse {
-  columns: string[];
-  rows: unknown[][];
-  has_more_results: boolean;
-}
-
-/** POST /v2/measurements (edit role): ingest and publish. */
-export interface IngestMeasurementsRequest {
-  measurements: Array<{ sensor_id: Id; value: WireMeasurementValue }>;
-}
-export interface IngestMeasurementsResponse { accepted: number }
 
 // ---------------------------------------------------------------- external objects, users, tags
 
@@ -345,9 +273,7 @@ export interface WireExternalObject {
   type: string;
   data: Record<string, unknown>;
 }
-export interface ExternalObjectsQuery { location_id?: Id; organization_id?: Id }
-export type CreateExternalObjectRequest = Partial<Omit<WireExternalObject, 'id'>> & { name: string; type: string };
-export type UpdateExternalObjectRequest = Partial<Omit<WireExternalObject, 'id' | 'organization_id'>>;
+export type { CreateExternalObjectRequest, ExternalObjectsQuery, UpdateExternalObjectRequest } from './schemas/people.js';
 
 /** A user as the server sends it; `local_user_asset` and `manual_location_sensor` are derived by the client. */
 export type WireUser = Omit<User, 'local_user_asset' | 'manual_location_sensor' | 'avatar_url'> & {
@@ -355,28 +281,10 @@ export type WireUser = Omit<User, 'local_user_asset' | 'manual_location_sensor' 
   avatar_url: string | null;
   permissions: string[];
 };
-export interface CreateUserRequest {
-  email: string;
-  first_name?: string;
-  last_name?: string;
-  permissions?: string[];
-  password?: string;
-}
-/**
- * PATCH users/{id}. A user with USER_UPDATE_SELF may change only
- * SELF_UPDATABLE_USER_FIELDS of themselves; permissions need the admin role.
- */
-export type UpdateUserRequest = Partial<Pick<WireUser,
-  'first_name' | 'last_name' | 'visible' | 'speech_bubble' | 'location' | 'decoration' | 'location_tag_id' | 'email' | 'permissions'>>;
+export type { CreateUserRequest, InviteUserRequest, UpdateUserRequest } from './schemas/people.js';
+/** Profile fields a user changes about themself (docs/security.md); USER_UPDATE_SELF. */
 export const SELF_UPDATABLE_USER_FIELDS = ['first_name', 'last_name', 'visible', 'speech_bubble', 'location', 'decoration'] as const;
-/**
- * POST users/{id}/password. Either signed in as that user with old_password,
- * or with the one-time `code` of a signup, recovery or invite mail (no token).
- */
-export interface SetPasswordRequest { password: string; old_password?: string; code?: string }
 export const PASSWORD_MIN_LENGTH = 8;
-/** POST /organizations/{orgId}/invite_user */
-export interface InviteUserRequest { email: string; first_name?: string; last_name?: string; permissions?: string[] }
 export interface InviteUserResponse { user: WireUser }
 
 /** A location tag: a badge whose 'location' sensor places its user. DELETE /location_tags/{id} unassigns and removes it. */
@@ -392,26 +300,8 @@ export interface WireLocationTag {
 
 /** GET /notifications: the signed-in user's, newest first (user stream headers). */
 export type WireNotification = Notification & { level: 'info' | 'warning' | 'error'; link: string | null };
-/** POST /notifications (edit or admin): to one user of the caller's organization. */
-export interface CreateNotificationRequest { user_id: Id; title: string; body: string; level?: 'info' | 'warning' | 'error'; link?: string | null }
-/** PATCH /notifications/{id} (the recipient) */
-export interface UpdateNotificationRequest { read?: boolean }
+export type { CreateNotificationRequest, UpdateNotificationRequest } from './schemas/people.js';
 
-// ---------------------------------------------------------------- booking
+// ---------------------------------------------------------------- booking and pusher
 
-/**
- * POST /booking: reserves a room (an asset with a 'reservation' data provider).
- * 409 if it overlaps an event; the reservation sensor gets a new measurement
- * with the updated event list, published live.
- */
-export interface BookingRequest { room_id: Id; start: number; end: number; subject: string }
-export interface BookingResponse { booking_ref: string; sensor_id: Id; event: ReservationEvent }
-/** DELETE /booking with this JSON body (or the same fields as query). The booker, edit or admin. */
-export interface CancelBookingRequest { room_id: Id; booking_ref: string }
-
-// ---------------------------------------------------------------- pusher
-
-/** POST /pusher/auth (form or JSON); extra params are accepted and ignored. */
-export interface PusherAuthRequest { socket_id: string; channel_name: string; [extra: string]: string }
-export interface PusherAuthResponse { auth: string }
-
+export type { BookingRequest, BookingResponse, CancelBookingRequest } from './schemas/people.js';

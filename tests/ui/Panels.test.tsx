@@ -7,7 +7,7 @@ import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
 import { Shell } from '../../src/ui/components/Shell.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
-import { createFakeEngine, floorMeta, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
+import { createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 
 afterEach(cleanup);
 
@@ -206,6 +206,31 @@ describe('Notifications', () => {
     expect(screen.getByText('1 unread')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Mark “Title n1” as read' }));
     await waitFor(() => expect(engine.markNotificationRead).toHaveBeenCalledWith('n1'));
+  });
+
+  it('makes a link clickable only when it is http(s) or a relative path', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    const links: Record<string, unknown> = {
+      web: 'https://intranet.example/desks?floor=2', relative: 'reports/weekly.pdf', script: 'javascript:alert(document.cookie)',
+      data: 'data:text/html,<script>alert(1)</script>', protocolRelative: '//evil.example/x', climbing: '../../v1/organizations',
+      notText: { href: 'https://x.example' },
+    };
+    engine.bucket('notifications').entries = Object.fromEntries(Object.entries(links).map(([id, link], i) =>
+      [id, notification(id, { title: `Note ${id}`, link, created: 1_700_000_000_000 - i })]));
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    const panel = await screen.findByRole('region', { name: 'Notifications' });
+    const items = await within(panel).findAllByRole('listitem');
+    const hrefOf = (id: string) => {
+      const item = items.find((li) => li.textContent?.includes(`Note ${id}`))!;
+      return within(item).queryByRole('link', { name: 'Open link' })?.getAttribute('href') ?? null;
+    };
+    expect(hrefOf('web')).toBe('https://intranet.example/desks?floor=2');
+    expect(hrefOf('relative')).toBe('reports/weekly.pdf');
+    for (const id of ['script', 'data', 'protocolRelative', 'climbing', 'notText']) expect(hrefOf(id), id).toBeNull();
+    expect(items).toHaveLength(7);
+    const web = within(items.find((li) => li.textContent?.includes('Note web'))!).getByRole('link');
+    expect(web.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
   it('shows the empty state', async () => {

@@ -1,6 +1,8 @@
 // The notifications list: newest first, unread marked in words, each can be
-// marked read. Titles and bodies are server text, rendered as text.
+// marked read. Titles and bodies are server text, rendered as text; a link
+// becomes clickable only when it is http(s) or a safe relative path.
 
+import { isSafeUrl } from '../../shared/safeUrl.js';
 import type { Notification } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
@@ -34,6 +36,9 @@ export function Notifications() {
             <li key={n.id} className={n.read ? 'read' : 'unread'}>
               <strong>{n.title}</strong> {!n.read ? <span className="unread-word">(unread)</span> : null}
               <div>{n.body}</div>
+              {isSafeUrl(n.link) ? (
+                <a href={n.link} target="_blank" rel="noopener noreferrer">Open link</a>
+              ) : null}
               <time dateTime={new Date(n.created).toISOString()}>{formatDateTime(n.created, timeZone)}</time>
               {!n.read ? (
                 <button
