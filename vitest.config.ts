@@ -20,6 +20,7 @@ export default defineConfig({
         test: {
           name: 'ui',
           include: ['tests/ui/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/ui/setup.ts'],
           environment: 'jsdom',
           testTimeout: 20_000,
         },
