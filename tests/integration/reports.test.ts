@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type SessionView } from '../../src/shared/api.js';
 import { addDaysToKey, dateKeyOf } from '../../src/shared/reports/calendar.js';
-import type { DeskRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
+import type { DeskRow, EnvironmentRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
 import { systemClock } from '../../src/worker/ports.js';
 import { createIdbPageCache } from '../../src/worker/storage/idbPageCache.js';
@@ -90,6 +90,19 @@ describe('report views against the reference server', () => {
     const total = rooms.reduce((s, r) => s + r.bookings, 0);
     expect(total).toBeGreaterThan(0);
     expect(rooms.every((r) => r.hasOccupancySensor && r.items.length === r.bookings)).toBe(true);
+  });
+
+  it('ranks rooms by their air and counts people per floor', async () => {
+    const engine = engines[0]!;
+    const env = await finished(engine, { kind: 'environment', scope: { kind: 'location' }, period: lastDays(4) });
+    expect(env.meta!.progress.message).toBeNull();
+    expect(env.meta!.progress.state).toBe('done');
+    const rows = [...env.entries.values()] as EnvironmentRow[];
+    expect(rows.some((r) => r.type === 'co2' && r.groupKind === 'room' && r.mean !== null)).toBe(true);
+    const loc = await finished(engine, { kind: 'location', scope: { kind: 'location' }, period: lastDays(4) });
+    expect(loc.meta!.progress.message).toBeNull();
+    expect(loc.meta!.progress.state).toBe('done');
+    expect([...loc.entries.values()].length).toBeGreaterThan(0);
   });
 
   it('refuses a report below the configured role with a message, and names a missing role', async () => {

@@ -22,11 +22,15 @@ import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
+import { ReportsPanel } from './reports/ReportsPanel.js';
+import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
+import type { ReportRequest } from '../../shared/reports/types.js';
 
-type Panel = 'people' | 'rooms' | 'report' | 'notifications' | 'me';
+type Panel = 'people' | 'rooms' | 'analytics' | 'report' | 'notifications' | 'me';
 const PANELS: Array<{ id: Panel; title: string }> = [
   { id: 'people', title: 'People' },
   { id: 'rooms', title: 'Rooms' },
+  { id: 'analytics', title: 'Reports' },
   { id: 'report', title: 'Report' },
   { id: 'notifications', title: 'Notifications' },
   { id: 'me', title: 'My location' },
@@ -61,7 +65,9 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const { api } = useEngine();
   const initial = useMemo(() => parseDeepLink(location.search), []); // eslint-disable-line react-hooks/exhaustive-deps
   const [link, setLink] = useState<DeepLink>(initial);
-  const [panel, setPanel] = useState<Panel>('people');
+  const initialReport = useMemo(() => parseReportLink(location.search), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
+  const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
   const [center, setCenter] = useState({ x: 0, y: 0 });
   const [ticketPoint, setTicketPoint] = useState<{ x: number; y: number } | null>(null);
@@ -103,9 +109,11 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
 
   // keep the URL in step, so a copied link opens the same view
   useEffect(() => {
-    const next = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
+    const base = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
+    const extra = panel === 'analytics' ? formatReportLink(report) : '';
+    const next = extra ? `${base ? `${base}&` : '?'}${extra}` : base;
     if (next !== location.search) location.replace(next);
-  }, [link, floorId, session.locationId, location]);
+  }, [link, floorId, session.locationId, location, panel, report]);
 
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
@@ -203,7 +211,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
         <div className="live-region" role="status" aria-live="polite">
           {message ? <span className={message.kind}>{message.text}</span> : null}
         </div>
-        <div className="body">
+        <div className={`body${panel === 'analytics' ? ' reports-open' : ''}`}>
           <aside className="left">
             <LayerPanel
               active={link.layers}
@@ -238,7 +246,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           </main>
           <aside className="right">
             <div role="tablist" aria-label="Panels" className="tabs">
-              {PANELS.filter((p) => p.id !== 'report' || canReport).map((p) => (
+              {PANELS.filter((p) => (p.id !== 'report' && p.id !== 'analytics') || canReport).map((p) => (
                 <button
                   key={p.id}
                   role="tab"
@@ -261,6 +269,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                   point={ticketPoint ?? center}
                   picking={pick === 'ticket'}
                   onPick={(on) => setPick(on ? 'ticket' : null)}
+                />
+              ) : null}
+              {panel === 'analytics' && canReport ? (
+                <ReportsPanel
+                  request={report}
+                  onChange={setReport}
+                  timeZone={timeZone ?? 'UTC'}
+                  buildingId={building?.building.id ?? null}
+                  buildingName={building?.building.name ?? null}
+                  floorId={floorId}
+                  floorName={floorName}
                 />
               ) : null}
               {panel === 'notifications' ? <Notifications /> : null}

@@ -80,7 +80,8 @@ export function createScopedAggregator(store: Store, kind: ReportKind, scope: Re
           .map((a) => a.data_provider_refs.occupancy).filter((id): id is Id => !!id);
         floors.push({ id: floor.id, name: floor.name, buildingId: building?.id ?? null, buildingName: building?.name ?? '', occupancySensorIds: occupancy });
       }
-      const people = [...store.sensors.values()].filter((s) => s.type === 'location').map((s) => s.id);
+      // local sensors (manual locations) have no history on the server
+      const people = [...store.sensors.values()].filter((s) => s.type === 'location' && !s.local).map((s) => s.id);
       return createLocationAggregator(ctx, floors, people);
     }
   }

@@ -1,0 +1,157 @@
+// The reports panel (issue 13): choose a report, scope and period (kept in
+// the URL), watch its progress and cancel it, read its totals, charts and
+// table, and export the table as CSV. The worker computes; this only shows.
+
+import Papa from 'papaparse';
+import { useEffect, useId, useMemo } from 'react';
+import type { ReportKind } from '../../../shared/config.js';
+import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
+import type { ReportRequest, ReportRow } from '../../../shared/reports/types.js';
+import { useEngine } from '../../hooks/engineContext.js';
+import { useView, useViewEntries, useViewMeta } from '../../hooks/useView.js';
+import { HeatGrid, HourBars, SmallMultiples } from './ReportCharts.js';
+import { REPORT_COLUMNS } from './reportColumns.js';
+
+const KINDS: Array<{ kind: ReportKind; label: string }> = [
+  { kind: 'location', label: 'Location' }, { kind: 'desk', label: 'Desks' }, { kind: 'room', label: 'Rooms' }, { kind: 'environment', label: 'Environment' },
+];
+const TABLE_ROWS_SHOWN = 200;
+
+export interface ReportsPanelProps {
+  request: ReportRequest;
+  onChange(request: ReportRequest): void;
+  timeZone: string;
+  buildingId: string | null;
+  buildingName: string | null;
+  floorId: string | null;
+  floorName(id: string): string | null;
+}
+
+/** A request with its period filled in: the last 7 days of the location by default. */
+export function withDefaults(request: ReportRequest, timeZone: string, now = Date.now()): ReportRequest {
+  if (request.period.from && request.period.to) return request;
+  const today = dateKeyOf(now, timeZone);
+  return { ...request, period: { from: addDaysToKey(today, -6), to: today } };
+}
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, buildingName, floorId, floorName }: ReportsPanelProps) {
+  const { api } = useEngine();
+  const request = useMemo(() => withDefaults(raw, timeZone), [raw, timeZone]);
+  const spec = useMemo(() => ({ view: 'report' as const, report: request }), [request]);
+  const view = useView(spec);
+  const meta = useViewMeta(view);
+  const entries = useViewEntries(view);
+  const ids = { scope: useId(), from: useId(), to: useId() };
+  // the mirror keeps the previous report's rows until the new snapshot: show only this request's
+  const current = !!meta && JSON.stringify(meta.request) === JSON.stringify(request);
+  const rows = useMemo(() => (current ? (Object.values(entries) as ReportRow[]).filter((r) => r.kind === request.kind) : []), [entries, current, request.kind]);
+  const columns = REPORT_COLUMNS[request.kind];
+  const progress = current ? meta!.progress : null;
+  const set = (patch: Partial<ReportRequest>) => onChange({ ...request, ...patch });
+  useEffect(() => { if (raw !== request) onChange(request); }, [raw, request, onChange]);
+
+  const exportCsv = () => {
+    const data = rows.map((r) => columns.map((c) => c.value(r, floorName) ?? ''));
+    const text = Papa.unparse({ fields: columns.map((c) => c.header), data });
+    download(`storey-${request.kind}-report-${request.period.from}-to-${request.period.to}.csv`, text);
+  };
+
+  const share = request.kind !== 'location';
+  const summary = meta?.summary;
+  return (
+    <section className="reports" aria-label="Reports">
+      <div className="report-controls">
+        <div className="report-kinds" role="group" aria-label="Report">
+          {KINDS.map((k) => (
+            <button key={k.kind} type="button" aria-pressed={request.kind === k.kind} onClick={() => set({ kind: k.kind })}>{k.label}</button>
+          ))}
+        </div>
+        <label htmlFor={ids.scope}>Scope</label>
+        <select
+          id={ids.scope}
+          value={request.scope.kind}
+          onChange={(e) => {
+            const kind = e.target.value;
+            set({ scope: kind === 'floor' && floorId ? { kind: 'floor', id: floorId } : kind === 'building' && buildingId ? { kind: 'building', id: buildingId } : { kind: 'location' } });
+          }}
+        >
+          <option value="location">Whole location</option>
+          {buildingId ? <option value="building">{buildingName ?? 'This building'}</option> : null}
+          {floorId ? <option value="floor">{floorName(floorId) ?? 'This floor'}</option> : null}
+        </select>
+        <label htmlFor={ids.from}>From</label>
+        <input id={ids.from} type="date" value={request.period.from} max={request.period.to}
+          onChange={(e) => { if (e.target.value) set({ period: { ...request.period, from: e.target.value } }); }} />
+        <label htmlFor={ids.to}>To</label>
+        <input id={ids.to} type="date" value={request.period.to} min={request.period.from}
+          onChange={(e) => { if (e.target.value) set({ period: { ...request.period, to: e.target.value } }); }} />
+        <div className="period-presets" role="group" aria-label="Period">
+          {[['Yesterday', 1, 1], ['Last 7 days', 6, 0], ['Last 14 days', 13, 0]].map(([label, back, end]) => (
+            <button key={label as string} type="button" onClick={() => {
+              const today = dateKeyOf(Date.now(), timeZone);
+              set({ period: { from: addDaysToKey(today, -(back as number)), to: addDaysToKey(today, -(end as number)) } });
+            }}>{label}</button>
+          ))}
+        </div>
+      </div>
+
+      {!progress ? <p role="status">Loading the report…</p> : null}
+      {progress?.state === 'loading' ? (
+        <div className="report-progress" role="status">
+          <progress max={Math.max(1, progress.pagesEstimated)} value={progress.pagesLoaded} aria-label="Report progress" />
+          <span>{`${progress.pagesLoaded} of about ${progress.pagesEstimated} pages, ${progress.rows.toLocaleString('en-US')} rows`}</span>
+          <button type="button" onClick={() => void api.cancelReport(request)}>Cancel</button>
+        </div>
+      ) : null}
+      {progress?.state === 'denied' ? <p role="alert" className="error">{progress.message}</p> : null}
+      {progress?.state === 'cancelled' ? <p role="status">Report cancelled. Change the period or scope to run it again.</p> : null}
+      {progress?.state === 'error' ? <p role="alert" className="error">{`The report could not be computed: ${progress.message ?? 'unknown error'}`}</p> : null}
+
+      {progress?.state === 'done' && summary ? (
+        <>
+          <p className="report-meta" role="status" data-testid="report-done">
+            {`${rows.length} rows from ${progress.rows.toLocaleString('en-US')} readings in ${progress.pagesLoaded} pages`
+              + `${progress.pagesFromCache ? ` (${progress.pagesFromCache} saved on this device)` : ''}; working hours ${meta!.hourStart}–${meta!.hourEnd}, ${meta!.timeZone}.`}
+            {Object.values(progress.skipped).some((n) => n > 0) ? ` Skipped ${Object.values(progress.skipped).reduce((a, b) => a + b, 0)} bad rows.` : ''}
+          </p>
+          <dl className="report-totals">
+            {[...summary.totals, ...summary.highlights].map((t) => <div key={t.label}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
+          </dl>
+          {request.kind === 'environment' ? <SmallMultiples series={summary.series} /> : (
+            <>
+              <HourBars cells={summary.byHour} share={share} label={`${KINDS.find((k) => k.kind === request.kind)!.label}: mean and peak by hour of working days`} />
+              <HeatGrid grid={summary.grid} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} share={share} label="Mean by hour and weekday" />
+            </>
+          )}
+          <button type="button" onClick={exportCsv} disabled={rows.length === 0}>Export CSV</button>
+          {rows.length === 0 ? <p role="status">No data in this period.</p> : (
+            <div className="report-table-wrap">
+              <table className="report-table">
+                <thead><tr>{columns.map((c) => <th key={c.header} scope="col">{c.header}</th>)}</tr></thead>
+                <tbody>
+                  {rows.slice(0, TABLE_ROWS_SHOWN).map((r) => (
+                    <tr key={r.id} data-row-id={r.id}>
+                      {columns.map((c) => <td key={c.header} className={c.numeric ? 'num' : undefined}>{c.value(r, floorName) ?? '—'}</td>)}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {rows.length > TABLE_ROWS_SHOWN ? <p>{`Showing ${TABLE_ROWS_SHOWN} of ${rows.length} rows; the CSV has all.`}</p> : null}
+            </div>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+// Reports in Chromium as a person uses them: open each report from the
+// Reports tab, change the period, export the table as CSV and read the file,
+// with a screenshot of each screen in test-results/e2e/.
+
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+const done = () => page.getByTestId('report-done').waitFor({ timeout: 60_000 });
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ seed: { historyDays: 8 } });
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1500, height: 950 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('reports in Chromium', () => {
+  it('opens the desk report of the last 7 days from the Reports tab', async () => {
+    await page.goto(`${viewer.url}/`);
+    await page.getByLabel('Email').fill(server.accounts.regular.email);
+    await page.getByLabel('Password').fill(server.accounts.regular.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await page.getByRole('tab', { name: 'Reports', exact: true }).click();
+    await done();
+    expect(await page.getByRole('button', { name: 'Desks' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(5);
+    expect(await page.getByRole('img', { name: /mean and peak by hour/ }).count()).toBe(1);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('report[kind]')).toBe('desk');
+    expect(url.searchParams.get('report[from]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await shot('reports-01-desks');
+  });
+
+  it('changes the period and keeps it in the URL', async () => {
+    const before = new URL(page.url()).searchParams.get('report[from]');
+    await page.getByRole('button', { name: 'Yesterday' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('report[from]')).not.toBe(before);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('report[from]')).toBe(url.searchParams.get('report[to]'));
+    await done();
+    await shot('reports-02-yesterday');
+  });
+
+  it('opens the room report and exports its table as CSV', async () => {
+    await page.getByRole('button', { name: 'Last 7 days' }).click();
+    await page.getByRole('button', { name: 'Rooms' }).click();
+    await page.locator('th', { hasText: 'No-shows' }).waitFor({ timeout: 60_000 });
+    await done();
+    const rows = await page.locator('.report-table tbody tr').count();
+    expect(rows).toBeGreaterThan(0);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^storey-room-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    const lines = text.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('Room,Floor,Bookings,Booked h,In use h,Used while booked h,Use without booking h,No-shows,No-show rate %,Completed as planned,Ended early,Extended,Removed,Upcoming,Unknown,Busiest hour');
+    expect(lines).toHaveLength(rows + 1);
+    const firstRoom = await page.locator('.report-table tbody tr').first().locator('td').first().innerText();
+    expect(lines.slice(1).some((l) => l.startsWith(`${firstRoom},`))).toBe(true);
+    await shot('reports-03-rooms');
+  });
+
+  it('opens the environment and location reports', async () => {
+    await page.getByRole('button', { name: 'Environment' }).click();
+    await page.locator('th', { hasText: 'Outside band %' }).waitFor({ timeout: 60_000 });
+    await done();
+    expect(await page.locator('.small-multiples figure').count()).toBeGreaterThan(0);
+    await shot('reports-04-environment');
+    await page.getByRole('button', { name: 'Location' }).click();
+    await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });
+    await done();
+    expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(0);
+    await shot('reports-05-location');
+  });
+});
