@@ -6,7 +6,7 @@
 
 import { calendarDay, calendarDayAt, addDaysToKey, type CalendarDay } from '../../src/shared/reports/calendar.js';
 import type { WireAsset, WireSensor } from '../../src/shared/rest.js';
-import type { Id } from '../../src/shared/types.js';
+import type { Id, ReservationEvent } from '../../src/shared/types.js';
 import { rectContains, type Rect } from './floorLayout.js';
 import {
   MAX_VALIDITY_MS, deskIntervals, equipmentRows, numericRows, occupancyRows, positionRows, reservationRows, roomAirRows, roomDay,
@@ -44,6 +44,8 @@ export interface HistoryInput {
   sensors: ReadonlyArray<{ sensor: WireSensor; profile: SensorProfile }>;
   rooms: ReadonlyMap<Id, RoomProfile>;
   bookers: readonly Id[];
+  /** room id → the live (seeded, cancellable) bookings: from reservationsUntil on, rooms are used as they say */
+  liveBookings?: ReadonlyMap<Id, readonly ReservationEvent[]>;
 }
 
 interface DayRows {
@@ -108,7 +110,8 @@ export function createLocationHistory(input: HistoryInput): LocationHistory {
     let r = roomDays.get(key);
     if (!r) {
       const profile = input.rooms.get(roomId) ?? { busy: 0.4, capacity: 6 };
-      r = roomDay(createPrng(hashSeed(seed, 'room', roomId, day.key)), day, profile.busy, input.bookers, `hist-${roomId}`);
+      const live = day.end > input.reservationsUntil ? input.liveBookings?.get(roomId) : undefined;
+      r = live ? liveRoomDay(day, live) : roomDay(createPrng(hashSeed(seed, 'room', roomId, day.key)), day, profile.busy, input.bookers, `hist-${roomId}`);
       if (roomDays.size > 20_000) roomDays.clear();
       roomDays.set(key, r);
     }
@@ -283,6 +286,16 @@ export function createLocationHistory(input: HistoryInput): LocationHistory {
       return null;
     },
   };
+}
+
+/** Today and later: the room is in use during its live bookings, so live status and history agree. */
+function liveRoomDay(day: CalendarDay, events: readonly ReservationEvent[]): RoomDay {
+  const occupied = events
+    .filter((e) => e.end > day.start && e.start < day.end)
+    .map((e): [number, number] => [Math.max(day.start, e.start + 2 * 60_000), Math.min(day.end, e.end - 2 * 60_000)])
+    .filter(([a, b]) => b > a)
+    .sort((a, b) => a[0] - b[0]);
+  return { bookings: [], occupied };
 }
 
 /** The room whose outline box contains an asset standing on the same floor. */

@@ -5,7 +5,7 @@
 
 import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import type { WireAsset, WireSensor } from '../../src/shared/rest.js';
-import type { Id } from '../../src/shared/types.js';
+import type { Id, ReservationEvent } from '../../src/shared/types.js';
 import type { Store } from '../store/store.js';
 import { rectContains } from './floorLayout.js';
 import { createLocationHistory, roomContaining, type LocationHistory, type RoomProfile, type SensorProfile } from './history.js';
@@ -89,6 +89,7 @@ export function attachHistory(store: Store, loc: SeededLocation, options: Attach
     sensors,
     rooms: roomProfiles,
     bookers: options.bookers,
+    liveBookings: new Map(rooms.map((room) => [room.id, (store.sensors.get(room.data_provider_refs.reservation ?? '')?.last_measurement?.events ?? []) as ReservationEvent[]])),
   });
   store.histories.set(loc.locationId, history);
 
