@@ -93,4 +93,33 @@ describe('reports in Chromium', () => {
     expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(0);
     await shot('reports-05-location');
   });
+
+  it('colours desks by utilisation on the report layer, with a legend, and a click shows the desk\'s report line', async () => {
+    await page.getByRole('button', { name: 'Desks' }).click();
+    await done();
+    await page.getByRole('checkbox', { name: 'Report', exact: true }).click();
+    await page.locator('rect.report-mark').first().waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).searchParams.get('layers')).toContain('report');
+    const legend = page.locator('.map-legends', { hasText: 'Desk utilisation (desk,' });
+    await legend.waitFor();
+    expect(await legend.innerText()).toMatch(/Under-used \(15–50 %\)/);
+    const colours = new Set(await page.locator('rect.report-mark').evaluateAll((els) => els.map((e) => e.getAttribute('data-color'))));
+    expect(colours.size).toBeGreaterThan(1);
+    await page.locator('rect.report-mark').first().click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: Utilisation (\d+ %|: no data)/);
+    await shot('reports-06-layer');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('shows the recent bookings of a room with their history class in its popup', async () => {
+    await page.locator('g.asset-room').first().click();
+    const dialog = page.getByRole('dialog');
+    const bookings = dialog.getByRole('region', { name: 'Recent bookings' });
+    await bookings.locator('li').first().waitFor({ timeout: 30_000 });
+    expect(await bookings.innerText()).toMatch(/Completed as planned|Ended early|Extended|Removed|Upcoming|Unknown/);
+    await bookings.scrollIntoViewIfNeeded();
+    await shot('reports-07-room-bookings');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
 });

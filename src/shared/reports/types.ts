@@ -132,7 +132,15 @@ export interface LocationRow {
   peakHour: number | null;
 }
 
-export type ReportRow = DeskRow | RoomRow | EnvironmentRow | LocationRow;
+/** How the `report` map layer draws a row's asset: colour on the measure's scale, and words. */
+export interface ReportMark {
+  assetId: Id;
+  color: string;
+  label: string;
+}
+
+/** A row as the view sends it: with its layer mark once the report is done (worker/reports/reportMarks.ts). */
+export type ReportRow = (DeskRow | RoomRow | EnvironmentRow | LocationRow) & { mark?: ReportMark | null };
 
 /** Mean and peak of a share (0..1) or a count, per cell of a chart. */
 export interface Cell {

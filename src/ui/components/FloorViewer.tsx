@@ -17,6 +17,8 @@ import {
 import { AssetNode, boxOfEntry, HeatNode } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { Popup } from './Popup.js';
+import { ReportMarks } from './reports/ReportMarks.js';
+import type { ReportMark } from '../../shared/reports/types.js';
 
 export interface FloorViewerProps {
   mirror: ViewMirror<DrawState, FloorViewMeta>;
@@ -33,6 +35,8 @@ export interface FloorViewerProps {
   onOpenAsset?: (id: string | null) => void;
   /** initially open popup */
   openId?: string | null;
+  /** the `report` layer's marks (components/reports/ReportMarks.tsx) */
+  reportMarks?: ReadonlyMap<string, ReportMark> | null;
 }
 
 const KEY_PAN_PX = 60;
@@ -203,8 +207,12 @@ export function FloorViewer(props: FloorViewerProps) {
   const onPointerDown = (event: React.PointerEvent<SVGSVGElement>) => {
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.current.size === 1) dragged.current = 0;
+  };
+  // captured only once the pointer really drags: capturing at pointerdown would retarget the
+  // click to the svg, and a click on an asset (or a report mark) would open nothing
+  const capture = (event: React.PointerEvent<SVGSVGElement>) => {
     try {
-      (event.currentTarget as Element).setPointerCapture?.(event.pointerId);
+      if (!(event.currentTarget as Element).hasPointerCapture?.(event.pointerId)) (event.currentTarget as Element).setPointerCapture?.(event.pointerId);
     } catch {
       // the pointer is already gone (or synthetic): the drag works without capture
     }
@@ -228,6 +236,7 @@ export function FloorViewer(props: FloorViewerProps) {
       apply(panBy(viewport.current, next.x - prev.x, next.y - prev.y));
     }
     dragged.current += Math.abs(next.x - prev.x) + Math.abs(next.y - prev.y);
+    if (dragged.current > DRAG_THRESHOLD_PX) capture(event);
     pointers.current.set(event.pointerId, next);
   };
   const onPointerUp = (event: React.PointerEvent<SVGSVGElement>) => {
@@ -296,7 +305,8 @@ export function FloorViewer(props: FloorViewerProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.openId, ready]);
 
-  const context = useMemo<FloorContextValue>(() => ({ mirror, cull, imagePolicy, open }), [mirror, cull, imagePolicy, open]);
+  const reportMarks = active.has('report') ? props.reportMarks ?? null : null;
+  const context = useMemo<FloorContextValue>(() => ({ mirror, cull, imagePolicy, open, reportMarks }), [mirror, cull, imagePolicy, open, reportMarks]);
   const floor = meta?.floor ?? null;
   const planUrl = active.has('floorplan') ? floorPlanUrl(floor?.floor_plan_img_path, imagePolicy) : null;
   const planBox = floor && floor.outline.length > 2 ? boxOf(floor.outline.map(([x, y]) => [x, svgY(y)] as const)) : null;
@@ -360,6 +370,7 @@ export function FloorViewer(props: FloorViewerProps) {
                   <AssetNode key={id} id={id} active={active} highlighted={id === highlightId} />
                 ))}
               </g>
+              {reportMarks ? <ReportMarks marks={reportMarks} /> : null}
             </g>
           </g>
         </svg>

@@ -11,6 +11,7 @@ import { useViewEntry } from '../hooks/useView.js';
 import { formatDateTime, formatTime, typeWord } from '../lib/describe.js';
 import { useFloorContext } from './floorContext.js';
 import { BookingControls } from './BookingControls.js';
+import { RecentBookings, ReportLine } from './reports/ReportDetails.js';
 
 export interface PopupProps {
   id: string;
@@ -165,7 +166,9 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
             </p>
           ) : null}
           {entry.text ? <p className="asset-text">{entry.text}</p> : null}
+          <ReportLine id={entry.id} />
           {entry.type === 'room' ? <BookingControls roomId={entry.id} /> : null}
+          {entry.type === 'room' ? <RecentBookings roomId={entry.id} /> : null}
           {entry.type === 'ticket' || entry.type === 'voice' ? <Votes entry={entry} /> : null}
           {entry.type === 'ticket' && hasRole(session, 'service') ? <ServiceControls entry={entry} /> : null}
           {hasRole(session, 'edit') && entry.type !== 'employee' ? <EditControls entry={entry} /> : null}

@@ -22,7 +22,9 @@ import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
-import { ReportsPanel } from './reports/ReportsPanel.js';
+import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
+import type { Legend } from '../../shared/api.js';
+import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
 import type { ReportRequest } from '../../shared/reports/types.js';
 
@@ -52,6 +54,16 @@ const browserLocation = {
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
   },
 };
+
+const timeZoneOf = (session: SessionView) => session.locations.find((l) => l.id === session.locationId)?.timezone ?? 'UTC';
+const canReportLayer = (session: SessionView) => session.roles.length > 0;
+
+/** The floor's legends plus the report layer's, titled with the report and its period. */
+function reportLegend(legends: Legend[], meta: ReportMeta | undefined): Legend[] {
+  if (!meta?.measure || !meta.request) return legends;
+  const { period, kind } = meta.request;
+  return [...legends, { layer: 'report', title: `${meta.measure.title} (${kind}, ${period.from} – ${period.to})`, unit: meta.measure.unit, stops: meta.measure.stops }];
+}
 
 /** The floor to open: the link's if it exists, else the first building's default floor. */
 export function pickFloor(buildings: readonly StructureEntry[], wanted: string | null): string | null {
@@ -115,6 +127,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (next !== location.search) location.replace(next);
   }, [link, floorId, session.locationId, location, panel, report]);
 
+  // the `report` layer colours by the report chosen in the Reports tab (default: desks, last 7 days)
+  const reportLayerOn = link.layers.includes('report') && canReportLayer(session);
+  const reportSpec = useMemo(() => (reportLayerOn && session.locationId ? { view: 'report' as const, report: withDefaults(report, timeZoneOf(session)) } : null), [reportLayerOn, report, session]);
+  const reportLayer = useView(reportSpec);
+  const reportEntries = useViewEntries(reportLayer);
+  const reportMeta = useViewMeta(reportLayer);
+  const reportMarks = useMemo(() => {
+    const marks = new Map<string, ReportMark>();
+    for (const row of Object.values(reportEntries)) if (row.mark) marks.set(row.mark.assetId, row.mark);
+    return marks;
+  }, [reportEntries]);
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
   const floorMeta = useViewMeta(floor);
@@ -220,7 +243,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             />
           </aside>
           <main className="center">
-            <MapLegends legends={floorMeta?.legends ?? []} active={link.layers} />
+            <MapLegends legends={reportLegend(floorMeta?.legends ?? [], reportMeta)} active={link.layers} />
             {!session.locationId ? (
               <div className="empty" role="status">
                 {session.locations.length || session.organizations.length ? 'Loading location…' : 'You have no locations yet.'}
@@ -241,6 +264,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onPickPoint={pick ? onPickPoint : null}
                 onCenterChange={setCenter}
                 onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
+                reportMarks={reportMarks}
               />
             )}
           </main>

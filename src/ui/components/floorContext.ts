@@ -4,6 +4,7 @@
 
 import { createContext, useContext } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
+import type { ReportMark } from '../../shared/reports/types.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { CullStore } from '../lib/cullStore.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
@@ -14,6 +15,8 @@ export interface FloorContextValue {
   imagePolicy: ImageUrlPolicy;
   /** opens the popup of an asset; the element anchors it */
   open(id: string, anchor: Element | null): void;
+  /** the `report` layer's marks by asset id, when the layer is on and a report is done */
+  reportMarks?: ReadonlyMap<string, ReportMark> | null;
 }
 
 export const FloorContext = createContext<FloorContextValue | null>(null);

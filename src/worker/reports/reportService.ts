@@ -14,6 +14,7 @@ import type { ResolvedConfig } from '../../shared/config.js';
 import type { Store } from '../store/store.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { createScopedAggregator } from './reportScope.js';
+import { addMarks } from './reportMarks.js';
 import { runReport, type PageCache } from './runReport.js';
 
 /** Longest period a report covers (a quarter); longer requests are cut to it. */
@@ -108,6 +109,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     }).then((progress) => {
       if (progress.state === 'done') {
         const result = aggregator.result();
+        addMarks(result.rows, result.measure);
         for (const row of result.rows) run.rows.set(row.id, row);
         meta.summary = result.summary;
         meta.measure = result.measure;

@@ -1,0 +1,55 @@
+// What the popup shows of reports: the asset's line of the report on the
+// `report` layer, and for a room its recent bookings with their reservation
+// history class (spec §4), from the worker's room report of the last 7 days.
+
+import { useMemo } from 'react';
+import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
+import type { RoomRow } from '../../../shared/reports/types.js';
+import { RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
+import { useApp } from '../../hooks/appContext.js';
+import { useView, useViewEntry, useViewMeta } from '../../hooks/useView.js';
+import { formatDateTime, formatTime } from '../../lib/describe.js';
+import { useFloorContext } from '../floorContext.js';
+
+export const RECENT_BOOKINGS_SHOWN = 5;
+
+export function ReportLine({ id }: { id: string }) {
+  const { reportMarks } = useFloorContext();
+  const mark = reportMarks?.get(id);
+  return mark ? <p className="report-line"><strong>Report: </strong>{mark.label}</p> : null;
+}
+
+export function RecentBookings({ roomId }: { roomId: string }) {
+  const { mirror } = useFloorContext();
+  const { timeZone } = useApp();
+  const floorId = useViewMeta(mirror)?.floor?.id ?? null;
+  const spec = useMemo(() => {
+    if (!floorId) return null;
+    const today = dateKeyOf(Date.now(), timeZone ?? 'UTC');
+    return { view: 'report' as const, report: { kind: 'room' as const, scope: { kind: 'floor' as const, id: floorId }, period: { from: addDaysToKey(today, -6), to: today } } };
+  }, [floorId, timeZone]);
+  const view = useView(spec);
+  const meta = useViewMeta(view);
+  const row = useViewEntry(view, roomId) as RoomRow | undefined;
+  const state = meta?.progress.state;
+  if (!spec || state === 'denied' || state === 'error') return null;
+  const items = row?.kind === 'room' ? row.items.slice(0, RECENT_BOOKINGS_SHOWN) : [];
+  return (
+    <section className="recent-bookings" aria-label="Recent bookings">
+      <h3>Recent bookings</h3>
+      {state !== 'done' ? <p role="status">Loading bookings…</p> : items.length === 0 ? <p>No bookings in the last 7 days.</p> : (
+        <ul>
+          {items.map((b) => (
+            <li key={b.ref} data-class={b.class}>
+              <span>{`${formatDateTime(b.plannedStart, timeZone)}–${formatTime(b.plannedEnd, timeZone)}`}</span>
+              {b.subject ? <span>{` ${b.subject}`}</span> : null}
+              <strong>{` ${RESERVATION_HISTORY_LABELS[b.class]}`}</strong>
+              {b.class === 'ended_early' || b.class === 'extended' ? <span>{` (until ${formatTime(b.actualEnd, timeZone)})`}</span> : null}
+              {b.used === false ? <em>{' — no-show'}</em> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
