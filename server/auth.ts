@@ -108,6 +108,8 @@ export function verifyIdToken(idToken: string, options: OpenIdOptions, nowMs: nu
   }
   if (options.issuer !== undefined && claims.iss !== options.issuer) throw new IdTokenError('id_token issuer mismatch');
   if (typeof claims.email !== 'string' || !claims.email) throw new IdTokenError('id_token has no email');
+  // an address the provider has not verified proves nothing about who signs in (OpenID Connect Core §5.1)
+  if (claims.email_verified !== true && claims.email_verified !== 'true') throw new IdTokenError('id_token email is not verified');
   return claims;
 }
 

@@ -16,7 +16,8 @@ import {
   TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
-import { HttpError, canFollowScope, currentUser, notFound } from './guard.js';
+import { HttpError, canFollowScope, currentUser, notFound, organizationFor } from './guard.js';
+import { checkPasswordChangeOfOther } from './userPolicy.js';
 import type { RouteContext } from './context.js';
 
 const SUBJECTS: Record<MailCodePurpose, string> = {
@@ -127,9 +128,11 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
       }
     } else {
       const user = currentUser(req);
+      organizationFor(store, user, orgId);
       if (!target || target.organization_id !== orgId) throw notFound('User');
-      if (user.id !== id) throw new HttpError(403, 'Only the user may change their password');
-      if (!verifyPassword(body.old_password ?? '', store.credentials.get(id)?.passwordHash ?? null)) {
+      if (user.id !== id) {
+        checkPasswordChangeOfOther(user);
+      } else if (!verifyPassword(body.old_password ?? '', store.credentials.get(id)?.passwordHash ?? null)) {
         throw new HttpError(403, 'old_password is wrong');
       }
     }

@@ -5,19 +5,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
-import {
-  IMAGE_MAX_BYTES, SELF_UPDATABLE_USER_FIELDS, type WireExternalObject, type WireNotification, type WireUser,
-} from '../../src/shared/rest.js';
+import { IMAGE_MAX_BYTES, type WireExternalObject, type WireNotification, type WireUser } from '../../src/shared/rest.js';
 import { ImageResponse } from '../../src/shared/schemas/assets.js';
 import { Params } from '../../src/shared/schemas/common.js';
 import {
   CreateExternalObjectRequest, CreateNotificationRequest, CreateUserRequest, ExternalObjectsQuery, InviteUserRequest,
   UpdateExternalObjectRequest, UpdateNotificationRequest, UpdateUserRequest,
 } from '../../src/shared/schemas/people.js';
-import { hasRole, hashPassword } from '../auth.js';
+import { hashPassword, verifyPassword } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
-import { HttpError, canReachOrganization, currentUser, notFound, organizationFor, requireRole, setStreamHeaders } from './guard.js';
+import {
+  HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, organizationFor, requireRole, setStreamHeaders,
+} from './guard.js';
+import { checkGrant, checkUserUpdate, requireManages } from './userPolicy.js';
 
 export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -27,9 +28,10 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     if (!u || u.organization_id !== orgId) throw notFound('User');
     return u;
   };
-  const selfOrEdit = (me: WireUser, target: WireUser) => {
+  /** the avatar: the user themself, or whoever manages them (userPolicy.ts) */
+  const selfOrManager = (me: WireUser, target: WireUser) => {
     if (me.id === target.id) requireRole(me, 'regular');
-    else requireRole(me, 'edit');
+    else requireManages(me, target);
   };
 
   app.get('/v1/organizations/:orgId/users', { schema: { params: Params('orgId') } }, async (req, reply) => {
@@ -47,7 +49,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     organizationFor(store, me, orgId);
     requireRole(me, 'edit');
     const { password, ...body } = req.body;
-    if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
+    checkGrant(me, body.permissions);
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     if (password) store.credentials.set(user.id, { passwordHash: hashPassword(password) });
@@ -65,16 +67,8 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     const target = userIn(orgId, id);
-    const body = req.body;
-    const keys = Object.keys(body);
-    if (me.id === id && !hasRole(me.permissions, 'edit')) {
-      requireRole(me, 'regular');
-      const other = keys.filter((k) => !(SELF_UPDATABLE_USER_FIELDS as readonly string[]).includes(k));
-      if (other.length) throw new HttpError(403, `Only the edit role may change: ${other.join(', ')}`);
-    } else {
-      selfOrEdit(me, target);
-    }
-    if (body.permissions !== undefined) requireRole(me, 'admin');
+    const { current_password: currentPassword, ...body } = req.body;
+    checkUserUpdate(me, target, req.body, () => verifyPassword(currentPassword ?? '', store.credentials.get(me.id)?.passwordHash ?? null));
     if (body.email !== undefined && store.userByEmail(body.email) && store.userByEmail(body.email) !== target) {
       throw new HttpError(409, 'A user with this email exists');
     }
@@ -85,7 +79,8 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     if (body.location) {
       const loc = store.locations.get(body.location.location_id);
       const floor = store.assets.get(body.location.floor_id);
-      if (!loc || loc.organization_id !== orgId || floor?.type !== 'floor' || floor.location_id !== loc.id) {
+      // a floor the caller may not see (hidden) answers like one that does not exist
+      if (!loc || loc.organization_id !== orgId || floor?.type !== 'floor' || floor.location_id !== loc.id || !canSeeAsset(store, me, floor)) {
         throw new HttpError(400, 'body/location must name a floor of a location of this organization');
       }
     }
@@ -96,9 +91,9 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
-    userIn(orgId, id);
-    requireRole(me, 'edit');
+    const target = userIn(orgId, id);
     if (me.id === id) throw new HttpError(409, 'Cannot delete yourself');
+    requireManages(me, target);
     store.deleteUser(id);
     return reply.code(204).send();
   });
@@ -109,7 +104,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
-    selfOrEdit(me, userIn(orgId, id));
+    selfOrManager(me, userIn(orgId, id));
     const contentType = contentTypeOf(req.headers['content-type']);
     if (!looksLikeImage(contentType, req.body)) {
       throw new HttpError(400, `body must be a non-empty image (${IMAGE_TYPES.join(', ')})`);
@@ -125,7 +120,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     const target = userIn(orgId, id);
-    selfOrEdit(me, target);
+    selfOrManager(me, target);
     if (target.avatar_url) store.files.delete(target.avatar_url);
     store.updateUser(id, { avatar_url: null, avatar_timestamp: store.clock.now() });
     return reply.code(204).send();
@@ -142,7 +137,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     organizationFor(store, me, orgId);
     requireRole(me, 'edit');
     const body = req.body;
-    if (body.permissions?.includes(ROLE_PERMISSIONS.admin)) requireRole(me, 'admin');
+    checkGrant(me, body.permissions);
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     ctx.mailCode(req, user.id, 'invite');

@@ -52,7 +52,7 @@ describe('server accounts', () => {
   });
 
   describe('POST /openid_login', () => {
-    const claims = (extra: Record<string, unknown> = {}) => ({ email: 'edit@storey.test', aud: 'storey', exp: Math.floor(Date.now() / 1000) + 600, ...extra });
+    const claims = (extra: Record<string, unknown> = {}) => ({ email: 'edit@storey.test', email_verified: true, aud: 'storey', exp: Math.floor(Date.now() / 1000) + 600, ...extra });
     it('signs in with an HS256 id_token signed by the configured key', async () => {
       const res = await t.api('/openid_login', { method: 'POST', form: { id_token: jwt(claims(), 'HS256', HS_SECRET) } });
       expect(res.status).toBe(200);

@@ -41,7 +41,7 @@ describe('server people, objects, notifications and booking', () => {
       expect((await t.api(me, { method: 'PATCH', token: regular, json: { location: { location_id: '999999', floor_id: floor.id, time: 1 } } })).status).toBe(400);
       expect((await t.api(me, { method: 'PATCH', token: regular, json: { visible: 'yes' } })).status).toBe(400);
     });
-    it('lets the edit role create and delete users; only the admin grants permissions', async () => {
+    it('lets the edit role create and delete users below it; only the admin grants permissions', async () => {
       const created = await t.api(restPaths.users(org), { method: 'POST', token: edit, json: { email: 'temp.user@storey.test', first_name: 'Temp' } });
       expect(created.status).toBe(201);
       const user = (await created.json()) as WireUser;
@@ -51,6 +51,9 @@ describe('server people, objects, notifications and booking', () => {
       expect((await t.api(restPaths.users(org), { method: 'POST', token: edit, json: { email: 'temp.user@storey.test' } })).status).toBe(409);
       expect((await t.api(restPaths.users(org), { method: 'POST', token: regular, json: { email: 'x@storey.test' } })).status).toBe(403);
       expect((await t.api(restPaths.user(org, user.id), { method: 'DELETE', token: regular })).status).toBe(403);
+      // now an edit user: an equal role, so only the admin removes them (docs/security.md)
+      expect((await t.api(restPaths.user(org, user.id), { method: 'DELETE', token: edit })).status).toBe(403);
+      expect((await t.api(restPaths.user(org, user.id), { method: 'PATCH', token: admin, json: { permissions: ['USER_UPDATE_SELF'] } })).status).toBe(200);
       expect((await t.api(restPaths.user(org, user.id), { method: 'DELETE', token: edit })).status).toBe(204);
       expect((await t.api(restPaths.user(org, user.id), { token: edit })).status).toBe(404);
     });

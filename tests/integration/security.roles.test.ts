@@ -1,0 +1,193 @@
+// Issue 12 §1 — roles inside one organization, played against the real
+// reference server: every role tries every change on a user of every role
+// (and on itself), and each refusal is shown to leave the user, their
+// credentials and their sessions exactly as they were. Also the take-over
+// chain of the issue, role grants on create and invite, and OpenID sign-in
+// with an unverified email.
+
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import { restPaths, type WireUser } from '../../src/shared/rest.js';
+import type { Role } from '../../src/shared/types.js';
+import { hashPassword, issueToken } from '../../server/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { messageOf } from './support/attack.js';
+
+const ROLES = ['admin', 'edit', 'service', 'regular'] as const;
+const PERMISSIONS: Record<Role, string[]> = {
+  admin: Object.values(ROLE_PERMISSIONS),
+  edit: [ROLE_PERMISSIONS.edit, ROLE_PERMISSIONS.regular],
+  service: [ROLE_PERMISSIONS.service, ROLE_PERMISSIONS.regular],
+  regular: [ROLE_PERMISSIONS.regular],
+};
+const RANK: Record<Role, number> = { regular: 0, service: 1, edit: 2, admin: 3 };
+const OPENID_SECRET = 'security-roles-openid-secret';
+
+/** The rule under test, written out independently of the server's code. */
+function allowedOnOther(actor: Role, target: Role, change: Change): boolean {
+  const manages = actor === 'admin' || (actor === 'edit' && RANK[target] < RANK.edit);
+  switch (change) {
+    case 'profile': case 'avatar': case 'delete': return manages;
+    case 'email': case 'permissions': case 'password': return actor === 'admin';
+  }
+}
+
+type Change = 'profile' | 'email' | 'permissions' | 'password' | 'avatar' | 'delete';
+const CHANGES: Change[] = ['profile', 'email', 'permissions', 'password', 'avatar', 'delete'];
+
+describe('security: roles inside an organization', () => {
+  let t: TestServer;
+  let org: string;
+  let tokens: Record<Role, string>;
+  let serial = 0;
+
+  /** A fresh user of `role` with a password, an avatar and an open session. */
+  function makeUser(role: Role) {
+    const s = t.server.store;
+    serial += 1;
+    const user = s.createUser(org, { email: `target.${role}.${serial}@storey.test`, first_name: 'Target', permissions: PERMISSIONS[role] });
+    const password = `pw-${role}-${serial}-secret`;
+    s.credentials.set(user.id, { passwordHash: hashPassword(password) });
+    s.files.set(`avatars/${user.id}.svg`, { contentType: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    s.updateUser(user.id, { avatar_url: `avatars/${user.id}.svg` });
+    const { token } = issueToken(s, user.id);
+    return { user, password, token };
+  }
+
+  /** The user, their credentials and whether their session still works, as one string. */
+  async function fingerprint(userId: string, token: string): Promise<string> {
+    const s = t.server.store;
+    const session = await t.api(restPaths.notifications(), { token });
+    return JSON.stringify([s.users.get(userId) ?? null, s.credentials.get(userId) ?? null, session.status]);
+  }
+
+  function attempt(change: Change, actorToken: string, target: WireUser): Promise<Response> {
+    const path = restPaths.user(org, target.id);
+    switch (change) {
+      case 'profile': return t.api(path, { method: 'PATCH', token: actorToken, json: { first_name: 'Renamed' } });
+      case 'email': return t.api(path, { method: 'PATCH', token: actorToken, json: { email: `attacker.${serial}@evil.example` } });
+      // raise a lower user to admin, or strip an admin
+      case 'permissions': return t.api(path, {
+        method: 'PATCH', token: actorToken,
+        json: { permissions: target.permissions.includes(ROLE_PERMISSIONS.admin) ? PERMISSIONS.regular : PERMISSIONS.admin },
+      });
+      case 'password': return t.api(restPaths.userPassword(org, target.id), { method: 'POST', token: actorToken, json: { password: 'taken-over-pass' } });
+      case 'avatar': return t.api(restPaths.userImage(org, target.id), { method: 'DELETE', token: actorToken });
+      case 'delete': return t.api(path, { method: 'DELETE', token: actorToken });
+    }
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer({ openId: { key: OPENID_SECRET, algorithm: 'HS256', audience: 'storey' } });
+    org = t.accounts.admin.organizationId;
+    tokens = Object.fromEntries(ROLES.map((r) => [r, issueToken(t.server.store, t.accounts[r].userId).token])) as Record<Role, string>;
+  });
+  afterAll(async () => { await t?.close(); });
+
+  describe.each(ROLES)('%s acting on another user', (actor) => {
+    it.each(ROLES)('changes a user with the %s role only where the rule allows, and a refusal changes nothing', async (targetRole) => {
+      for (const change of CHANGES) {
+        const { user, token } = makeUser(targetRole);
+        const before = await fingerprint(user.id, token);
+        const res = await attempt(change, tokens[actor], user);
+        const label = `${actor} → ${targetRole}: ${change}`;
+        if (allowedOnOther(actor, targetRole, change)) {
+          expect.soft(res.status, label).toBeLessThan(300);
+          expect.soft(await fingerprint(user.id, token), label).not.toBe(before);
+        } else {
+          expect.soft(res.status, label).toBe(403);
+          expect.soft(await fingerprint(user.id, token), label).toBe(before);
+        }
+      }
+    });
+  });
+
+  describe.each(ROLES)('%s acting on itself', (role) => {
+    it('changes its own profile and avatar, but not its own permissions unless admin', async () => {
+      const me = makeUser(role);
+      expect((await t.api(restPaths.user(org, me.user.id), { method: 'PATCH', token: me.token, json: { first_name: 'Me', visible: false } })).status).toBe(200);
+      expect((await t.api(restPaths.userImage(org, me.user.id), { method: 'DELETE', token: me.token })).status).toBe(204);
+      const before = await fingerprint(me.user.id, me.token);
+      const raise = await t.api(restPaths.user(org, me.user.id), { method: 'PATCH', token: me.token, json: { permissions: PERMISSIONS.admin } });
+      if (role === 'admin') {
+        expect(raise.status).toBe(200);
+      } else {
+        expect(raise.status).toBe(403);
+        expect(await fingerprint(me.user.id, me.token)).toBe(before);
+      }
+    });
+
+    it('changes its own email only with the current password', async () => {
+      const me = makeUser(role);
+      const path = restPaths.user(org, me.user.id);
+      const before = await fingerprint(me.user.id, me.token);
+      const bare = await t.api(path, { method: 'PATCH', token: me.token, json: { email: `new.${me.user.id}@storey.test` } });
+      expect(bare.status).toBe(403);
+      expect(await messageOf(bare)).toBe('Changing your email needs your current password in body/current_password');
+      expect((await t.api(path, { method: 'PATCH', token: me.token, json: { email: `new.${me.user.id}@storey.test`, current_password: 'guessed-wrong' } })).status).toBe(403);
+      expect(await fingerprint(me.user.id, me.token)).toBe(before);
+      const ok = await t.api(path, { method: 'PATCH', token: me.token, json: { email: `new.${me.user.id}@storey.test`, current_password: me.password } });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as WireUser & { current_password?: unknown }).current_password).toBeUndefined();
+      expect(t.server.store.users.get(me.user.id)!.email).toBe(`new.${me.user.id}@storey.test`);
+      expect(JSON.stringify(t.server.store.users.get(me.user.id))).not.toContain(me.password);
+    });
+
+    it('changes its own password only with the old one, and may not delete itself', async () => {
+      const me = makeUser(role);
+      const path = restPaths.userPassword(org, me.user.id);
+      const before = await fingerprint(me.user.id, me.token);
+      expect((await t.api(path, { method: 'POST', token: me.token, json: { password: 'fresh-password-1' } })).status).toBe(403);
+      expect((await t.api(path, { method: 'POST', token: me.token, json: { password: 'fresh-password-1', old_password: 'not-it' } })).status).toBe(403);
+      expect((await t.api(restPaths.user(org, me.user.id), { method: 'DELETE', token: me.token })).status).toBe(409);
+      expect(await fingerprint(me.user.id, me.token)).toBe(before);
+      expect((await t.api(path, { method: 'POST', token: me.token, json: { password: 'fresh-password-1', old_password: me.password } })).status).toBe(204);
+    });
+  });
+
+  it('stops the take-over of the issue at its first step: edit cannot point the admin account at its own mailbox', async () => {
+    const admin = t.accounts.admin;
+    const before = await fingerprint(admin.userId, tokens.admin);
+    const hijack = await t.api(restPaths.user(org, admin.userId), { method: 'PATCH', token: tokens.edit, json: { email: 'edit.owns.you@storey.test' } });
+    expect(hijack.status).toBe(403);
+    expect((await t.api(restPaths.recoverPassword(), { method: 'POST', form: { email: 'edit.owns.you@storey.test' } })).status).toBe(202);
+    expect(t.server.outbox.latest('edit.owns.you@storey.test')).toBeUndefined();
+    expect((await t.api(restPaths.user(org, admin.userId), { method: 'PATCH', token: tokens.edit, json: { first_name: 'Pwned' } })).status).toBe(403);
+    expect((await t.api(restPaths.user(org, admin.userId), { method: 'DELETE', token: tokens.edit })).status).toBe(403);
+    expect(await fingerprint(admin.userId, tokens.admin)).toBe(before);
+  });
+
+  it('lets create and invite grant only roles below the caller’s own, except for an admin', async () => {
+    const count = () => t.server.store.users.size;
+    const n = count();
+    for (const permissions of [PERMISSIONS.edit, PERMISSIONS.admin, [ROLE_PERMISSIONS.edit]]) {
+      expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.edit, json: { email: `grant.${permissions.length}.${n}@storey.test`, permissions } })).status).toBe(403);
+      expect((await t.api(restPaths.inviteUser(org), { method: 'POST', token: tokens.edit, json: { email: `invite.${permissions.length}.${n}@storey.test`, permissions } })).status).toBe(403);
+    }
+    expect(count()).toBe(n);
+    expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.edit, json: { email: `staff.${n}@storey.test`, permissions: PERMISSIONS.service } })).status).toBe(201);
+    expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.admin, json: { email: `boss.${n}@storey.test`, permissions: PERMISSIONS.admin } })).status).toBe(201);
+    expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.regular, json: { email: `nope.${n}@storey.test` } })).status).toBe(403);
+  });
+
+  describe('OpenID sign-in', () => {
+    const idToken = (claims: Record<string, unknown>) => {
+      const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const data = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ aud: 'storey', exp: Math.floor(Date.now() / 1000) + 600, ...claims })}`;
+      return `${data}.${createHmac('sha256', OPENID_SECRET).update(data).digest('base64url')}`;
+    };
+
+    it('refuses an id_token whose email is not verified, issuing no session', async () => {
+      const sessions = t.server.store.tokens.size;
+      for (const verified of [false, 'false', undefined, null, 'yes']) {
+        const res = await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.admin.email, email_verified: verified }) } });
+        expect.soft(res.status, String(verified)).toBe(401);
+        expect.soft(res.headers.get('set-cookie'), String(verified)).toBeNull();
+      }
+      expect(t.server.store.tokens.size).toBe(sessions);
+      const ok = await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.regular.email, email_verified: true }) } });
+      expect(ok.status).toBe(200);
+    });
+  });
+});
