@@ -1,6 +1,6 @@
 // Builds one demo location: buildings of floors (one hidden plant floor),
 // rooms with reservation and occupancy sensors, zones of every kind, desks,
-// lockers, linked portals, environment and other layer sensors, their
+// lockers, linked portals (passages between buildings), environment and other layer sensors, their
 // history, and the generated floor-plan images.
 
 import { DEFAULT_BUILDING_OFFSET, FLOOR_DEFAULT_HEIGHT } from '../../src/shared/constants.js';
@@ -106,7 +106,18 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
     }
   }
 
+  linkBuildings(floors, add);
   return { locationId: loc.id, floors, rooms };
+}
+
+/** a passage on each building's ground floor leads to every other building's (wayfinding across buildings) */
+function linkBuildings(floors: SeededFloor[], add: AddAsset): void {
+  const grounds = floors.filter((f) => f.floor.building_relative_index === 0);
+  if (grounds.length < 2) return;
+  const passages = grounds.map((g) => add({
+    type: 'portal', subtype: 'passage', name: 'Passage', parent_id: g.floor.id, x: 1.5, y: g.plan.depth - 1.5,
+  }));
+  for (const p of passages) p.targets = passages.filter((q) => q !== p).map((q) => q.id);
 }
 
 type AddAsset = (body: Partial<WireAsset>) => WireAsset;

@@ -41,6 +41,16 @@ describe('seedDemo', () => {
     expect(portals.length).toBeGreaterThan(0);
     for (const p of portals) for (const target of p.targets) expect(store.assets.get(target)!.targets).toContain(p.id);
   });
+  it("joins every building's ground floor to the others' through a passage, so routes can cross buildings", () => {
+    const { store, result } = build(1);
+    for (const locationId of result.locationIds) {
+      const loc = store.locations.get(locationId)!;
+      const grounds = loc.buildings.map((b) => store.assets.get(b)!.floors![0]!);
+      const passages = [...store.assets.values()].filter((a) => a.type === 'portal' && a.subtype === 'passage' && a.location_id === locationId);
+      expect(passages.map((p) => p.parent_id).sort()).toEqual([...grounds].sort());
+      for (const p of passages) expect(p.targets.map((t) => store.assets.get(t)!.parent_id).sort()).toEqual(grounds.filter((g) => g !== p.parent_id).sort());
+    }
+  });
   it('places employees with location tags, some inside the privacy zone', () => {
     const { store } = build(1);
     const employees = [...store.assets.values()].filter((a) => a.type === 'employee');

@@ -12,6 +12,15 @@ describe('wayfinding', () => {
     it('costs 1000 across buildings', () => {
       expect(floorLinkCost({ buildingId: 'a', index: 0 }, { buildingId: 'b', index: 0 })).toBe(1000);
     });
+
+    it('costs 1000 across buildings whatever the floors, never 1000 plus the distance', () => {
+      expect(floorLinkCost({ buildingId: 'a', index: 0 }, { buildingId: 'b', index: 30 })).toBe(1000);
+      expect(floorLinkCost({ buildingId: 'a', index: 5 }, { buildingId: 'b', index: 5 })).toBe(1000);
+    });
+
+    it('counts floors below ground like any other (basements have negative relative indexes)', () => {
+      expect(floorLinkCost({ buildingId: 'b', index: -2 }, { buildingId: 'b', index: 1 })).toBe(3);
+    });
   });
 
   describe('floorPlace', () => {
