@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     }
     engine.internals.hub.flush();
     const ms = performance.now() - t0;
-    const reached = engine.internals.sync()?.position(loc.scope)?.stream_sequence;
+    const reached = engine.internals.session()?.position(loc.scope)?.stream_sequence;
     if (reached !== sequence) throw new Error(`stream position ${reached} after the run, expected ${sequence}: packets were dropped`);
     return ms;
   }

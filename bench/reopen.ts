@@ -66,7 +66,7 @@ async function warm(server: StoreyServer, dbName: string, floorId: Id): Promise<
   const snap = await firstSnapshot(engine, floorId);
   const ms = performance.now() - t0;
   // let the background network reload finish before the next run, so runs do not overlap
-  await waitUntil(() => engine.internals.sync()?.subscriptionState(benchLocation(server).scope) === 'loaded', 'reload after resume');
+  await waitUntil(() => engine.internals.session()?.subscriptionState(benchLocation(server).scope) === 'loaded', 'reload after resume');
   await engine.dispose();
   return { ms, entries: snap.entries, fromCache: snap.meta.fromCache };
 }

@@ -103,11 +103,11 @@ export async function openEngine(server: StoreyServer, options: OpenEngineOption
  * attempt's own reload, so the app waits for `connected` first.)
  */
 export async function loadBenchLocation(engine: Engine, loc: BenchLocation): Promise<void> {
-  const sync = () => engine.internals.sync();
-  await waitUntil(() => sync()?.state().state === 'connected', 'connected');
-  expectOk(await engine.loadOrganization(loc.organizationId), 'loadOrganization');
+  const sync = () => engine.internals.session();
+  await waitUntil(() => sync()?.state().phase.name === 'live', 'connected');
+  expectOk(await engine.selectOrganization(loc.organizationId), 'loadOrganization');
   await waitUntil(() => engine.internals.store.locations.has(loc.locationId), 'organization loaded');
-  expectOk(await engine.loadLocation(loc.locationId), 'loadLocation');
+  expectOk(await engine.selectLocation(loc.locationId), 'loadLocation');
   await waitUntil(() => sync()?.subscriptionState(loc.scope) === 'loaded', 'location loaded');
 }
 

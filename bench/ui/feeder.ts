@@ -13,7 +13,8 @@ interface Port {
 
 const FLUSH_MS = 50;
 const COLORS = ['#4caf50', '#f44336', '#ff9800', '#2196f3'];
-const STATUS = ['free', 'occupied', 'left, cleaning due', 'reserved'];
+const STATUS = ['free', 'occupied', 'should be cleared', 'reserved'];
+const KINDS = ['free', 'busy', 'attention', 'booked'] as const;
 const port = globalThis as unknown as Port;
 
 export function deskGrid(n: number): { entries: Record<string, DrawState>; width: number; depth: number } {
@@ -28,10 +29,9 @@ export function deskGrid(n: number): { entries: Record<string, DrawState>; width
 
 function desk(id: string, x: number, y: number, s: number): DrawState {
   return {
-    id, type: 'shape', subtype: 'desk', name: `Desk ${id}`, layers: ['desks', 'desk_usage'], x, y, angle: 0,
-    width: 1.6, depth: 0.8, outline: null, visible: true, color: COLORS[s]!, alpha: 1, greyedOut: false,
-    missingSymbol: false, label: null, text: null, symbol: 'desk', status: STATUS[s]!, value: s === 1 ? 1 : 0, unit: null,
-    popup: { width: 300, height: 250, type: null },
+    id, kind: 'desk', statusKind: KINDS[s]!, name: `Desk ${id}`, layers: ['desks', 'desk_usage'], x, y, angle: 0,
+    width: 1.6, depth: 0.8, outline: null, color: COLORS[s]!, alpha: 1, greyedOut: false,
+    missingSymbol: false, label: null, text: null, status: STATUS[s]!, unpublished: false,
   };
 }
 
@@ -65,7 +65,7 @@ port.onmessage = (event: MessageEvent) => {
       cursor = (cursor + 7919) % ids.length;
       const id = ids[cursor]!;
       const s = (COLORS.indexOf(entries[id]!.color!) + 1) % COLORS.length;
-      entries[id] = { ...entries[id]!, color: COLORS[s]!, status: STATUS[s]!, value: s === 1 ? 1 : 0 };
+      entries[id] = { ...entries[id]!, color: COLORS[s]!, status: STATUS[s]!, statusKind: KINDS[s]! };
       upserted[id] = entries[id]!;
     }
     version += 1;

@@ -9,7 +9,6 @@ import type { DrawState, FloorViewMeta, ViewMessage } from '../../src/shared/api
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import { FloorViewer } from '../../src/ui/components/FloorViewer.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
-import { statusKind } from '../../src/ui/lib/describe.js';
 import { STATUS_MARK_COLOR, STATUS_MARK_MIN_ZOOM, statusMarkShape } from '../../src/ui/lib/statusMark.js';
 import '../../src/ui/styles.css';
 
@@ -58,8 +57,7 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
     n.g.setAttribute('data-status', e.status ?? '');
     n.g.setAttribute('data-color', e.color ?? '');
     n.g.setAttribute('aria-label', `Desk ${e.name}, ${e.status ?? ''}`);
-    const kind = statusKind(e.status);
-    const shape = statusMarkShape(kind, e.width, e.depth, e.x, e.y);
+    const shape = statusMarkShape(e.statusKind, e.width, e.depth, e.x, e.y);
     if (!shape) {
       n.mark?.remove();
       n.mark = null;
@@ -68,7 +66,7 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
         n.mark = el('path', { fill: 'none', stroke: STATUS_MARK_COLOR, 'pointer-events': 'none', 'aria-hidden': 'true' });
         n.g.appendChild(n.mark);
       }
-      n.mark.setAttribute('class', `status-mark mark-${kind}`);
+      n.mark.setAttribute('class', `status-mark mark-${e.statusKind}`);
       n.mark.setAttribute('d', shape.d);
       n.mark.setAttribute('stroke-width', String(shape.strokeWidth));
     }

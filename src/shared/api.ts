@@ -3,11 +3,13 @@
 // what changed. Actions return typed results instead of throwing, because
 // Comlink passes only message and name of thrown errors (DESIGN §6).
 
+import type { BaseConfig, ReportKind } from './config.js';
 import type { MapLayer } from './constants.js';
+import type { AssetKind, StatusKind } from './kinds.js';
 import type { PostedError } from './messages.js';
 import type { ReportMeta, ReportRequest, ReportRow } from './reports/types.js';
 import type {
-  Building, Floor, Id, Notification, Role, Settings, User, Vec2, ReservationEvent,
+  Asset, Building, Floor, Id, Notification, Role, Settings, User, Vec2, ReservationEvent,
 } from './types.js';
 
 // ---------------------------------------------------------------- views
@@ -22,7 +24,9 @@ export type ViewSpec =
   | { view: 'session' }
   | { view: 'feed' }
   /** a report of the loaded location (src/shared/reports/types.ts, docs/reports.md) */
-  | { view: 'report'; report: ReportRequest };
+  | { view: 'report'; report: ReportRequest }
+  /** one asset's popup details (entry SELF_KEY; none while the asset is not visible) */
+  | { view: 'asset'; assetId: Id };
 
 export type ViewName = ViewSpec['view'];
 
@@ -59,12 +63,16 @@ export interface Legend {
   stops: Array<{ value: number; color: string; label: string }>;
 }
 
-/** What the UI draws for one asset. Computed in the worker; the UI only draws. */
+/**
+ * What the map draws for one asset, lean (DESIGN §4): computed in the worker,
+ * the UI only draws. Meaning is typed (`kind`, `statusKind`); words are for
+ * people (accessible names). Details only a popup shows come from the
+ * `asset` view (AssetDetail), opened for the open popup.
+ */
 export interface DrawState {
   id: Id;
-  type: string;
-  subtype: string | null;
-  name: string;
+  kind: AssetKind;
+  statusKind: StatusKind;
   /** layers this asset is drawn on; the UI shows it if any is active */
   layers: MapLayer[];
   x: number;
@@ -75,39 +83,76 @@ export interface DrawState {
   depth: number;
   /** local outline for shape assets (rooms, zones, outlines, holes) */
   outline: Vec2[] | null;
-  visible: boolean;
   /** css colour, or null for the default style */
   color: string | null;
   alpha: number;
   greyedOut: boolean;
   missingSymbol: boolean;
-  /** short label (name or value) */
+  /** the asset's name ('' when it has none) */
+  name: string;
+  /** short label drawn on the map (the name, or a zone's kind) */
   label: string | null;
-  /** longer text: reservation text, speech bubble, sensor value with unit */
+  /** text drawn on the map: a sensor layer's value with unit, a ticket's or voice's bubble */
   text: string | null;
-  /** symbol name the UI maps to an icon: 'desk', 'locker', 'portal', 'ticket', 'voice', 'sensor', 'employee', 'missing'… */
-  symbol: string | null;
-  /** status words, so no information is given by colour alone */
+  /** status in words, so no information is given by colour alone (accessible names) */
   status: string | null;
-  value: number | string | null;
-  unit: string | null;
-  popup: { width: number; height: number; type: string | null };
+  /** unpublished, seen only by the edit role: marked on the map */
+  unpublished: boolean;
   /** employees */
   avatarUrl?: string | null;
   decoration?: string | null;
-  /** rooms with a reservation sensor */
-  activeEvent?: ReservationEvent | null;
-  nextEvent?: ReservationEvent | null;
   /** heatmap weight 0..1 (co-workers-heatmap) */
   heat?: number;
-  /** devices and monitoring layers: lowest battery level (%) of the asset's sensors */
-  battery?: number | null;
-  /** devices and monitoring layers: newest communication time of its sensors (corrected-clock ms) */
-  lastCommunication?: number | null;
-  /** recent history for the popup, newest first, as display text (added by the UI issue) */
-  history?: Array<{ time: number; text: string }>;
-  /** votes on tickets and voices (added by the UI issue) */
-  votes?: { up: number; down: number; mine?: 1 | -1 | 0 };
+}
+
+/** The actions the signed-in user may take on an asset, decided in the worker. */
+export interface AssetActions {
+  /** the room has a reservation sensor and the booking feature or role allows it */
+  book: boolean;
+  /** booking refs of the events this user may cancel */
+  cancellable: string[];
+  vote: boolean;
+  rename: boolean;
+  /** move a ticket to closed (service or edit role) */
+  closeTicket: boolean;
+  /** publish or unpublish (edit role) */
+  publish: boolean;
+}
+
+/** Everything the popup of one asset shows (view `asset`). */
+export interface AssetDetail {
+  id: Id;
+  kind: AssetKind;
+  type: string;
+  subtype: string | null;
+  name: string;
+  floorId: Id | null;
+  status: string | null;
+  statusKind: StatusKind;
+  /** the current value in words with its quantity and unit, e.g. CO2 812 ppm */
+  value: { text: string; quantity: string | null; unit: string | null } | null;
+  /** speech bubble, ticket or voice text */
+  text: string | null;
+  noRecentData: boolean;
+  unpublished: boolean;
+  popup: { width: number; height: number; type: string | null };
+  /** devices and monitoring: lowest battery level (%) of its sensors */
+  battery: number | null;
+  /** newest communication time of its sensors (corrected-clock ms) */
+  lastCommunication: number | null;
+  /** rooms with a reservation sensor */
+  reservation: { text: string; active: ReservationEvent | null; next: ReservationEvent | null } | null;
+  /** rooms */
+  room: { free: boolean; capacity: number | null } | null;
+  /** co-workers: who, and since when they are here */
+  person: { userId: Id; name: string; since: number | null; manual: boolean } | null;
+  /** tickets */
+  ticket: { label: string | null; status: string | null; email: string | null } | null;
+  /** recent history, newest first, in words */
+  history: Array<{ time: number; text: string }>;
+  /** tickets and voices */
+  votes: { up: number; down: number; mine: 1 | -1 | 0 } | null;
+  actions: AssetActions;
 }
 
 export interface FloorViewMeta {
@@ -135,7 +180,9 @@ export type ConnectionStateName =
   | 'idle' | 'connecting' | 'connected' | 'unavailable' | 'error';
 
 export interface ConnectionView {
+  /** spec §4 words, derived from the session machine's phase */
   state: ConnectionStateName;
+  phase: SessionPhase;
   /** the transport's own state (pusher-js or mqtt.js words) */
   transportState: string | null;
   transport: 'pusher' | 'mqtt' | null;
@@ -173,8 +220,9 @@ export interface RoomEntry {
   capacity: number | null;
   statusIndex: number | null;
   color: string | null;
-  /** 'free' | 'reserved' | 'occupied' | 'occupied and reserved' | 'unknown' */
+  /** in words: 'free' | 'reserved' | 'occupied' | 'occupied and reserved' | 'no data' | 'not applicable' */
   status: string;
+  statusKind: StatusKind;
   free: boolean;
   text: string | null;
   activeEvent: ReservationEvent | null;
@@ -190,20 +238,66 @@ export interface LoadProgress {
   total: number | null;
 }
 
+/**
+ * Where the session stands (the worker's session machine, docs/sync.md):
+ * signed out, signing in, connecting (time, settings, transport), loading
+ * (initial loads of the wanted scopes), live, retrying on the back-off, or
+ * ended by the server (401: sign in again).
+ */
+export const SESSION_PHASES = ['signedOut', 'signingIn', 'connecting', 'loading', 'live', 'retrying', 'sessionExpired'] as const;
+export type SessionPhase = (typeof SESSION_PHASES)[number];
+
+/**
+ * How far navigation got, so the UI never claims "nothing" before the data
+ * could arrive: still loading organizations, locations or the location's
+ * structure; ready (a floor is chosen); or truly empty.
+ */
+export const NAVIGATION_STATES = [
+  'idle', 'organizations', 'locations', 'structure', 'ready', 'noOrganization', 'noLocations', 'noFloors',
+] as const;
+export type NavigationState = (typeof NAVIGATION_STATES)[number];
+
+/** What the signed-in user may do here, decided in the worker from roles and configuration. */
+export interface Capabilities {
+  /** create tickets and voices */
+  report: boolean;
+  /** the 'Book all day' button (allDayBookingButton) */
+  bookAllDay: boolean;
+  /** rename, publish and unpublish assets (edit role) */
+  editAssets: boolean;
+  /** move tickets to closed (service or edit role) */
+  closeTickets: boolean;
+  /** each report of spec §6 (reportViewingRolesAtLeast) */
+  reports: Record<ReportKind, boolean>;
+  /** choose another organization (admin) */
+  switchOrganization: boolean;
+}
+
 export interface SessionView {
+  phase: SessionPhase;
   signedIn: boolean;
+  /** why the session ended by itself (phase sessionExpired), in words for the sign-in screen */
+  sessionEnded: string | null;
   user: User | null;
   roles: Role[];
   permissions: string[];
+  capabilities: Capabilities;
   organizations: Array<{ id: Id; name: string }>;
   organizationId: Id | null;
   locations: Array<{ id: Id; name: string; timezone: string }>;
   locationId: Id | null;
+  /** chosen by the worker (defaults: own organization, first location, first building's default floor) */
+  buildingId: Id | null;
   floorId: Id | null;
-  /** resolved configuration of the loaded location (flags, labels…) */
-  config: Record<string, unknown>;
+  navigation: NavigationState;
+  /** IANA time zone of the loaded location ('UTC' without one) */
+  timeZone: string;
+  /** resolved configuration of the loaded location (spec §3 order), typed */
+  config: BaseConfig;
   cdnBaseUrl: string | null;
   progress: LoadProgress | null;
+  /** what is shown came from this device's saved data; live data not loaded yet */
+  fromCache: boolean;
 }
 
 export interface FeedEntry extends PostedError {
@@ -220,6 +314,7 @@ export interface ViewTypes {
   session: { entry: SessionView; meta: null };
   feed: { entry: FeedEntry; meta: null };
   report: { entry: ReportRow; meta: ReportMeta };
+  asset: { entry: AssetDetail; meta: null };
 }
 
 // ---------------------------------------------------------------- actions
@@ -236,12 +331,20 @@ export interface EngineInit {
   version?: number;
 }
 
-export interface BookingRequest {
+/** How long a booking made now lasts: minutes, or the rest of the location's local day. */
+export type BookingLength = { minutes: number } | 'restOfDay';
+
+export interface BookRoomRequest {
   roomId: Id;
-  start: number;
-  end: number;
-  subject: string;
+  until: BookingLength;
+  subject?: string;
 }
+
+/** Asset fields an update may carry: spec §3 excludes the server-owned ones, and client-derived ones are never sent. */
+export type AssetChanges = Partial<Pick<Asset,
+  'name' | 'subtype' | 'parent_id' | 'x' | 'y' | 'z' | 'angles' | 'outline' | 'width' | 'height' | 'depth'
+  | 'shade' | 'overriding_color' | 'speech_bubble' | 'unpublished' | 'timeout_action' | 'alert_on_activity'
+  | 'config' | 'popup_width' | 'popup_height' | 'popup_type' | 'data_providers' | 'default_sensor_type'>>;
 
 export interface TicketRequest {
   kind: 'ticket' | 'voice';
@@ -267,15 +370,22 @@ export interface EngineApi {
   resume(): Promise<boolean>;
   signOut(): Promise<void>;
 
-  loadOrganization(organizationId: Id): Promise<ApiResult<void>>;
-  loadLocation(locationId: Id): Promise<ApiResult<void>>;
+  // Navigation intents: the worker owns the choice and its defaults.
+  /** loads the organization (stopping the previous one's subscriptions); resolves when loaded or superseded */
+  selectOrganization(organizationId: Id): Promise<ApiResult<void>>;
+  /** loads a location of the loaded organization; resolves when loaded or superseded */
+  selectLocation(locationId: Id): Promise<ApiResult<void>>;
+  /** opens the building's default floor */
+  selectBuilding(buildingId: Id): Promise<void>;
   selectFloor(floorId: Id): Promise<void>;
 
-  book(request: BookingRequest): Promise<ApiResult<unknown>>;
+  // Actions, named by intent; payloads are built and checked in the worker.
+  bookRoom(request: BookRoomRequest): Promise<ApiResult<ReservationEvent>>;
   cancelBooking(roomId: Id, bookingRef: string): Promise<ApiResult<unknown>>;
   createTicket(request: TicketRequest): Promise<ApiResult<unknown>>;
+  closeTicket(ticketId: Id): Promise<ApiResult<unknown>>;
   vote(assetId: Id, direction: 1 | -1 | 0): Promise<ApiResult<unknown>>;
-  updateAsset(assetId: Id, patch: Record<string, unknown>): Promise<ApiResult<unknown>>;
+  updateAsset(assetId: Id, changes: AssetChanges): Promise<ApiResult<unknown>>;
   setManualLocation(location: { floorId: Id; x: number; y: number } | null): Promise<ApiResult<unknown>>;
   markNotificationRead(notificationId: Id): Promise<ApiResult<unknown>>;
 

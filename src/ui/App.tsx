@@ -62,7 +62,7 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
       </div>
     );
   }
-  if (!view?.signedIn) return <SignIn initialError={openIdError} />;
+  if (!view?.signedIn) return <SignIn initialError={openIdError ?? view?.sessionEnded ?? null} />;
   return <Shell session={view} apiHost={apiHost} />;
 }
 

@@ -1,13 +1,12 @@
-// createEngine: the worker's engine behind the Comlink API of src/shared/api.ts
-// (DESIGN §2, §4, §5). It wires the sync layer's validated batches into the
-// mutable store, derives draw state on demand, pushes view patches, persists
-// to the injected storage, and runs every time-based rule on one scheduler
-// over the corrected clock. All side effects come in through `deps`.
+// createEngine: the composition root of the worker's engine behind the
+// Comlink API of src/shared/api.ts (DESIGN §2, §4, §5). It wires the session
+// machine (sign-in, connection, organization and location) to the store side
+// (enter organization or location, end the session), the batch applier to
+// views and persistence, and exposes intents. All side effects come in
+// through `deps`; every fact has one owner, listed in docs/engine.md.
 
-import type {
-  ApiResult, ConnectionView, EngineApi, EngineInit, LoadProgress, ViewListener, ViewSpec,
-} from '../shared/api.js';
-import { REALTIME_TIMELINE_INTERVAL_MS } from '../shared/constants.js';
+import type { ApiResult, EngineApi, EngineInit, LoadProgress, ViewListener, ViewSpec } from '../shared/api.js';
+import { REALTIME_TIMELINE_INTERVAL_MS, TIME_SYNC_INTERVAL_MS } from '../shared/constants.js';
 import { MSG } from '../shared/messages.js';
 import { normalizeSettings } from '../shared/normalize/people.js';
 import { DEFAULT_API_VERSION } from '../shared/rest.js';
@@ -17,19 +16,24 @@ import { createConfigResolver } from './derive/configResolver.js';
 import { createFactsCache } from './derive/factsCache.js';
 import { createActions } from './engine/actions.js';
 import { createCacheFlow } from './engine/cacheFlow.js';
-import { buildSessionView } from './engine/sessionView.js';
 import { markEverythingChanged, routeDelta, type DeltaRouting } from './engine/deltaRouting.js';
 import { createFeed } from './engine/feed.js';
+import { createNavigation } from './engine/navigation.js';
 import { failure, toResult } from './engine/results.js';
+import { buildConnectionView, buildSessionView } from './engine/sessionView.js';
 import type { ChangeBatch, ChangeSink, Clock, FetchFn, Logger, TransportFactory } from './ports.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { createSession } from './session/createSession.js';
+import { initialSessionState } from './session/machine.js';
+import { DEFAULT_SESSION_TIMEOUTS } from './session/timeouts.js';
+import type { Session, SessionHost, SessionTimeouts } from './session/types.js';
 import { createPersister, type Persister, type StoragePort, type StoredSession } from './storage/index.js';
 import { applyBatch } from './store/applyBatch.js';
+import { createDelta, type StoreDelta } from './store/delta.js';
+import { withPersonSiblings } from './store/people.js';
 import { clearLocationData, clearStore, createStore, type Store } from './store/store.js';
 import { syncAllUserEntities } from './store/userEntities.js';
-import { withPersonSiblings } from './store/people.js';
-import { createDelta, type StoreDelta } from './store/delta.js';
-import { createCorrectedClock, createSync, isHttpError, type CorrectedClock, type Sync } from './sync/index.js';
+import { createCorrectedClock, type CorrectedClock } from './sync/timeSync.js';
 import { createViewSources } from './views/sources.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
 import { createReportService } from './reports/reportService.js';
@@ -45,6 +49,11 @@ export interface EngineDeps {
   flushIntervalMs?: number;
   /** tests: persistence throttle (default PERSIST_THROTTLE_MS) */
   persistThrottleMs?: number;
+  /** tests: step timeouts (default DEFAULT_SESSION_TIMEOUTS) */
+  timeouts?: Partial<SessionTimeouts>;
+  /** tests: back-off step and cap */
+  reconnectStepMs?: number;
+  reconnectMaxDelayMs?: number;
   /** report pages of closed days (IndexedDB in the worker); none: reports always fetch */
   pageCache?: (userId: () => Id | null) => UserPageCache;
 }
@@ -55,8 +64,8 @@ export interface EngineInternals {
   hub: ViewHub;
   persister: Persister;
   corrected: CorrectedClock;
-  sync(): Sync | null;
-  /** the sink the sync layer feeds (tests may feed it directly) */
+  session(): Session | null;
+  /** the sink the session feeds (tests may feed it directly) */
   sink: ChangeSink;
 }
 
@@ -65,9 +74,8 @@ export interface Engine extends EngineApi {
   dispose(): Promise<void>;
 }
 
-const RESUME_RETRY_KEY = 'engine:resume';
 const TIMELINE_KEY = 'engine:timeline';
-const RESUME_RETRY_MAX_MS = 60_000;
+const SIGNED_OUT = initialSessionState();
 
 export function createEngine(deps: EngineDeps): Engine {
   const { clock, storage } = deps;
@@ -75,28 +83,26 @@ export function createEngine(deps: EngineDeps): Engine {
   const scheduler = createScheduler(clock, () => corrected.now());
   const store = createStore();
   const config = createConfigResolver(store);
+  const navigation = createNavigation(store);
 
-  let sync: Sync | null = null;
+  let session: Session | null = null;
   let host: { host: string; version: number } | null = null;
+  // who is signed in (owned here; the machine owns whether and where)
   let settings: Settings | null = null;
-  let userId: Id | null = null;
-  let token: string | null = null;
-  let permissions: string[] = [];
-  let permissionsMissing = false;
+  let permissions: unknown = undefined;
   let roles: Role[] = [];
   let organizations: Array<{ id: Id; name: string }> = [];
-  let floorId: Id | null = null;
-  let desiredLocation: Id | null = null;
-  let fromCache = false;
-  let loading = false;
   let progress: LoadProgress | null = null;
-  let locationLoad: { id: Id; promise: Promise<ApiResult<void>> } | null = null;
-  let connection: ConnectionView = {
-    state: 'idle', transportState: null, transport: null, nextRetryAt: null, attempts: 0, online: true,
-    fromCache: false, serverOffsetMs: 0, lastError: null,
-  };
-  let resumeFailures = 0;
+  // what the store holds of the location: saved data, or live data of the current load
+  let fromCache = false;
+  let locationLive = false;
+  /** bumps at every location switch and session end: a slower cache read of an older one is dropped */
+  let epoch = 0;
+  /** the browser's online state, kept while no session exists yet */
+  let browserOnline = true;
   let disposed = false;
+
+  const viewerUserId = () => session?.state().ctx.userId ?? null;
 
   const hub: ViewHub = createViewHub({
     clock,
@@ -111,13 +117,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const facts = createFactsCache({
     store,
     scheduler,
-    context: () => ({
-      now: corrected.now(),
-      viewerUserId: userId,
-      roles,
-      config,
-      timeZone: (store.locationId && store.locations.get(store.locationId)?.timezone) || 'UTC',
-    }),
+    context: () => ({ now: corrected.now(), viewerUserId: viewerUserId(), roles, config, timeZone: timeZone() }),
     onExpired: (id) => {
       // a person's other assets may take over (or give back) their position
       const ids = withPersonSiblings(store, [id]);
@@ -138,72 +138,85 @@ export function createEngine(deps: EngineDeps): Engine {
     store, storage, persister, feed,
     logger: deps.logger,
     now: () => corrected.now(),
-    position: (scope) => sync?.position(scope) ?? null,
+    position: (scope) => session?.position(scope) ?? null,
+  });
+
+  function timeZone(): string {
+    return (store.locationId && store.locations.get(store.locationId)?.timezone) || 'UTC';
+  }
+
+  const sessionState = () => session?.state() ?? SIGNED_OUT;
+  const sessionView = () => buildSessionView({
+    store,
+    state: sessionState(),
+    config: config.location(),
+    settings, roles,
+    permissions: Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [],
+    organizations, navigation, progress, fromCache,
+    structureLoaded: store.buildings.size > 0 || locationLive,
   });
 
   const sources = createViewSources({
     store, facts, config,
     roles: () => roles,
-    viewerUserId: () => userId,
+    viewerUserId,
     now: () => corrected.now(),
     fromCache: () => fromCache,
-    loading: () => loading,
-    connection: () => ({ ...connection, fromCache }),
+    loading: () => !!store.locationId && !locationLive,
+    connection: () => {
+      const view = buildConnectionView(sessionState(), session?.transport() ?? { name: null, state: null }, { fromCache, serverOffsetMs: corrected.offsetMs });
+      return session ? view : { ...view, online: browserOnline };
+    },
     session: sessionView,
     feed: () => feed.entries(),
     report: (spec) => reports.source(spec),
   });
 
-  const pageCache = deps.pageCache?.(() => userId) ?? null;
+  const pageCache = deps.pageCache?.(viewerUserId) ?? null;
   const reports = createReportService({
     store,
     config: () => config.location(),
     roles: () => roles,
-    permissions: () => (permissionsMissing ? undefined : permissions),
+    permissions: () => (Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : undefined),
     now: () => corrected.now(),
     fetchPage: (type, query) => {
-      const s = sync;
-      if (!s || !store.organizationId || !store.locationId) return Promise.reject(new Error('No location loaded'));
-      return s.rest.measurements(store.organizationId, store.locationId, type, query);
+      const rest = session?.token() ? session.rest : null;
+      if (!rest || !store.organizationId || !store.locationId) return Promise.reject(new Error('No location loaded'));
+      return rest.measurements(store.organizationId, store.locationId, type, query);
     },
     cache: pageCache,
     markDirty: (key) => hub.markDirty('reports', [key]),
     warn: (message) => feed.post('warning', 'validation', message),
   });
 
-  function sessionView() {
-    return buildSessionView({
-      store, config, settings, userId, signedIn: userId !== null && token !== null,
-      roles, permissions, organizations, floorId, progress,
-    });
-  }
+  // ---------------------------------------------------------------- the one write path
 
-  // ---------------------------------------------------------------- deltas
-
-  const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId: () => userId };
+  const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId };
   const everythingChanged = () => markEverythingChanged(routing);
   const afterDelta = (delta: StoreDelta) => routeDelta(routing, delta);
-
   const applyOptions = () => ({
     logger: storeLogger,
     now: () => corrected.now(),
     manualLocationTimeoutMs: config.location().manualLocationTimeout,
   });
 
-  const sink: ChangeSink = {
-    apply(batch: ChangeBatch) {
-      if (disposed) return;
-      const delta = applyBatch(store, batch, applyOptions());
-      afterDelta(delta);
-      const orgLocations = batch?.scope?.kind === 'organization'
-        && batch.changes.some((c) => c.collection === 'locations' && c.kind === 'initial');
-      if (orgLocations && desiredLocation && sync && sync.locationId() !== desiredLocation && !locationLoad) {
-        // a reconnect reloaded the organization while the chosen location never loaded (e.g. offline at resume)
-        const id = desiredLocation;
-        queueMicrotask(() => { void loadLocationNetwork(id); });
-      }
-    },
-  };
+  function apply(batch: ChangeBatch) {
+    if (disposed) return;
+    afterDelta(applyBatch(store, batch, applyOptions()));
+    const locationLoad = batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId
+      && batch.changes.some((c) => c.collection === 'assets' && c.kind === 'initial');
+    if (locationLoad) {
+      // live data replaced the saved location
+      locationLive = true;
+      fromCache = false;
+      rederiveUsers();
+      hub.markDirty('structure');
+      hub.markDirty('session');
+      hub.markDirty('connection');
+      void saveSession();
+    }
+  }
+  const sink: ChangeSink = { apply };
 
   function rederiveUsers() {
     const delta = createDelta();
@@ -225,83 +238,34 @@ export function createEngine(deps: EngineDeps): Engine {
   }
   scheduleTimeline();
 
-  // ---------------------------------------------------------------- sync and session
-
-  function ensureSync(init: { host: string; version?: number }): Sync {
-    const version = init.version ?? DEFAULT_API_VERSION;
-    if (sync && host && host.host === init.host && host.version === version) return sync;
-    if (sync) void sync.dispose();
-    host = { host: init.host, version };
-    sync = createSync({
-      host: init.host,
-      version,
-      clock,
-      corrected,
-      scheduler,
-      fetch: deps.fetch,
-      transportFactory: deps.transportFactory,
-      logger: syncLogger,
-      sink,
-      onConnection(view) { connection = view; hub.markDirty('connection'); },
-      onError(error) { feed.post(error.level, error.type, error.message); },
-      onProgress(p) { progress = p; hub.markDirty('session'); },
-    });
-    return sync;
-  }
+  // ---------------------------------------------------------------- the store side of the session
 
   function setRoles(list: unknown) {
+    permissions = list;
     try {
       roles = rolesFromPermissions({ permissions: list });
-      permissions = (list as string[]).filter((p) => typeof p === 'string');
-      permissionsMissing = false;
     } catch (error) {
       roles = [];
-      permissions = [];
-      permissionsMissing = error instanceof NoPermissionsError;
       if (error instanceof NoPermissionsError) feed.post('warning', 'auth', MSG.NO_PERMISSIONS);
     }
   }
 
   async function saveSession() {
-    if (!host || !userId || !token) return;
+    const s = session;
+    const token = s?.token();
+    const userId = viewerUserId();
+    if (!host || !s || !token || !userId) return;
+    const ctx = s.state().ctx;
     await cache.saveSession({
-      host: host.host, version: host.version, token, userId, permissions, expiresAt: null,
-      organizationId: store.organizationId, locationId: store.locationId, floorId,
+      host: host.host, version: host.version, token, userId,
+      permissions: Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : [],
+      expiresAt: null,
+      organizationId: ctx.organizationId, locationId: ctx.locationId, floorId: navigation.chosenFloorId(),
     });
   }
 
-  const updatePersistSource = () => cache.target(userId);
-  const openStorage = () => cache.open();
-
-  /** Serves a cached location at once, before any network answer. */
-  async function serveCached(uid: Id, locationId: Id, locationOnly: boolean): Promise<boolean> {
-    if (!(await cache.restore(uid, locationId, locationOnly))) return false;
-    fromCache = true;
-    everythingChanged();
-    rederiveUsers();
-    return true;
-  }
-
-  async function applySettings(raw: Settings) {
-    const normalized = normalizeSettings(raw, { logger: storeLogger });
-    if (!normalized) return;
-    if (userId && userId !== normalized.user.id) {
-      persister.setSource(null);
-      clearStore(store);
-      fromCache = false;
-    }
-    settings = normalized;
-    userId = normalized.user.id;
-    token = sync?.token() ?? token;
-    setRoles((raw as { permissions?: unknown }).permissions);
-    everythingChanged();
-    await saveSession();
-    void sync?.connect().catch((error: unknown) => deps.logger.warn('Connect refused', (error as Error).message));
-    void loadOrganizationList();
-  }
-
   async function loadOrganizationList() {
-    const s = sync;
+    const s = session;
     if (!s) return;
     try {
       const list = await s.rest.organizations();
@@ -314,190 +278,202 @@ export function createEngine(deps: EngineDeps): Engine {
     hub.markDirty('session');
   }
 
-  async function signedIn(call: () => Promise<Settings>): Promise<ApiResult<Settings>> {
-    const result = await toResult(call);
-    if (result.ok) {
-      await applySettings(result.value);
-      return { ok: true, value: settings ?? result.value };
-    }
-    return result;
+  /** Serves a cached location at once, unless a newer switch or live data came first. */
+  async function serveCached(userId: Id, organizationId: Id, locationId: Id): Promise<void> {
+    const mine = epoch;
+    const locationOnly = store.organizations.has(organizationId);
+    const restored = await cache.restore(userId, locationId, locationOnly, () => mine === epoch && !locationLive);
+    if (!restored || mine !== epoch) return;
+    fromCache = true;
+    everythingChanged();
+    rederiveUsers();
   }
 
-  async function resumeNetwork(organizationId: Id | null, locationId: Id | null) {
-    const s = sync;
-    if (!s || disposed) return;
-    try {
-      const raw = await s.loadSettings();
-      resumeFailures = 0;
-      await applySettings(raw);
-    } catch (error) {
-      if (isHttpError(error) && (error.status === 401 || error.status === 403)) { await api.signOut(); return; }
-      resumeFailures += 1;
-      feed.post('error', 'network', MSG.PROBLEM_CONNECTING);
-      const delay = Math.min(RESUME_RETRY_MAX_MS, 5_000 * resumeFailures);
-      scheduler.scheduleIn(RESUME_RETRY_KEY, delay, () => { void resumeNetwork(organizationId, locationId); });
-      return;
-    }
-    if (organizationId) {
-      const org = await api.loadOrganization(organizationId);
-      if (org.ok && locationId) await loadLocationNetwork(locationId);
-    }
-  }
-
-  function loadLocationNetwork(locationId: Id): Promise<ApiResult<void>> {
-    if (locationLoad?.id === locationId) return locationLoad.promise;
-    const s = sync;
-    if (!s) return Promise.resolve(failure(0, null, 'Engine not initialised'));
-    loading = true;
-    hub.markDirty('structure');
-    const promise = (async (): Promise<ApiResult<void>> => {
-      const result = await toResult(() => s.loadLocation(locationId));
-      if (store.locationId === locationId) {
-        loading = false;
-        if (result.ok && result.value) {
-          fromCache = false;
-          rederiveUsers();
+  const port: SessionHost = {
+    sink,
+    settings(raw) {
+      const normalized = normalizeSettings(raw, { logger: storeLogger });
+      if (!normalized) return;
+      settings = normalized;
+      setRoles((raw as { permissions?: unknown }).permissions);
+      everythingChanged();
+      void saveSession();
+      void loadOrganizationList();
+    },
+    enterOrganization(organizationId) {
+      // a resumed session already serves this organization from the cache
+      if (organizationId !== null && organizationId === store.organizationId && fromCache) return;
+      epoch += 1;
+      reports.reset();
+      persister.setSource(null);
+      const notifications = new Map(store.notifications);
+      clearStore(store);
+      for (const [id, n] of notifications) store.notifications.set(id, n);
+      store.organizationId = organizationId;
+      fromCache = false;
+      locationLive = false;
+      everythingChanged();
+      void saveSession();
+    },
+    enterLocation(organizationId, locationId) {
+      // a resumed session already serves this location from the cache; the live load replaces it
+      if (locationId !== null && locationId === store.locationId && fromCache) return;
+      epoch += 1;
+      reports.reset();
+      const same = store.locationId === locationId;
+      persister.setSource(null);
+      clearLocationData(store);
+      store.organizationId ??= organizationId;
+      store.locationId = locationId;
+      if (!same && navigation.chosenFloorId() && !resumedFloor) navigation.reset();
+      resumedFloor = false;
+      fromCache = false;
+      locationLive = false;
+      rederiveUsers();
+      const userId = viewerUserId();
+      cache.target(userId);
+      everythingChanged();
+      void saveSession();
+      if (locationId && userId) void serveCached(userId, organizationId, locationId).catch((error: unknown) => deps.logger.warn('Serving the saved location failed', error));
+    },
+    endSession(reason) {
+      epoch += 1;
+      reports.reset();
+      const uid = settings?.user.id ?? null;
+      persister.setSource(null);
+      clearStore(store);
+      settings = null;
+      permissions = undefined;
+      roles = [];
+      organizations = [];
+      navigation.reset();
+      fromCache = false;
+      locationLive = false;
+      progress = null;
+      if (reason === 'signOut') feed.clear();
+      everythingChanged();
+      void (async () => {
+        try {
+          await cache.saveSession(null);
+          // an expired session keeps the user's saved data (it is theirs alone); signing out removes it
+          if (uid && reason === 'signOut') {
+            await storage.clearUser(uid);
+            await pageCache?.clearUser(uid);
+          }
+        } catch (error) {
+          deps.logger.warn('Could not clear stored data', error);
         }
-        hub.markDirty('structure');
+      })();
+    },
+  };
+  /** a resumed session keeps its saved floor through the first location switch */
+  let resumedFloor = false;
+
+  function ensureSession(init: { host: string; version?: number }): Session {
+    const version = init.version ?? DEFAULT_API_VERSION;
+    if (session && host && host.host === init.host && host.version === version) return session;
+    session?.dispose();
+    host = { host: init.host, version };
+    session = createSession({
+      host: init.host,
+      version,
+      clock,
+      corrected,
+      scheduler,
+      fetch: deps.fetch,
+      transportFactory: deps.transportFactory,
+      logger: syncLogger,
+      timeouts: { ...DEFAULT_SESSION_TIMEOUTS, timeSyncIntervalMs: TIME_SYNC_INTERVAL_MS, ...deps.timeouts },
+      port,
+      reconnectStepMs: deps.reconnectStepMs,
+      reconnectMaxDelayMs: deps.reconnectMaxDelayMs,
+      onChange() {
         hub.markDirty('connection');
         hub.markDirty('session');
-        await saveSession();
-      }
-      if (!result.ok) return result;
-      if (!result.value) return failure(404, null, `Location ${locationId} is not a location of the loaded organization`);
-      return { ok: true, value: undefined };
-    })();
-    locationLoad = { id: locationId, promise };
-    void promise.finally(() => { if (locationLoad?.promise === promise) locationLoad = null; });
-    return promise;
+      },
+      onError(error) { feed.post(error.level, error.type, error.message); },
+      onProgress(p) { progress = p; hub.markDirty('session'); },
+    });
+    if (!browserOnline) session.setOnline(false);
+    return session;
   }
 
   const notInitialised = () => failure(0, null, 'Engine not initialised: call init() first');
 
+  async function signedIn(call: (s: Session) => Promise<Settings>): Promise<ApiResult<Settings>> {
+    const s = session;
+    if (!s) return notInitialised();
+    const result = await toResult(() => call(s));
+    return result.ok ? { ok: true, value: settings ?? result.value } : result;
+  }
+
   const actions = createActions({
-    store, config, corrected, feed,
-    sync: () => sync,
+    store,
+    config: () => config.location(),
+    now: () => corrected.now(),
+    timeZone,
+    rest: () => (session?.token() ? session.rest : null),
+    permissions: () => permissions,
     roles: () => roles,
-    userId: () => userId,
-    afterDelta,
-    applyOptions,
+    userId: viewerUserId,
+    apply,
+    unauthorized: () => session?.unauthorized(),
   });
 
   const api: Engine = {
     async init(options: EngineInit) {
-      ensureSync(options);
-      await openStorage();
+      ensureSession(options);
+      await cache.open();
     },
 
-    async subscribe(spec: ViewSpec, listener: ViewListener) {
-      return hub.subscribe(spec, listener);
-    },
+    subscribe: async (spec: ViewSpec, listener: ViewListener) => hub.subscribe(spec, listener),
     async unsubscribe(id) { hub.unsubscribe(id); },
 
-    signIn: (email, password) => (sync ? signedIn(() => sync!.signIn(email, password)) : Promise.resolve(notInitialised())),
-    signInWithIdToken: (idToken) => (sync ? signedIn(() => sync!.signInWithIdToken(idToken)) : Promise.resolve(notInitialised())),
-    signUp: (email) => (sync ? toResult(() => sync!.rest.signup(email)) : Promise.resolve(notInitialised())),
-    authUri: (email) => (sync ? toResult(() => sync!.rest.authUri(email)) : Promise.resolve(notInitialised())),
-    recoverPassword: (email) => (sync ? toResult(() => sync!.rest.recoverPassword(email)) : Promise.resolve(notInitialised())),
+    signIn: (email, password) => signedIn((s) => s.signIn(email, password)),
+    signInWithIdToken: (idToken) => signedIn((s) => s.signInWithIdToken(idToken)),
+    signUp: (email) => (session ? toResult(() => session!.rest.signup(email)) : Promise.resolve(notInitialised())),
+    authUri: (email) => (session ? toResult(() => session!.rest.authUri(email)) : Promise.resolve(notInitialised())),
+    recoverPassword: (email) => (session ? toResult(() => session!.rest.recoverPassword(email)) : Promise.resolve(notInitialised())),
 
     async resume() {
-      await openStorage();
+      await cache.open();
       let stored: StoredSession | null = null;
       try { stored = await storage.loadSession(); } catch (error) { deps.logger.warn('Could not read the stored session', error); }
-      if (!stored || typeof stored.token !== 'string' || !stored.token) return false;
-      const s = ensureSync(host ?? { host: stored.host, version: stored.version });
-      s.setToken(stored.token);
-      token = stored.token;
-      userId = stored.userId;
+      if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.userId !== 'string' || !stored.userId) return false;
+      const s = ensureSession(host ?? { host: stored.host, version: stored.version });
       setRoles(stored.permissions ?? []);
-      floorId = stored.floorId;
-      desiredLocation = stored.locationId;
-      if (stored.organizationId && stored.locationId) await serveCached(stored.userId, stored.locationId, false);
-      if (!store.organizationId && stored.organizationId) store.organizationId = stored.organizationId;
-      updatePersistSource();
-      everythingChanged();
-      void resumeNetwork(stored.organizationId, stored.locationId);
+      navigation.restore(stored.floorId);
+      resumedFloor = stored.floorId !== null;
+      // the saved location is drawn before any network call; the session then reloads it live
+      if (stored.organizationId && stored.locationId) {
+        epoch += 1;
+        clearStore(store);
+        store.organizationId = stored.organizationId;
+        store.locationId = stored.locationId;
+        await serveCached(stored.userId, stored.organizationId, stored.locationId);
+      }
+      s.resume({ token: stored.token, userId: stored.userId, organizationId: stored.organizationId, locationId: stored.locationId });
+      cache.target(stored.userId);
       return true;
     },
 
     async signOut() {
-      const uid = userId;
-      persister.setSource(null);
-      scheduler.cancel(RESUME_RETRY_KEY);
-      if (sync) {
-        await sync.reset();
-        sync.setToken(null);
-      }
-      clearStore(store);
-      settings = null; userId = null; token = null; roles = []; permissions = []; organizations = [];
-      floorId = null; desiredLocation = null; fromCache = false; loading = false; progress = null;
-      reports.reset();
-      feed.clear();
-      everythingChanged();
-      try {
-        await cache.saveSession(null);
-        if (uid) await storage.clearUser(uid);
-        if (uid) await pageCache?.clearUser(uid);
-      } catch (error) {
-        deps.logger.warn('Could not clear stored data on sign-out', error);
-      }
+      session?.signOut();
     },
 
-    async loadOrganization(organizationId) {
-      const s = sync;
-      if (!s) return notInitialised();
-      if (store.organizationId !== organizationId) {
-        persister.setSource(null);
-        const notifications = new Map(store.notifications);
-        clearStore(store);
-        for (const [id, n] of notifications) store.notifications.set(id, n);
-        store.organizationId = organizationId;
-        floorId = null;
-        desiredLocation = null;
-        fromCache = false;
-        everythingChanged();
-      }
-      const result = await toResult(() => s.loadOrganization(organizationId));
-      hub.markDirty('session');
-      await saveSession();
-      return result;
+    selectOrganization: (organizationId) => (session ? session.selectOrganization(organizationId) : Promise.resolve(notInitialised())),
+    selectLocation: (locationId) => (session ? session.selectLocation(locationId) : Promise.resolve(notInitialised())),
+    async selectBuilding(buildingId) {
+      if (navigation.selectBuilding(buildingId, roles)) { hub.markDirty('session'); await saveSession(); }
+    },
+    async selectFloor(floorId) {
+      if (navigation.selectFloor(floorId)) { hub.markDirty('session'); await saveSession(); }
     },
 
-    async loadLocation(locationId) {
-      const s = sync;
-      if (!s) return notInitialised();
-      const orgId = store.organizationId;
-      const org = orgId ? store.organizations.get(orgId) : undefined;
-      if (!orgId || !(store.locations.has(locationId) || org?.locations.includes(locationId))) {
-        const message = `Location ${locationId} is not a location of the loaded organization; not loading it.`;
-        deps.logger.warn(message);
-        return failure(404, null, message);
-      }
-      desiredLocation = locationId;
-      if (store.locationId !== locationId) {
-        reports.reset();
-        clearLocationData(store);
-        store.locationId = locationId;
-        floorId = null;
-        fromCache = false;
-        if (userId) await serveCached(userId, locationId, true);
-        store.locationId = locationId;
-        rederiveUsers();
-        updatePersistSource();
-        everythingChanged();
-      }
-      return loadLocationNetwork(locationId);
-    },
-
-    async selectFloor(id) {
-      floorId = id;
-      hub.markDirty('session');
-      await saveSession();
-    },
-
-    book: actions.book,
+    bookRoom: actions.bookRoom,
     cancelBooking: actions.cancelBooking,
     createTicket: actions.createTicket,
+    closeTicket: actions.closeTicket,
     vote: actions.vote,
     updateAsset: actions.updateAsset,
     setManualLocation: actions.setManualLocation,
@@ -505,12 +481,12 @@ export function createEngine(deps: EngineDeps): Engine {
     async cancelReport(request) { reports.cancel(request); },
 
     async setOnline(online) {
-      connection = { ...connection, online };
-      sync?.setOnline(online);
-      hub.markDirty('connection');
+      browserOnline = online;
+      if (session) session.setOnline(online);
+      else hub.markDirty('connection');
     },
 
-    internals: { store, scheduler, hub, persister, corrected, sync: () => sync, sink },
+    internals: { store, scheduler, hub, persister, corrected, session: () => session, sink },
 
     async dispose() {
       disposed = true;
@@ -518,7 +494,7 @@ export function createEngine(deps: EngineDeps): Engine {
       persister.dispose();
       hub.dispose();
       scheduler.clear();
-      if (sync) await sync.dispose();
+      session?.dispose();
       await storage.close().catch(() => undefined);
     },
   };

@@ -54,9 +54,15 @@ export interface TransportContext {
 
 export type TransportFactory = (settings: Settings, context: TransportContext) => Transport;
 
-/** A change as the sync layer hands it to the store: wire JSON, not normalized yet. */
+/**
+ * Engine-local collections: facts the server's records do not carry, written
+ * through the same batch applier (the viewer's own votes with their tally).
+ */
+export type LocalCollection = 'votes';
+
+/** A change as the sync layer (or an action's answer) hands it to the store: wire JSON, not normalized yet. */
 export interface SinkChange {
-  collection: Collection;
+  collection: Collection | LocalCollection;
   kind: AnyChangeKind;
   id?: Id;
   data?: unknown;

@@ -46,10 +46,10 @@ describe.each(['pusher', 'mqtt'] as const)('edit stream against the reference se
     expect((await engine.signIn(account.email, account.password)).ok).toBe(true);
     await vi.waitFor(() => { expect(connection.entries.get(SELF_KEY)).toMatchObject({ state: 'connected', transport }); }, WAIT);
     orgId = session.entries.get(SELF_KEY)!.user!.organization_id;
-    expect((await engine.loadOrganization(orgId)).ok).toBe(true);
+    expect((await engine.selectOrganization(orgId)).ok).toBe(true);
     await vi.waitFor(() => { expect(session.entries.get(SELF_KEY)!.locations.length).toBeGreaterThan(0); }, WAIT);
     locationId = session.entries.get(SELF_KEY)!.locations[0]!.id;
-    expect((await engine.loadLocation(locationId)).ok).toBe(true);
+    expect((await engine.selectLocation(locationId)).ok).toBe(true);
     const structure = await collect<StructureEntry>(engine, { view: 'structure' });
     floorId = [...structure.entries.values()][0]!.defaultFloorId!;
     await engine.selectFloor(floorId);
@@ -71,12 +71,12 @@ describe.each(['pusher', 'mqtt'] as const)('edit stream against the reference se
   });
 
   it('follows the edit stream as the edit user and the public stream as a regular user', () => {
-    expect(editor.engine.internals.sync()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId, audience: 'edit' });
-    expect(regular.engine.internals.sync()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId });
+    expect(editor.engine.internals.session()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId, audience: 'edit' });
+    expect(regular.engine.internals.session()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId });
   });
 
   it('keeps an asset the edit user unpublishes on the edit user\'s floor, unpublished, and removes it from the regular user\'s', async () => {
-    const desk = [...regular.floor.entries.values()].find((d) => d.type === 'shape' && d.subtype === 'desk' && editor.floor.entries.has(d.id))!;
+    const desk = [...regular.floor.entries.values()].find((d) => d.kind === 'desk' && editor.floor.entries.has(d.id))!;
     expect(desk).toBeDefined();
     const path = `/organizations/${orgId}/locations/${locationId}/assets/${desk.id}`;
     expect((await test.api(path, { method: 'PATCH', token: editToken, json: { unpublished: true, name: `Draft over ${transport}` } })).status).toBe(200);

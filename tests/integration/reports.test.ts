@@ -33,11 +33,11 @@ describe('report views against the reference server', () => {
     await engine.init({ host: t.url });
     const session = await collect<SessionView>(engine, { view: 'session' });
     expect((await engine.signIn(t.accounts[who].email, t.accounts[who].password)).ok).toBe(true);
-    expect((await engine.loadOrganization(t.accounts[who].organizationId)).ok).toBe(true);
+    expect((await engine.selectOrganization(t.accounts[who].organizationId)).ok).toBe(true);
     await vi.waitFor(() => { expect(session.entries.get(SELF_KEY)!.locations.length).toBeGreaterThan(0); }, WAIT);
     locationId = t.server.seed.locationIds[0]!;
     timeZone = t.server.store.locations.get(locationId)!.timezone;
-    expect((await engine.loadLocation(locationId)).ok).toBe(true);
+    expect((await engine.selectLocation(locationId)).ok).toBe(true);
     return engine;
   }
 

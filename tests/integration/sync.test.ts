@@ -6,10 +6,13 @@ import type { StreamScope } from '../../src/shared/protocol.js';
 import type { WireAsset, WireLocation } from '../../src/shared/rest.js';
 import { systemClock } from '../../src/worker/ports.js';
 import { createScheduler } from '../../src/worker/scheduler.js';
-import { createSync } from '../../src/worker/sync/createSync.js';
+import { buildConnectionView } from '../../src/worker/engine/sessionView.js';
+import { createSession } from '../../src/worker/session/createSession.js';
+import { DEFAULT_SESSION_TIMEOUTS } from '../../src/worker/session/timeouts.js';
+import type { Session } from '../../src/worker/session/types.js';
 import { createCorrectedClock } from '../../src/worker/sync/timeSync.js';
 import { createTransport } from '../../src/worker/transports/index.js';
-import type { Sync } from '../../src/worker/sync/index.js';
+import { TIME_SYNC_INTERVAL_MS } from '../../src/shared/constants.js';
 import { startTestServer, TEST_SEED, type TestAccount, type TestServer } from '../helpers/server.js';
 import { createRecordingLogger } from '../worker/sync/fakes.js';
 import { byId, createMirror } from './support/mirror.js';
@@ -29,13 +32,14 @@ async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs =
   }
 }
 
-describe.each(['pusher', 'mqtt'] as const)('sync against the reference server over %s', (transport) => {
+describe.each(['pusher', 'mqtt'] as const)('the session against the reference server over %s', (transport) => {
   let broker: RestartableBroker | null = null;
   let test: TestServer;
   let current: StoreyServer;
   let account: TestAccount;
   let token: string;
-  let sync: Sync;
+  let session: Session;
+  const state = () => buildConnectionView(session.state(), session.transport(), { fromCache: false, serverOffsetMs: corrected.offsetMs });
   let locationId: string;
   let floorId: string;
   const mirror = createMirror();
@@ -88,32 +92,36 @@ describe.each(['pusher', 'mqtt'] as const)('sync against the reference server ov
     test = await startTestServer({ transport, mqtt: brokerOptions() });
     current = test.server;
     account = test.accounts.edit;
-    sync = createSync({
+    session = createSession({
       host: test.url, clock: systemClock, corrected, scheduler, fetch: globalThis.fetch, transportFactory: createTransport,
-      logger: log.logger, sink: mirror.sink,
-      onConnection: (view) => views.push({ ...view, at: corrected.now() }),
+      logger: log.logger,
+      timeouts: { ...DEFAULT_SESSION_TIMEOUTS, timeSyncIntervalMs: TIME_SYNC_INTERVAL_MS },
+      port: { sink: mirror.sink, settings() {}, enterOrganization() {}, enterLocation() {}, endSession() {} },
+      onChange: () => views.push({ ...state(), at: corrected.now() }),
       onError: (error) => errors.push(error),
       reconnectStepMs: STEP_MS, reconnectMaxDelayMs: STEP_MS * 12,
     });
   });
 
   afterAll(async () => {
-    await sync?.dispose();
+    session?.dispose();
     scheduler.clear();
     await current?.close();
     await broker?.close();
   });
 
   it('signs in, connects and delivers the initial load of organization and location', async () => {
-    const settings = await sync.signIn(account.email, account.password);
-    token = sync.token()!;
+    const settings = await session.signIn(account.email, account.password);
+    token = session.token()!;
     expect(settings.user.id).toBe(account.userId);
     expect(transport === 'mqtt' ? settings.mqtt_config : settings.pusher_config).toBeTruthy();
-    await sync.connect();
-    expect(sync.state()).toMatchObject({ state: 'connected', transport, attempts: 0 });
-    await sync.loadOrganization(account.organizationId);
-    locationId = mirror.list('locations')[0]!.id;
-    await expect(sync.loadLocation(locationId)).resolves.toBe(true);
+    // the user's own organization and its first location load by default
+    await waitFor(() => expect(session.state().phase.name).toBe('live'), 'the session to go live');
+    expect(state()).toMatchObject({ state: 'connected', transport, attempts: 0 });
+    expect(session.state().ctx.organizationId).toBe(account.organizationId);
+    locationId = session.state().ctx.locationId!;
+    expect(locationId).toBe(mirror.list('locations')[0]!.id);
+    await expect(session.selectLocation(locationId)).resolves.toEqual({ ok: true, value: undefined });
     // assets on hidden floors are never published live (docs/protocol.md §5), so changes are made on a visible one
     floorId = mirror.list('assets').find((a) => a.type === 'floor' && a.hidden !== true && a.unpublished !== true)!.id;
     expect(mirror.list('assets').length).toBeGreaterThan(10);
@@ -145,11 +153,11 @@ describe.each(['pusher', 'mqtt'] as const)('sync against the reference server ov
     const from = views.length;
     const failedBefore = errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length;
     await broker!.stop();
-    await waitFor(() => expect(sync.state().state).not.toBe('connected'), 'the loss to be noticed');
+    await waitFor(() => expect(state().state).not.toBe('connected'), 'the loss to be noticed');
     const made = await createAsset('made while the broker was down');
     await waitFor(() => expect(errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length).toBeGreaterThanOrEqual(failedBefore + 2), 'failed attempts');
     await broker!.start();
-    await waitFor(() => expect(sync.state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
+    await waitFor(() => expect(state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
     expect(errors.every((e) => e.level === 'error' && e.type === 'network')).toBe(true);
     expectBackOffSince(from);
     await waitFor(() => expect(mirror.get('assets').has(made.id)).toBe(true), 'the change made while down');
@@ -157,7 +165,7 @@ describe.each(['pusher', 'mqtt'] as const)('sync against the reference server ov
   });
 
   it('survives a server restart with a new stream id, replacing the data with the new server\'s', async () => {
-    const before = sync.position(locScope());
+    const before = session.position(locScope());
     expect(before).not.toBeNull();
     const from = views.length;
     const failedBefore = errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length;
@@ -167,7 +175,7 @@ describe.each(['pusher', 'mqtt'] as const)('sync against the reference server ov
     await current.close();
     // our broker outlives the server: drop the clients it provisioned, as a restarted server rotates them
     if (broker) for (const id of userIds) await broker.deleteClient(`user-${id}`).catch(() => undefined);
-    await waitFor(() => expect(sync.state().state).not.toBe('connected'), 'the loss to be noticed');
+    await waitFor(() => expect(state().state).not.toBe('connected'), 'the loss to be noticed');
     await waitFor(() => expect(errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length).toBeGreaterThanOrEqual(failedBefore + 1), 'a failed attempt');
     current = await startStoreyServer({
       host: '127.0.0.1', port, transport, seed: TEST_SEED, simulate: false, devRoutes: true,
@@ -175,9 +183,9 @@ describe.each(['pusher', 'mqtt'] as const)('sync against the reference server ov
     });
     // sessions outlive a restart, as with a real database
     for (const [key, rec] of tokens) current.store.tokens.set(key, rec);
-    await waitFor(() => expect(sync.state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
+    await waitFor(() => expect(state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
     expectBackOffSince(from);
-    const after = sync.position(locScope());
+    const after = session.position(locScope());
     expect(after!.stream_id).not.toBe(before!.stream_id);
     // the reseeded server lacks what was created before; the reload removed it
     await expectMirrorEqualsServer();

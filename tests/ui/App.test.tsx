@@ -1,12 +1,13 @@
+import { BASE_CONFIG } from '../../src/shared/config.js';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY } from '../../src/shared/api.js';
 import { App, idTokenFromHash } from '../../src/ui/App.js';
-import { Shell, pickFloor } from '../../src/ui/components/Shell.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import {
-  building, connectionView, createFakeEngine, floor, sessionView, signedInWorld, structureEntry,
+  building, connectionView, createFakeEngine, detail, draw, floor, sessionView, signedInWorld, structureEntry,
 } from './fakeEngine.js';
+import { renderShell } from './renderShell.js';
 
 afterEach(cleanup);
 
@@ -14,17 +15,6 @@ function signedOutWorld() {
   const world = signedInWorld();
   world.session = { entries: { [SELF_KEY]: sessionView({ signedIn: false, user: null, organizationId: null, locationId: null }) }, meta: null };
   return world;
-}
-
-function renderShell(engine = createFakeEngine(signedInWorld()), search = '') {
-  const location = { search, replace: vi.fn((next: string) => void (location.search = next)) };
-  const session = engine.bucket('session').entries[SELF_KEY] as ReturnType<typeof sessionView>;
-  const utils = render(
-    <EngineContext.Provider value={engine.client}>
-      <Shell session={session} apiHost="http://127.0.0.1:9" location={location} />
-    </EngineContext.Provider>,
-  );
-  return { ...utils, engine, location };
 }
 
 describe('App', () => {
@@ -102,17 +92,20 @@ describe('App', () => {
 describe('Shell', () => {
   describe('choosers', () => {
     it('opens the default floor of the first building and lists floors in order', async () => {
+      // the worker chose the default floor (session.floorId); the Shell draws it
       const { engine } = renderShell();
       expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
       const floorSelect = screen.getByLabelText('Floor') as HTMLSelectElement;
       expect([...floorSelect.options].map((o) => o.textContent)).toEqual(['Floor f1 (default)', 'Floor f2']);
-      expect(engine.selectFloor).toHaveBeenCalledWith('f1');
+      expect(engine.open('floor')).toEqual([{ view: 'floor', floorId: 'f1', layers: expect.any(Array) }]);
+      expect(engine.selectFloor).not.toHaveBeenCalled();
     });
 
     it('switches floors and re-subscribes the floor view', async () => {
       const { engine } = renderShell();
       await screen.findByRole('button', { name: /Desk Desk d1/ });
       fireEvent.change(screen.getByLabelText('Floor'), { target: { value: 'f2' } });
+      expect(engine.selectFloor).toHaveBeenCalledWith('f2');
       expect(await screen.findByRole('button', { name: /Desk upstairs/ })).toBeTruthy();
       expect(engine.open('floor')).toEqual([{ view: 'floor', floorId: 'f2', layers: expect.any(Array) }]);
     });
@@ -121,7 +114,7 @@ describe('Shell', () => {
       const { engine } = renderShell();
       await screen.findByRole('application');
       fireEvent.change(screen.getByLabelText('Location'), { target: { value: 'l2' } });
-      await waitFor(() => expect(engine.loadLocation).toHaveBeenCalledWith('l2'));
+      await waitFor(() => expect(engine.selectLocation).toHaveBeenCalledWith('l2'));
     });
 
     it('marks hidden floors, which only reach edit-role users', async () => {
@@ -130,24 +123,23 @@ describe('Shell', () => {
       renderShell(engine);
       await screen.findByRole('application');
       const floorSelect = screen.getByLabelText('Floor') as HTMLSelectElement;
-      expect(floorSelect.options[1]!.textContent).toBe('Floor f2 (hidden)');
+      await waitFor(() => expect(floorSelect.options[1]?.textContent).toBe('Floor f2 (hidden)'));
     });
 
     it('shows the empty state when the location has no floors', async () => {
       const engine = createFakeEngine(signedInWorld());
       engine.bucket('structure').entries = {};
+      engine.bucket('session').entries[SELF_KEY] = sessionView({ navigation: 'noFloors', floorId: null, buildingId: null });
       renderShell(engine);
       expect(await screen.findByText('This location has no floors to show.')).toBeTruthy();
     });
-  });
 
-  describe('pickFloor', () => {
-    it('prefers the linked floor, then the default floor, then the first floor', () => {
-      const b = structureEntry(building('b1', ['f1', 'f2']), [floor('f1'), floor('f2')], 'f2');
-      expect(pickFloor([b], 'f1')).toBe('f1');
-      expect(pickFloor([b], 'nope')).toBe('f2');
-      expect(pickFloor([{ ...b, defaultFloorId: null }], null)).toBe('f1');
-      expect(pickFloor([], null)).toBeNull();
+    it('says what is loading instead of claiming there is nothing, while navigation loads', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      engine.bucket('session').entries[SELF_KEY] = sessionView({ navigation: 'locations', locationId: null, floorId: null, buildingId: null, locations: [] });
+      renderShell(engine);
+      expect(await screen.findByText('Loading locations…')).toBeTruthy();
+      expect(screen.queryByText(/no locations/i)).toBeNull();
     });
   });
 
@@ -206,7 +198,7 @@ describe('Shell', () => {
   describe('controls by role', () => {
     it('hides the report layer below the configured role and edit controls from regular users', async () => {
       const engine = createFakeEngine(signedInWorld());
-      engine.bucket('session').entries[SELF_KEY] = sessionView({ config: { reportViewingRolesAtLeast: { location: 'edit' } } });
+      engine.bucket('session').entries[SELF_KEY] = sessionView({ config: { ...BASE_CONFIG, reportViewingRolesAtLeast: { location: 'edit', desk: 'edit', room: 'edit', environment: 'edit' } } });
       renderShell(engine);
       fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
       expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
@@ -217,10 +209,12 @@ describe('Shell', () => {
     it('gives edit-role users the rename control', async () => {
       const engine = createFakeEngine(signedInWorld());
       engine.bucket('session').entries[SELF_KEY] = sessionView({ roles: ['edit', 'regular'] });
+      // the worker decides the actions: the edit role may rename
+      engine.bucket('asset:d1').entries[SELF_KEY] = detail(draw('d1'), { actions: { book: false, cancellable: [], vote: false, rename: true, closeTicket: false, publish: true } });
       renderShell(engine);
       fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
       const dialog = await screen.findByRole('dialog');
-      fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Window desk' } });
+      fireEvent.change(await within(dialog).findByLabelText('Name'), { target: { value: 'Window desk' } });
       fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
       await waitFor(() => expect(engine.updateAsset).toHaveBeenCalledWith('d1', { name: 'Window desk' }));
       expect(screen.getByRole('checkbox', { name: 'Report' })).toBeTruthy();

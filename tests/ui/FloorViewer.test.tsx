@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DrawState, FloorViewMeta } from '../../src/shared/api.js';
+import { SELF_KEY, type AssetDetail, type DrawState, type FloorViewMeta } from '../../src/shared/api.js';
 import { DEFAULT_LAYERS, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH, type MapLayer } from '../../src/shared/constants.js';
 import { MSG } from '../../src/shared/messages.js';
 import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
@@ -9,18 +9,27 @@ import type { ViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { STATUS_MARK_MIN_ZOOM } from '../../src/ui/lib/statusMark.js';
 import { AppContext } from '../../src/ui/hooks/appContext.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
-import { createFakeEngine, draw, floor, floorMeta, room, roomEntry, sessionView, signedInWorld, type FakeEngine } from './fakeEngine.js';
+import { createFakeEngine, detail, draw, floor, floorMeta, room, sessionView, signedInWorld, type FakeEngine } from './fakeEngine.js';
 
 afterEach(cleanup);
 
 const policy = { apiHost: 'http://api.test', cdnBaseUrl: 'http://cdn.test/t/', origin: 'http://app.test' };
 
+/** The open popup, once its details arrived from the asset view. */
+async function openedPopup(): Promise<HTMLElement> {
+  const dialog = await screen.findByRole('dialog');
+  await waitFor(() => expect(within(dialog).queryByText('Loading…')).toBeNull());
+  return dialog;
+}
+
 async function renderViewer(
   entries: Record<string, DrawState>,
-  options: { layers?: readonly MapLayer[]; meta?: Partial<FloorViewMeta>; engine?: FakeEngine; openId?: string } = {},
+  options: { layers?: readonly MapLayer[]; meta?: Partial<FloorViewMeta>; engine?: FakeEngine; openId?: string; details?: Record<string, Partial<AssetDetail>> } = {},
 ) {
   const world = signedInWorld();
   world['floor:f1'] = { entries, meta: floorMeta(options.meta) };
+  // each drawn asset's popup details, as the worker's asset view would send them
+  for (const [id, entry] of Object.entries(entries)) world[`asset:${id}`] = { entries: { [SELF_KEY]: detail(entry, options.details?.[id]) }, meta: null };
   const engine = options.engine ?? createFakeEngine(world);
   const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: options.layers ?? DEFAULT_LAYERS });
   const rooms = engine.client.view({ view: 'rooms' });
@@ -45,19 +54,19 @@ describe('FloorViewer', () => {
         {
           d1: draw('d1', { status: 'occupied' }),
           r1: room('r1', { status: 'reserved', layers: ['rooms'] }),
-          z1: room('z1', { type: 'zone', subtype: 'chilling', name: 'Lounge', label: MSG.ZONE_CHILLING_LABEL, layers: ['zones'], status: null }),
-          l1: draw('l1', { symbol: 'locker', name: 'Locker 3', layers: ['lockers'], status: 'free' }),
-          p1: draw('p1', { type: 'portal', symbol: 'portal', name: 'Stairs', layers: ['info'], status: null }),
-          s1: draw('s1', { type: 'sensor', symbol: 'sensor', name: 'CO2 north', layers: ['co2'], value: 812, unit: 'ppm', label: '812 ppm', status: 'good' }),
-          e1: draw('e1', { type: 'employee', symbol: 'employee', name: 'Grace', layers: ['co-workers'], status: null, decoration: 'crown', avatarUrl: null }),
-          t1: draw('t1', { type: 'ticket', symbol: 'ticket', name: 'Broken lamp', text: 'The lamp flickers', layers: ['service'], status: 'open' }),
-          v1: draw('v1', { type: 'voice', symbol: 'voice', name: 'Too cold', text: 'Too cold here', layers: ['satisfaction'], status: null }),
+          z1: room('z1', { kind: 'zone', name: 'Lounge', label: MSG.ZONE_CHILLING_LABEL, layers: ['zones'], status: null, statusKind: 'none' }),
+          l1: draw('l1', { kind: 'locker', name: 'Locker 3', layers: ['lockers'], status: 'free' }),
+          p1: draw('p1', { kind: 'portal', name: 'Stairs', layers: ['info'], status: null, statusKind: 'none' }),
+          s1: draw('s1', { kind: 'sensor', name: 'CO2 north', layers: ['co2'], text: '812 ppm', label: 'CO2 north', status: 'good' }),
+          e1: draw('e1', { kind: 'employee', name: 'Grace', layers: ['co-workers'], status: null, statusKind: 'none', decoration: 'crown', avatarUrl: null }),
+          t1: draw('t1', { kind: 'ticket', name: 'Broken lamp', text: 'The lamp flickers', layers: ['service'], status: 'open', statusKind: 'none' }),
+          v1: draw('v1', { kind: 'voice', name: 'Too cold', text: 'Too cold here', layers: ['satisfaction'], status: null, statusKind: 'none' }),
         },
         { layers },
       );
       for (const name of [
         'Desk Desk d1, occupied', 'Room Room r1, reserved', 'Zone Lounge', 'Locker Locker 3, free', 'Portal Stairs',
-        'Sensor CO2 north, good, 812 ppm', 'Co-worker Grace, wearing crown', 'Ticket Broken lamp, open', 'Voice Too cold',
+        'Sensor CO2 north, good, 812 ppm', 'Co-worker Grace, wearing crown', 'Ticket Broken lamp, open, The lamp flickers', 'Voice Too cold, Too cold here',
       ]) {
         expect(screen.getByRole('button', { name })).toBeTruthy();
       }
@@ -67,16 +76,19 @@ describe('FloorViewer', () => {
       expect(screen.getByText(/The lamp flickers/)).toBeTruthy();
     });
 
-    it('adds a status mark to busy, reserved and unknown desks so colour is not the only cue', async () => {
+    it('adds a status mark to busy, reserved, unknown and attention desks from their status kind, so colour is not the only cue', async () => {
       await renderViewer({
-        d1: draw('d1', { status: 'occupied' }), d2: draw('d2', { status: 'free' }),
-        d3: draw('d3', { status: 'reserved' }), d4: draw('d4', { status: 'unknown' }),
+        // the words differ on purpose: the mark follows the worker's statusKind, never the words
+        d1: draw('d1', { status: 'in use', statusKind: 'busy' }), d2: draw('d2', { status: 'free', statusKind: 'free' }),
+        d3: draw('d3', { status: 'reserved', statusKind: 'booked' }), d4: draw('d4', { status: 'no data', statusKind: 'unknown' }),
+        d5: draw('d5', { status: 'clean desk policy exceeded', statusKind: 'attention' }),
       });
       const mark = (name: RegExp) => screen.getByRole('button', { name }).querySelector('.status-mark');
       expect(mark(/Desk d1/)?.getAttribute('class')).toBe('status-mark mark-busy');
       expect(mark(/Desk d2/)).toBeNull();
       expect(mark(/Desk d3/)?.getAttribute('class')).toBe('status-mark mark-booked');
       expect(mark(/Desk d4/)?.getAttribute('class')).toBe('status-mark mark-unknown');
+      expect(mark(/Desk d5/)?.getAttribute('class')).toBe('status-mark mark-attention');
       expect(document.querySelector('pattern')).toBeNull();
     });
 
@@ -88,7 +100,7 @@ describe('FloorViewer', () => {
     });
 
     it('shows status marks only from the zoom where a desk is big enough to read them', async () => {
-      await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
+      await renderViewer({ d1: draw('d1', { status: 'occupied', statusKind: 'busy' }) });
       const world = document.querySelector('g.world')!;
       const zoomIn = screen.getByRole('button', { name: 'Zoom in' });
       const zoomOut = screen.getByRole('button', { name: 'Zoom out' });
@@ -100,7 +112,7 @@ describe('FloorViewer', () => {
     });
 
     it('draws unrotated desks at their floor coordinates without a transform, and rotated ones through one', async () => {
-      await renderViewer({ d1: draw('d1', { status: 'occupied', x: 10, y: 4 }), d2: draw('d2', { x: 20, y: 4, angle: 30 }) });
+      await renderViewer({ d1: draw('d1', { status: 'occupied', statusKind: 'busy', x: 10, y: 4 }), d2: draw('d2', { x: 20, y: 4, angle: 30 }) });
       const flat = screen.getByRole('button', { name: /Desk d1/ });
       const turned = screen.getByRole('button', { name: /Desk d2/ });
       expect(flat.getAttribute('transform')).toBeNull();
@@ -113,7 +125,7 @@ describe('FloorViewer', () => {
     });
 
     it('promotes the world group for compositing while the map moves and drops it once the move settles', async () => {
-      await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
+      await renderViewer({ d1: draw('d1', { status: 'occupied', statusKind: 'busy' }) });
       const world = document.querySelector<SVGGElement>('g.world')!;
       await waitFor(() => expect(world.style.willChange).toBe(''));
       fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
@@ -122,7 +134,7 @@ describe('FloorViewer', () => {
     });
 
     it('renders server text as text, never as markup', async () => {
-      await renderViewer({ t1: draw('t1', { type: 'ticket', symbol: 'ticket', name: '<img src=x onerror=alert(1)>', text: '<b>bold</b>', layers: ['desk_usage'] }) });
+      await renderViewer({ t1: draw('t1', { kind: 'ticket', name: '<img src=x onerror=alert(1)>', text: '<b>bold</b>', layers: ['desk_usage'] }) });
       expect(document.querySelector('img')).toBeNull();
       expect(document.querySelector('b')).toBeNull();
       expect(screen.getByText(/<b>bold<\/b>/)).toBeTruthy();
@@ -130,8 +142,8 @@ describe('FloorViewer', () => {
 
     it('shows the default avatar for co-workers without an allowed image', async () => {
       await renderViewer({
-        e1: draw('e1', { type: 'employee', symbol: 'employee', name: 'Evil', layers: ['co-workers'], avatarUrl: 'https://evil.test/a.png' }),
-        e2: draw('e2', { type: 'employee', symbol: 'employee', name: 'Good', layers: ['co-workers'], avatarUrl: 'http://cdn.test/t/a.png' }),
+        e1: draw('e1', { kind: 'employee', name: 'Evil', layers: ['co-workers'], avatarUrl: 'https://evil.test/a.png' }),
+        e2: draw('e2', { kind: 'employee', name: 'Good', layers: ['co-workers'], avatarUrl: 'http://cdn.test/t/a.png' }),
       });
       const evil = screen.getByRole('button', { name: /Evil/ }).querySelector('image')!;
       const good = screen.getByRole('button', { name: /Good/ }).querySelector('image')!;
@@ -161,7 +173,7 @@ describe('FloorViewer', () => {
     });
 
     it('draws the heatmap under everything when its layer is on', async () => {
-      const e1 = draw('e1', { type: 'employee', symbol: 'employee', layers: ['co-workers', 'co-workers-heatmap'], heat: 0.7 });
+      const e1 = draw('e1', { kind: 'employee', layers: ['co-workers', 'co-workers-heatmap'], heat: 0.7 });
       const { rerenderLayers } = await renderViewer({ e1 }, { layers: ['co-workers'] });
       expect(document.querySelector('circle.heat')).toBeNull();
       rerenderLayers(['co-workers-heatmap']);
@@ -201,9 +213,9 @@ describe('FloorViewer', () => {
       expect(screen.getByRole('button', { name: /Desk d1/ })).toBeTruthy();
     });
 
-    it('hides assets the worker marks invisible', async () => {
+    it('hides assets the worker removes (hidden assets have no entry at all)', async () => {
       const { engine } = await renderViewer({ d1: draw('d1') });
-      act(() => engine.emit('floor:f1', { upserted: { d1: draw('d1', { visible: false }) } }));
+      act(() => engine.emit('floor:f1', { removed: ['d1'] }));
       await waitFor(() => expect(screen.queryByRole('button', { name: /Desk d1/ })).toBeNull());
     });
   });
@@ -290,11 +302,14 @@ describe('FloorViewer', () => {
 
   describe('popups', () => {
     it(`opens a ${POPUP_DEFAULT_WIDTH}×${POPUP_DEFAULT_HEIGHT} popup with details, value, reservation text and history from the keyboard`, async () => {
-      await renderViewer({
-        r1: room('r1', {
-          status: 'reserved', value: 3, unit: 'people', text: `${MSG.NEXT_PREFIX} Standup 10:00`,
-          history: [{ time: Date.UTC(2024, 0, 1, 9), text: 'Occupied' }],
-        }),
+      await renderViewer({ r1: room('r1', { status: 'reserved', statusKind: 'booked' }) }, {
+        details: {
+          r1: {
+            value: { text: '3 people', quantity: 'Occupancy', unit: 'people' },
+            reservation: { text: `${MSG.NEXT_PREFIX} Standup 10:00`, active: null, next: null },
+            history: [{ time: Date.UTC(2024, 0, 1, 9), text: 'Occupied' }],
+          },
+        },
       });
       fireEvent.keyDown(screen.getByRole('button', { name: /Room r1/ }), { key: 'Enter' });
       const dialog = await screen.findByRole('dialog', { name: 'Room r1' });
@@ -309,50 +324,51 @@ describe('FloorViewer', () => {
     });
 
     it('shows a device\'s battery and last communication', async () => {
-      await renderViewer({ d1: draw('d1', { battery: 15, lastCommunication: Date.UTC(2024, 0, 1, 9), status: 'battery low' }) }, { openId: 'd1' });
-      const dialog = await screen.findByRole('dialog');
+      await renderViewer({ d1: draw('d1', { status: 'battery low', statusKind: 'attention' }) }, {
+        openId: 'd1', details: { d1: { battery: 15, lastCommunication: Date.UTC(2024, 0, 1, 9) } },
+      });
+      const dialog = await openedPopup();
       expect(within(dialog).getByText('Battery').nextElementSibling!.textContent).toBe('15 %');
       expect(within(dialog).getByText('Last communication').nextElementSibling!.textContent).toMatch(/\d/);
       expect(within(dialog).getByText('battery low')).toBeTruthy();
     });
 
     it("uses the asset's own popup size", async () => {
-      await renderViewer({ d1: draw('d1', { popup: { width: 420, height: 320, type: null } }) }, { openId: 'd1' });
-      const dialog = await screen.findByRole('dialog');
+      await renderViewer({ d1: draw('d1') }, { openId: 'd1', details: { d1: { popup: { width: 420, height: 320, type: null } } } });
+      const dialog = await openedPopup();
       expect(dialog.style.width).toBe('420px');
       expect(dialog.style.height).toBe('320px');
     });
 
     it('shows reservation text of a free room and books it', async () => {
-      const { engine } = await renderViewer({ r1: room('r1', { text: MSG.NO_RESERVATIONS, status: 'free' }) }, { openId: 'r1' });
-      const dialog = await screen.findByRole('dialog');
+      const { engine } = await renderViewer({ r1: room('r1', { status: 'free' }) }, { openId: 'r1' });
+      const dialog = await openedPopup();
       expect(within(dialog).getByText('No reservations')).toBeTruthy();
-      fireEvent.change(within(dialog).getByLabelText('Subject'), { target: { value: 'Planning' } });
+      fireEvent.change(await within(dialog).findByLabelText('Subject'), { target: { value: 'Planning' } });
       fireEvent.change(within(dialog).getByLabelText('Duration'), { target: { value: '60' } });
       fireEvent.click(within(dialog).getByRole('button', { name: 'Book now' }));
-      await waitFor(() => expect(engine.book).toHaveBeenCalled());
-      const request = vi.mocked(engine.book).mock.calls[0]![0];
-      expect(request).toMatchObject({ roomId: 'r1', subject: 'Planning' });
-      expect(request.end - request.start).toBe(3_600_000);
+      await waitFor(() => expect(engine.bookRoom).toHaveBeenCalled());
+      // the UI sends the intent; the worker computes the times
+      expect(vi.mocked(engine.bookRoom).mock.calls[0]![0]).toEqual({ roomId: 'r1', until: { minutes: 60 }, subject: 'Planning' });
     });
 
     it('lets the booker cancel their active booking', async () => {
-      const world = signedInWorld();
-      const engine = createFakeEngine(world);
       const active = { start: 0, end: Date.now() + 3_600_000, subject: 'Mine', user_id: 'u1', booking_ref: 'bk1' };
-      engine.bucket('rooms').entries.r1 = roomEntry('r1', { free: false, status: 'reserved', activeEvent: active });
-      await renderViewer({ r1: room('r1') }, { engine, openId: 'r1' });
-      const dialog = await screen.findByRole('dialog');
-      fireEvent.click(within(dialog).getByRole('button', { name: /Cancel booking “Mine”/ }));
+      const { engine } = await renderViewer({ r1: room('r1', { status: 'reserved', statusKind: 'booked' }) }, {
+        openId: 'r1',
+        details: { r1: { reservation: { text: 'Mine', active, next: null }, room: { free: false, capacity: 6 }, actions: { book: false, cancellable: ['bk1'], vote: false, rename: false, closeTicket: false, publish: false } } },
+      });
+      const dialog = await openedPopup();
+      fireEvent.click(await within(dialog).findByRole('button', { name: /Cancel booking “Mine”/ }));
       await waitFor(() => expect(engine.cancelBooking).toHaveBeenCalledWith('r1', 'bk1'));
     });
 
     it('votes on tickets and voices', async () => {
       const { engine } = await renderViewer(
-        { v1: draw('v1', { type: 'voice', symbol: 'voice', name: 'Cold', votes: { up: 2, down: 1, mine: 0 } }) },
-        { openId: 'v1' },
+        { v1: draw('v1', { kind: 'voice', name: 'Cold' }) },
+        { openId: 'v1', details: { v1: { votes: { up: 2, down: 1, mine: 0 }, actions: { book: false, cancellable: [], vote: true, rename: false, closeTicket: false, publish: false } } } },
       );
-      const dialog = await screen.findByRole('dialog');
+      const dialog = await openedPopup();
       fireEvent.click(within(dialog).getByRole('button', { name: '▲ Agree (2)' }));
       await waitFor(() => expect(engine.vote).toHaveBeenCalledWith('v1', 1));
     });

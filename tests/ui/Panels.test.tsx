@@ -1,3 +1,4 @@
+import { BASE_CONFIG } from '../../src/shared/config.js';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type Legend } from '../../src/shared/api.js';
@@ -7,19 +8,13 @@ import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
 import { Shell } from '../../src/ui/components/Shell.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
+import { renderShell as renderLiveShell } from './renderShell.js';
 import { createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 
 afterEach(cleanup);
 
 function renderShell(engine = createFakeEngine(signedInWorld())) {
-  const location = { search: '', replace: vi.fn((next: string) => void (location.search = next)) };
-  const session = engine.bucket('session').entries[SELF_KEY] as ReturnType<typeof sessionView>;
-  render(
-    <EngineContext.Provider value={engine.client}>
-      <Shell session={session} apiHost="http://127.0.0.1:9" location={location} />
-    </EngineContext.Provider>,
-  );
-  return engine;
+  return renderLiveShell(engine).engine;
 }
 
 const co2Legend: Legend = {
@@ -119,26 +114,27 @@ describe('RoomFinder', () => {
     engine.bucket('rooms').entries.r2 = roomEntry('r2', { free: false, status: 'occupied', text: 'Standup until 10:00' });
     renderShell(engine);
     fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
-    const free = (await screen.findByText('Room r1')).closest('li')!;
-    const busy = screen.getByText('Room r2').closest('li')!;
+    const panel = await screen.findByRole('tabpanel');
+    const free = (await within(panel).findByText('Room r1')).closest('li')!;
+    const busy = within(panel).getByText('Room r2').closest('li')!;
     expect(within(free).getByText('Free')).toBeTruthy();
     expect(within(busy).getByText('Busy')).toBeTruthy();
     expect(within(busy).getByText('occupied')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'free' } });
     expect(screen.queryByText('Room r2')).toBeNull();
     fireEvent.click(within(free).getByRole('button', { name: 'Booking of Room r1' }));
-    fireEvent.click(within(free).getByRole('button', { name: 'Book now' }));
-    await waitFor(() => expect(engine.book).toHaveBeenCalledWith(expect.objectContaining({ roomId: 'r1', subject: 'Meeting' })));
+    fireEvent.click(await within(free).findByRole('button', { name: 'Book now' }));
+    await waitFor(() => expect(engine.bookRoom).toHaveBeenCalledWith({ roomId: 'r1', until: { minutes: 30 }, subject: '' }));
     expect(await screen.findByText(/Room r1 booked until/)).toBeTruthy();
   });
 
   it('tells the user when booking fails', async () => {
     const engine = createFakeEngine(signedInWorld());
-    vi.mocked(engine.book).mockResolvedValueOnce({ ok: false, status: 409, body: null, message: 'Room is taken' });
+    vi.mocked(engine.bookRoom).mockResolvedValueOnce({ ok: false, status: 409, body: null, message: 'Room is taken' });
     renderShell(engine);
     fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Book now' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Book now' }));
     expect(await screen.findByText('Booking failed: Room is taken')).toBeTruthy();
   });
 
@@ -175,7 +171,7 @@ describe('TicketForm', () => {
   it('follows the flags: category required, email asked, moderation notice', async () => {
     const engine = createFakeEngine(signedInWorld());
     engine.bucket('session').entries[SELF_KEY] = sessionView({
-      config: { ticketsRequireCategory: true, ticketsAskForEmail: true, ticketsVoicesRequireModeration: true },
+      config: { ...BASE_CONFIG, ticketsRequireCategory: true, ticketsAskForEmail: true, ticketsVoicesRequireModeration: true },
     });
     renderShell(engine);
     fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));

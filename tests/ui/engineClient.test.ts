@@ -86,7 +86,7 @@ describe('drawOrder', () => {
     const mirror = createViewMirror<DrawState, null>();
     mirror.apply({
       type: 'snapshot', version: 1, meta: null,
-      entries: { e1: draw('e1', { type: 'employee', symbol: 'employee', heat: 0.5 }), d1: draw('d1'), r1: room('r1') },
+      entries: { e1: draw('e1', { kind: 'employee', heat: 0.5 }), d1: draw('d1'), r1: room('r1') },
     });
     const store = createDrawOrderStore(mirror);
     expect(store.getSnapshot().main).toEqual(['r1', 'd1', 'e1']);
@@ -94,7 +94,7 @@ describe('drawOrder', () => {
     const before = store.getSnapshot();
     mirror.apply({ type: 'patch', version: 2, upserted: { d1: draw('d1', { status: 'occupied' }) }, removed: [] });
     expect(store.getSnapshot()).toBe(before);
-    mirror.apply({ type: 'patch', version: 3, upserted: { t1: draw('t1', { type: 'ticket', symbol: 'ticket' }) }, removed: ['r1'] });
+    mirror.apply({ type: 'patch', version: 3, upserted: { t1: draw('t1', { kind: 'ticket' }) }, removed: ['r1'] });
     expect(store.getSnapshot().main).toEqual(['d1', 'e1', 't1']);
     store.dispose();
   });

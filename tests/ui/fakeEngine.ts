@@ -5,9 +5,11 @@
 
 import { vi } from 'vitest';
 import {
-  SELF_KEY, type ApiResult, type ConnectionView, type DrawState, type EngineApi, type FloorViewMeta,
+  SELF_KEY, type ApiResult, type AssetDetail, type ConnectionView, type DrawState, type EngineApi, type FloorViewMeta,
   type PersonEntry, type RoomEntry, type SessionView, type StructureEntry, type ViewListener, type ViewSpec,
 } from '../../src/shared/api.js';
+import { BASE_CONFIG } from '../../src/shared/config.js';
+import { capabilitiesOf } from '../../src/worker/engine/sessionView.js';
 import type { Building, Floor, Notification, User } from '../../src/shared/types.js';
 import { createEngineClient, type EngineClient } from '../../src/ui/engine/engineClient.js';
 
@@ -29,7 +31,9 @@ export interface FakeEngine extends EngineApi {
 const ok = <T>(value: T): ApiResult<T> => ({ ok: true, value });
 
 function bucketKey(spec: ViewSpec): string {
-  return spec.view === 'floor' ? `floor:${spec.floorId}` : spec.view;
+  if (spec.view === 'floor') return `floor:${spec.floorId}`;
+  if (spec.view === 'asset') return `asset:${spec.assetId}`;
+  return spec.view;
 }
 
 export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine {
@@ -91,18 +95,26 @@ export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine 
     recoverPassword: vi.fn(async () => ok({})),
     resume: vi.fn(async () => false),
     signOut: vi.fn(async () => setSession({ signedIn: false, user: null })),
-    loadOrganization: vi.fn(async (id: string) => {
+    selectOrganization: vi.fn(async (id: string) => {
       setSession({ organizationId: id });
       return ok(undefined);
     }),
-    loadLocation: vi.fn(async (id: string) => {
+    selectLocation: vi.fn(async (id: string) => {
       setSession({ locationId: id });
       return ok(undefined);
     }),
-    selectFloor: vi.fn(async () => undefined),
-    book: vi.fn(async () => ok({})),
+    selectBuilding: vi.fn(async (id: string) => {
+      const entry = bucket('structure').entries[id] as StructureEntry | undefined;
+      if (entry?.defaultFloorId) setSession({ buildingId: id, floorId: entry.defaultFloorId });
+    }),
+    selectFloor: vi.fn(async (id: string) => {
+      const entry = Object.values(bucket('structure').entries as Record<string, StructureEntry>).find((b) => b.floors.some((f) => f.id === id));
+      if (entry) setSession({ buildingId: entry.building.id, floorId: id });
+    }),
+    bookRoom: vi.fn(async (request) => ok({ start: 0, end: typeof request.until === 'object' ? request.until.minutes * 60_000 : 86_400_000, subject: request.subject ?? 'Meeting', user_id: 'u1', booking_ref: 'b-new' })),
     cancelBooking: vi.fn(async () => ok({})),
     createTicket: vi.fn(async () => ok({})),
+    closeTicket: vi.fn(async () => ok({})),
     vote: vi.fn(async () => ok({})),
     updateAsset: vi.fn(async () => ok({})),
     setManualLocation: vi.fn(async () => ok({})),
@@ -148,11 +160,15 @@ export function user(patch: Partial<User> = {}): User {
 }
 
 export function sessionView(patch: Partial<SessionView> = {}): SessionView {
+  const roles = patch.roles ?? ['regular'];
+  const config = patch.config ?? BASE_CONFIG;
   return {
-    signedIn: true, user: user(), roles: ['regular'], permissions: ['USER_UPDATE_SELF'],
+    phase: 'live', signedIn: true, sessionEnded: null, user: user(), roles, permissions: ['USER_UPDATE_SELF'],
+    capabilities: capabilitiesOf(roles, config, 1),
     organizations: [{ id: 'o1', name: 'Acme' }], organizationId: 'o1',
     locations: [{ id: 'l1', name: 'HQ', timezone: 'UTC' }, { id: 'l2', name: 'Annex', timezone: 'UTC' }],
-    locationId: 'l1', floorId: null, config: {}, cdnBaseUrl: null, progress: null, ...patch,
+    locationId: 'l1', buildingId: 'b1', floorId: 'f1', navigation: 'ready', timeZone: 'UTC',
+    config, cdnBaseUrl: null, progress: null, fromCache: false, ...patch,
   };
 }
 
@@ -181,22 +197,37 @@ export function floorMeta(patch: Partial<FloorViewMeta> = {}): FloorViewMeta {
 
 export function draw(id: string, patch: Partial<DrawState> = {}): DrawState {
   return {
-    id, type: 'container', subtype: null, name: `Desk ${id}`, layers: ['desk_usage'], x: 5, y: 5, angle: 0, width: 1.5, depth: 1.5,
-    outline: null, visible: true, color: '#43a047', alpha: 1, greyedOut: false, missingSymbol: false, label: null, text: null,
-    symbol: 'desk', status: 'free', value: null, unit: null, popup: { width: 300, height: 250, type: null }, ...patch,
+    id, kind: 'desk', statusKind: 'free', name: `Desk ${id}`, layers: ['desk_usage'], x: 5, y: 5, angle: 0, width: 1.5, depth: 1.5,
+    outline: null, color: '#43a047', alpha: 1, greyedOut: false, missingSymbol: false, label: null, text: null,
+    status: 'free', unpublished: false, ...patch,
   };
 }
 
 export function room(id: string, patch: Partial<DrawState> = {}): DrawState {
   return draw(id, {
-    type: 'room', name: `Room ${id}`, symbol: null, layers: ['rooms', 'room_reservation'],
+    kind: 'room', name: `Room ${id}`, layers: ['rooms', 'room_reservation'],
     outline: [[10, 10], [18, 10], [18, 16], [10, 16]], width: 8, depth: 6, x: 14, y: 13, label: `Room ${id}`, ...patch,
   });
 }
 
+/** The popup details of a drawn asset, as the worker's asset view sends them. */
+export function detail(entry: DrawState, patch: Partial<AssetDetail> = {}): AssetDetail {
+  return {
+    id: entry.id, kind: entry.kind, type: entry.kind === 'desk' ? 'shape' : entry.kind, subtype: entry.kind === 'desk' ? 'desk' : null,
+    name: entry.name, floorId: 'f1', status: entry.status, statusKind: entry.statusKind, value: null, text: null,
+    noRecentData: entry.greyedOut || entry.missingSymbol, unpublished: entry.unpublished,
+    popup: { width: 300, height: 250, type: null }, battery: null, lastCommunication: null,
+    reservation: entry.kind === 'room' ? { text: 'No reservations', active: null, next: null } : null,
+    room: entry.kind === 'room' ? { free: entry.statusKind === 'free', capacity: 6 } : null,
+    person: null, ticket: null, history: [], votes: null,
+    actions: { book: entry.kind === 'room' && entry.statusKind === 'free', cancellable: [], vote: false, rename: false, closeTicket: false, publish: false },
+    ...patch,
+  };
+}
+
 export function roomEntry(id: string, patch: Partial<RoomEntry> = {}): RoomEntry {
   return {
-    id, name: `Room ${id}`, floorId: 'f1', buildingId: 'b1', capacity: 6, statusIndex: 0, color: '#43a047', status: 'free', free: true,
+    id, name: `Room ${id}`, floorId: 'f1', buildingId: 'b1', capacity: 6, statusIndex: 0, color: '#43a047', status: 'free', statusKind: 'free', free: true,
     text: 'No reservations', activeEvent: null, nextEvent: null, reservationSensorId: `s-${id}`, bookable: true, ...patch,
   };
 }
@@ -214,7 +245,7 @@ export function notification(id: string, patch: Partial<Notification> = {}): Not
 
 export function connectionView(patch: Partial<ConnectionView> = {}): ConnectionView {
   return {
-    state: 'connected', transportState: 'connected', transport: 'pusher', nextRetryAt: null, attempts: 0, online: true,
+    state: 'connected', phase: 'live', transportState: 'connected', transport: 'pusher', nextRetryAt: null, attempts: 0, online: true,
     fromCache: false, serverOffsetMs: 0, lastError: null, ...patch,
   };
 }
@@ -228,6 +259,9 @@ export function signedInWorld(): Record<string, Bucket> {
     connection: { entries: { [SELF_KEY]: connectionView() }, meta: null },
     structure: { entries: { b1: structureEntry(building('b1', ['f1', 'f2']), [f1, f2], 'f1') }, meta: { locationId: 'l1', fromCache: false } },
     'floor:f1': { entries: { d1: draw('d1'), r1: room('r1') }, meta: floorMeta() },
+    'asset:d1': { entries: { [SELF_KEY]: detail(draw('d1')) }, meta: null },
+    'asset:r1': { entries: { [SELF_KEY]: detail(room('r1')) }, meta: null },
+    'asset:d9': { entries: { [SELF_KEY]: detail(draw('d9', { name: 'Desk upstairs' })) }, meta: null },
     'floor:f2': { entries: { d9: draw('d9', { name: 'Desk upstairs' }) }, meta: floorMeta({ floor: f2 }) },
     rooms: { entries: { r1: roomEntry('r1') }, meta: null },
     people: { entries: { p1: person('p1', { name: 'Grace Hopper' }), p2: person('p2', { name: 'Alan Turing', visible: false }) }, meta: null },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitBox, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
-import { statusKind, accessibleName } from '../../src/ui/lib/describe.js';
+import { accessibleName } from '../../src/ui/lib/describe.js';
 import { draw } from './fakeEngine.js';
 
 describe('viewport', () => {
@@ -33,20 +33,11 @@ describe('viewport', () => {
 });
 
 describe('describe', () => {
-  describe('statusKind', () => {
-    it('sorts status words into kinds that each get their own mark, so colour is never alone', () => {
-      expect(statusKind('free')).toBe('none');
-      expect(statusKind(null)).toBe('none');
-      expect(statusKind('occupied')).toBe('busy');
-      expect(statusKind('occupied and reserved')).toBe('busy');
-      expect(statusKind('reserved')).toBe('booked');
-      expect(statusKind('unknown')).toBe('unknown');
-    });
-  });
   describe('accessibleName', () => {
-    it('names type, name, status, value and decoration', () => {
-      expect(accessibleName(draw('d1', { status: 'occupied', value: 21.5, unit: '°C' }))).toBe('Desk Desk d1, occupied, 21.5 °C');
-      expect(accessibleName(draw('e1', { type: 'employee', symbol: 'employee', name: 'Ada', status: null, decoration: 'santa_hat' }))).toBe(
+    it('names kind, name, status, the text drawn and decoration', () => {
+      expect(accessibleName(draw('d1', { status: 'occupied', text: '21.5 °C' }))).toBe('Desk Desk d1, occupied, 21.5 °C');
+      expect(accessibleName(draw('d2', { status: 'free', unpublished: true }))).toBe('Desk Desk d2, unpublished, free');
+      expect(accessibleName(draw('e1', { kind: 'employee', name: 'Ada', status: null, decoration: 'santa_hat' }))).toBe(
         'Co-worker Ada, wearing santa hat',
       );
     });

@@ -10,8 +10,9 @@ import {
 } from './primitives.js';
 import { WARN } from './warnings.js';
 
-export const LOCATION_SENSOR_TYPE = 'location';
-export const RESERVATION_SENSOR_TYPE = 'reservation';
+import { LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE } from '../kinds.js';
+
+export { LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE };
 
 export interface MeasurementMeta {
   /** for warnings */

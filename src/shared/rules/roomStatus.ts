@@ -3,6 +3,7 @@
 // not-applicable colour. Pure: `now` is an argument.
 
 import { MEETING_RECENT_READING_MS } from '../constants.js';
+import type { StatusKind } from '../kinds.js';
 import type { ReservationEvent } from '../types.js';
 import { activeEvent } from './reservations.js';
 
@@ -81,10 +82,19 @@ export function roomStatusColor(status: RoomStatus, colors: RoomStatusColors): s
 
 /**
  * Status words ('free' | 'reserved' | 'occupied' | 'occupied and reserved' |
- * 'unknown'), so no information is carried by colour alone.
+ * 'no data' | 'not applicable'), so no information is carried by colour alone.
  */
 export function roomStatusWord(status: RoomStatus): string {
-  if (status.kind !== 'index') return 'unknown';
+  if (status.kind === 'missing') return 'no data';
+  if (status.kind === 'not_applicable') return 'not applicable';
   if (status.occupied) return status.reserved ? 'occupied and reserved' : 'occupied';
   return status.reserved ? 'reserved' : 'free';
+}
+
+/** The typed meaning of a room status: in use (with or without a reservation) is busy. */
+export function roomStatusKind(status: RoomStatus): StatusKind {
+  if (status.kind === 'missing') return 'unknown';
+  if (status.kind === 'not_applicable') return 'none';
+  if (status.occupied) return 'busy';
+  return status.reserved ? 'booked' : 'free';
 }

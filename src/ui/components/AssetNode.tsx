@@ -5,8 +5,9 @@
 import { memo, useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
+import type { AssetKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
-import { accessibleName, statusKind } from '../lib/describe.js';
+import { accessibleName } from '../lib/describe.js';
 import { allowedImageUrl } from '../lib/imageUrl.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 import { boxOf, svgY, Y_SIGN, type Box } from '../lib/viewport.js';
@@ -14,19 +15,17 @@ import { Decoration } from './Decoration.js';
 import { useFloorContext } from './floorContext.js';
 import { DEFAULT_AVATAR_URL } from './defaultAvatar.js';
 
-const SHAPE_TYPES = new Set(['room', 'zone', 'zone_auto', 'floor_outline', 'floor_hole', 'shape']);
-const NON_INTERACTIVE = new Set(['floor_outline', 'floor_hole']);
+const SHAPE_KINDS: ReadonlySet<AssetKind> = new Set(['room', 'zone', 'floor_outline', 'floor_hole', 'shape']);
+const NON_INTERACTIVE: ReadonlySet<AssetKind> = new Set(['floor_outline', 'floor_hole']);
 const HEAT_LAYER: MapLayer = 'co-workers-heatmap';
-
-const THING_SYMBOLS = new Set(['desk', 'locker']);
 
 /** Outlined areas (rooms, zones, outlines) are drawn as polygons; desks and lockers as symbols even when outlined. */
 export function isShapeEntry(entry: DrawState): boolean {
-  return SHAPE_TYPES.has(entry.type) && !THING_SYMBOLS.has(entry.symbol ?? '') && !!entry.outline && entry.outline.length > 2;
+  return SHAPE_KINDS.has(entry.kind) && !!entry.outline && entry.outline.length > 2;
 }
 
 export function shownOn(entry: DrawState, active: ReadonlySet<MapLayer>, ignore?: MapLayer): boolean {
-  return entry.visible && entry.layers.some((l) => l !== ignore && active.has(l));
+  return entry.layers.some((l) => l !== ignore && active.has(l));
 }
 
 export function boxOfEntry(entry: DrawState): Box | null {
@@ -57,7 +56,7 @@ function centroid(outline: NonNullable<DrawState['outline']>): [number, number] 
 
 /** The status cue that is not colour (lib/statusMark.ts); hidden by CSS while zoomed out. */
 function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState; width: number; depth: number; cx?: number; cy?: number }) {
-  const kind = statusKind(entry.status);
+  const kind = entry.statusKind;
   const shape = statusMarkShape(kind, width, depth, cx, cy);
   if (!shape) return null;
   return (
@@ -77,13 +76,13 @@ function ShapeBody({ entry }: { entry: DrawState }) {
   const pts = points(entry.outline);
   const [cx, cy] = centroid(entry.outline!);
   const fontSize = Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
-  if (entry.type === 'floor_outline') {
+  if (entry.kind === 'floor_outline') {
     return <polygon className="floor-outline" points={pts} fill="#ffffff" fillOpacity={0.6} stroke="#37474f" strokeWidth={0.15} />;
   }
-  if (entry.type === 'floor_hole') {
+  if (entry.kind === 'floor_hole') {
     return <polygon className="floor-hole" points={pts} fill="#eceff1" stroke="#78909c" strokeWidth={0.1} strokeDasharray="0.4 0.3" />;
   }
-  const isZone = entry.type === 'zone' || entry.type === 'zone_auto';
+  const isZone = entry.kind === 'zone';
   return (
     <>
       <polygon
@@ -133,23 +132,24 @@ function Bubble({ entry }: { entry: DrawState }) {
   const text = (entry.text ?? entry.label ?? entry.name ?? '').slice(0, 60);
   const width = Math.min(8, Math.max(2.4, text.length * 0.22 + 0.8));
   const h = 1.3;
-  const fill = fillOf(entry, entry.type === 'ticket' ? '#fff3e0' : '#e3f2fd');
+  const ticket = entry.kind === 'ticket';
+  const fill = fillOf(entry, ticket ? '#fff3e0' : '#e3f2fd');
   return (
     <>
       <path
         d={`M0,0 l-0.3,-0.5 h${-width / 2 + 0.3} v${-h} h${width} v${h} h${-width / 2 + 0.3} z`}
         fill={fill}
-        stroke={entry.type === 'ticket' ? '#e65100' : '#1565c0'}
+        stroke={ticket ? '#e65100' : '#1565c0'}
         strokeWidth={0.06}
       />
       <text y={-0.5 - h / 2 + 0.15} fontSize={0.4} textAnchor="middle" className="bubble-text">
-        {entry.type === 'ticket' ? `⚑ ${text}` : `“${text}”`}
+        {ticket ? `⚑ ${text}` : `“${text}”`}
       </text>
     </>
   );
 }
 
-const OWN_BODIES = new Set(['employee', 'ticket', 'voice', 'sensor', 'portal', 'locker']);
+const OWN_BODIES: ReadonlySet<AssetKind> = new Set(['employee', 'auto_tag', 'ticket', 'voice', 'sensor', 'portal', 'locker']);
 
 /**
  * Unrotated desk-like things are drawn at their floor coordinates with no
@@ -158,14 +158,14 @@ const OWN_BODIES = new Set(['employee', 'ticket', 'voice', 'sensor', 'portal', '
  * desks (docs/bench.md §5).
  */
 export function drawsInPlace(entry: DrawState): boolean {
-  return !isShapeEntry(entry) && entry.type !== 'auto_tag' && !entry.angle && !OWN_BODIES.has(entry.symbol ?? entry.type);
+  return !isShapeEntry(entry) && !entry.angle && !OWN_BODIES.has(entry.kind);
 }
 
 function ThingBody({ entry }: { entry: DrawState }) {
   const w = entry.width || 1.5;
   const d = entry.depth || 1.5;
   const fill = fillOf(entry, '#bdbdbd');
-  if (entry.type === 'auto_tag') {
+  if (entry.kind === 'auto_tag') {
     return (
       <>
         <rect x={-0.45} y={-0.3} width={0.9} height={0.6} rx={0.15} fill={fill} stroke="#37474f" strokeWidth={0.05} />
@@ -176,7 +176,7 @@ function ThingBody({ entry }: { entry: DrawState }) {
       </>
     );
   }
-  switch (entry.symbol ?? entry.type) {
+  switch (entry.kind) {
     case 'employee':
       return <Avatar entry={entry} />;
     case 'ticket':
@@ -245,7 +245,7 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
   const inPlace = drawsInPlace(entry);
   // where centre-relative extras (missing symbol, highlight ring) go
   const [ox, oy] = inPlace ? [entry.x, svgY(entry.y)] : [0, 0];
-  const interactive = !NON_INTERACTIVE.has(entry.type);
+  const interactive = !NON_INTERACTIVE.has(entry.kind);
   const name = accessibleName(entry);
   const onKeyDown = (event: KeyboardEvent<SVGGElement>) => {
     if (event.key === 'Enter' || event.key === ' ') {
@@ -255,8 +255,10 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
   };
   return (
     <g
-      className={`asset asset-${entry.type}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}`}
+      className={`asset asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished ? ' unpublished' : ''}`}
       data-asset-id={id}
+      data-kind={entry.kind}
+      data-status-kind={entry.statusKind}
       data-status={entry.status ?? undefined}
       data-color={entry.color ?? undefined}
       opacity={entry.alpha}

@@ -1,58 +1,59 @@
-// Booking and cancelling a room (spec §7 POST/DELETE /booking) from its popup
-// or the room finder. Reads the room's entry of the rooms view; the colour
-// change comes back from the worker through the floor view.
+// Booking and cancelling a room from its popup or the room finder. The UI
+// sends intents (bookRoom with a length, cancelBooking); the worker computes
+// the times in the location's zone, and decides what this user may cancel.
+// The colour change comes back through the views.
 
 import { useId, useState } from 'react';
+import { SELF_KEY, type BookingLength } from '../../shared/api.js';
 import type { ReservationEvent } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
-import { configValue, hasRole, useApp } from '../hooks/appContext.js';
-import { useViewEntry } from '../hooks/useView.js';
+import { useApp } from '../hooks/appContext.js';
+import { useView, useViewEntry } from '../hooks/useView.js';
 import { formatTime } from '../lib/describe.js';
 
 const DURATIONS_MIN = [30, 60, 120];
-const MINUTE_MS = 60_000;
 
 export function BookingControls({ roomId }: { roomId: string }) {
   const { api } = useEngine();
-  const { session, rooms, announce, timeZone } = useApp();
-  const room = useViewEntry(rooms, roomId);
+  const { session, announce, timeZone } = useApp();
+  const view = useView({ view: 'asset', assetId: roomId });
+  const detail = useViewEntry(view, SELF_KEY);
   const [duration, setDuration] = useState(30);
   const [subject, setSubject] = useState('');
   const [busy, setBusy] = useState(false);
   const durationId = useId();
   const subjectId = useId();
-  if (!room) return null;
-  const allDay = configValue(session, 'allDayBookingButton', false);
-  const me = session.user?.id ?? null;
-  const mine = (e: ReservationEvent | null): e is ReservationEvent =>
-    !!e && (e.user_id === me || hasRole(session, 'edit'));
-  const cancellable = [room.activeEvent, room.nextEvent].filter(mine);
+  if (!detail || detail.kind !== 'room') return null;
+  const events = [detail.reservation?.active, detail.reservation?.next].filter((e): e is ReservationEvent => !!e);
+  const cancellable = events.filter((e) => detail.actions.cancellable.includes(e.booking_ref));
+  const free = detail.room?.free ?? false;
 
-  const book = async (minutes: number | 'day') => {
+  const book = async (until: BookingLength) => {
     setBusy(true);
-    const start = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
-    const end = minutes === 'day' ? new Date(start).setHours(23, 59, 0, 0) : start + minutes * MINUTE_MS;
-    const result = await api.book({ roomId, start, end, subject: subject.trim() || 'Meeting' });
+    const result = await api.bookRoom({ roomId, until, subject });
     setBusy(false);
-    announce(result.ok ? `${room.name} booked until ${formatTime(end, timeZone)}.` : `Booking failed: ${result.message}`, result.ok ? 'info' : 'error');
+    announce(
+      result.ok ? `${detail.name} booked until ${formatTime(result.value.end, timeZone)}.` : `Booking failed: ${result.message}`,
+      result.ok ? 'info' : 'error',
+    );
   };
   const cancel = async (event: ReservationEvent) => {
     setBusy(true);
     const result = await api.cancelBooking(roomId, event.booking_ref);
     setBusy(false);
-    announce(result.ok ? `Booking of ${room.name} cancelled.` : `Cancelling failed: ${result.message}`, result.ok ? 'info' : 'error');
+    announce(result.ok ? `Booking of ${detail.name} cancelled.` : `Cancelling failed: ${result.message}`, result.ok ? 'info' : 'error');
   };
 
   return (
-    <div className="booking" role="group" aria-label={`Booking of ${room.name}`}>
+    <div className="booking" role="group" aria-label={`Booking of ${detail.name}`}>
       <p className="room-status">
-        <span className={`status-chip ${room.free ? 'free' : 'busy'}`}>{room.free ? 'Free' : 'Busy'}</span> {room.status}
+        <span className={`status-chip ${free ? 'free' : 'busy'}`}>{free ? 'Free' : 'Busy'}</span>
       </p>
-      {room.bookable && room.free ? (
+      {detail.actions.book ? (
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void book(duration);
+            void book({ minutes: duration });
           }}
         >
           <label htmlFor={subjectId}>Subject</label>
@@ -68,13 +69,13 @@ export function BookingControls({ roomId }: { roomId: string }) {
           <button type="submit" disabled={busy}>
             Book now
           </button>
-          {allDay ? (
-            <button type="button" disabled={busy} onClick={() => void book('day')}>
-              Book all day
+          {session.capabilities.bookAllDay ? (
+            <button type="button" disabled={busy} onClick={() => void book('restOfDay')}>
+              Book for the rest of the day
             </button>
           ) : null}
         </form>
-      ) : !room.bookable ? (
+      ) : !detail.reservation ? (
         <p>This room cannot be booked here.</p>
       ) : null}
       {cancellable.map((event) => (

@@ -4,7 +4,7 @@
 
 import type { Legend } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
-import type { StatusKind } from '../lib/describe.js';
+import type { StatusKind } from '../../shared/kinds.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 
 export const LAYER_LABELS: Record<MapLayer, string> = {

@@ -3,13 +3,12 @@
 // the user's role allows (booking, votes, edits). Server text stays text.
 
 import { useEffect, useId, useRef, useState } from 'react';
-import type { DrawState } from '../../shared/api.js';
+import { SELF_KEY, type AssetDetail } from '../../shared/api.js';
 import { POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '../../shared/constants.js';
 import { useEngine } from '../hooks/engineContext.js';
-import { hasRole, useApp } from '../hooks/appContext.js';
-import { useViewEntry } from '../hooks/useView.js';
-import { formatDateTime, formatTime, typeWord } from '../lib/describe.js';
-import { useFloorContext } from './floorContext.js';
+import { useApp } from '../hooks/appContext.js';
+import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
+import { formatDateTime, formatTime, kindWord } from '../lib/describe.js';
 import { BookingControls } from './BookingControls.js';
 import { RecentBookings, ReportLine } from './reports/ReportDetails.js';
 
@@ -22,12 +21,12 @@ export interface PopupProps {
   onClose(): void;
 }
 
-function Votes({ entry }: { entry: DrawState }) {
+function Votes({ detail }: { detail: AssetDetail }) {
   const { api } = useEngine();
   const { announce } = useApp();
-  const votes = entry.votes ?? { up: 0, down: 0, mine: 0 };
+  const votes = detail.votes ?? { up: 0, down: 0, mine: 0 };
   const cast = async (direction: 1 | -1 | 0) => {
-    const result = await api.vote(entry.id, direction);
+    const result = await api.vote(detail.id, direction);
     announce(result.ok ? 'Vote saved.' : `Vote failed: ${result.message}`, result.ok ? 'info' : 'error');
   };
   return (
@@ -42,17 +41,17 @@ function Votes({ entry }: { entry: DrawState }) {
   );
 }
 
-function EditControls({ entry }: { entry: DrawState }) {
+function EditControls({ detail }: { detail: AssetDetail }) {
   const { api } = useEngine();
   const { announce } = useApp();
-  const [name, setName] = useState(entry.name);
+  const [name, setName] = useState(detail.name);
   const nameId = useId();
   return (
     <form
       className="edit-controls"
       onSubmit={(event) => {
         event.preventDefault();
-        void api.updateAsset(entry.id, { name }).then((r) => announce(r.ok ? 'Asset renamed.' : `Rename failed: ${r.message}`, r.ok ? 'info' : 'error'));
+        void api.updateAsset(detail.id, { name }).then((r) => announce(r.ok ? 'Asset renamed.' : `Rename failed: ${r.message}`, r.ok ? 'info' : 'error'));
       }}
     >
       <label htmlFor={nameId}>Name</label>
@@ -62,16 +61,14 @@ function EditControls({ entry }: { entry: DrawState }) {
   );
 }
 
-function ServiceControls({ entry }: { entry: DrawState }) {
+function CloseTicket({ detail }: { detail: AssetDetail }) {
   const { api } = useEngine();
   const { announce } = useApp();
   return (
     <button
       type="button"
       onClick={() =>
-        void api.updateAsset(entry.id, { unpublished: true }).then((r) =>
-          announce(r.ok ? 'Ticket closed.' : `Closing failed: ${r.message}`, r.ok ? 'info' : 'error'),
-        )
+        void api.closeTicket(detail.id).then((r) => announce(r.ok ? 'Ticket closed.' : `Closing failed: ${r.message}`, r.ok ? 'info' : 'error'))
       }
     >
       Close ticket
@@ -80,20 +77,20 @@ function ServiceControls({ entry }: { entry: DrawState }) {
 }
 
 export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
-  const { mirror } = useFloorContext();
-  const { session, timeZone } = useApp();
-  const entry = useViewEntry(mirror, id);
+  const { timeZone } = useApp();
+  const view = useView({ view: 'asset', assetId: id });
+  const ready = useViewReady(view);
+  const detail = useViewEntry(view, SELF_KEY);
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     closeRef.current?.focus();
   }, [id]);
-  const width = entry?.popup.width || POPUP_DEFAULT_WIDTH;
-  const height = entry?.popup.height || POPUP_DEFAULT_HEIGHT;
+  const width = detail?.popup.width || POPUP_DEFAULT_WIDTH;
+  const height = detail?.popup.height || POPUP_DEFAULT_HEIGHT;
   // keep the popup inside the viewer, above-right of the anchor when there is room
   const x = Math.max(4, Math.min(left + 12, bounds.w - width - 4));
   const y = Math.max(4, Math.min(top - height / 2, bounds.h - height - 4));
-  const value = entry && entry.value !== null && entry.value !== '' ? `${entry.value}${entry.unit ? ` ${entry.unit}` : ''}` : null;
 
   return (
     <div
@@ -107,76 +104,78 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
       }}
     >
       <header>
-        <h2 id={titleId}>{entry ? entry.name || typeWord(entry) : 'Asset'}</h2>
+        <h2 id={titleId}>{detail ? detail.name || kindWord(detail.kind) : 'Asset'}</h2>
         <button type="button" ref={closeRef} onClick={onClose} aria-label="Close details">
           ×
         </button>
       </header>
-      {!entry ? (
-        <p>This asset is no longer on the floor.</p>
+      {!detail ? (
+        <p>{ready ? 'This asset is no longer on the floor.' : 'Loading…'}</p>
       ) : (
         <>
           <dl className="details">
             <dt>Type</dt>
             <dd>
-              {typeWord(entry)}
-              {entry.subtype ? ` (${entry.subtype})` : ''}
+              {kindWord(detail.kind)}
+              {detail.subtype && detail.subtype !== detail.kind ? ` (${detail.subtype})` : ''}
+              {detail.unpublished ? ' — unpublished' : ''}
             </dd>
-            {entry.status ? (
+            {detail.status ? (
               <>
                 <dt>Status</dt>
-                <dd className="status-word">{entry.status}</dd>
+                <dd className="status-word">{detail.status}</dd>
               </>
             ) : null}
-            {value ? (
+            {detail.value ? (
               <>
-                <dt>Current value</dt>
-                <dd>{value}</dd>
+                <dt>{detail.value.quantity ?? 'Current value'}</dt>
+                <dd>{detail.value.text}</dd>
               </>
             ) : null}
-            {typeof entry.battery === 'number' ? (
+            {detail.person?.since ? (
+              <>
+                <dt>Here since</dt>
+                <dd>{formatDateTime(detail.person.since, timeZone)}</dd>
+              </>
+            ) : null}
+            {typeof detail.battery === 'number' ? (
               <>
                 <dt>Battery</dt>
-                <dd>{entry.battery} %</dd>
+                <dd>{detail.battery} %</dd>
               </>
             ) : null}
-            {typeof entry.lastCommunication === 'number' ? (
+            {typeof detail.lastCommunication === 'number' ? (
               <>
                 <dt>Last communication</dt>
-                <dd>{formatDateTime(entry.lastCommunication, timeZone)}</dd>
+                <dd>{formatDateTime(detail.lastCommunication, timeZone)}</dd>
               </>
             ) : null}
-            {entry.label && entry.label !== entry.name ? (
-              <>
-                <dt>Label</dt>
-                <dd>{entry.label}</dd>
-              </>
-            ) : null}
-            {entry.greyedOut || entry.missingSymbol ? (
+            {detail.noRecentData ? (
               <>
                 <dt>Data</dt>
                 <dd>No recent data</dd>
               </>
             ) : null}
           </dl>
-          {entry.activeEvent ? (
+          {detail.reservation?.active ? (
             <p className="reservation-now">
-              Now: {entry.activeEvent.subject || 'Reserved'}, {formatTime(entry.activeEvent.start, timeZone)}–
-              {formatTime(entry.activeEvent.end, timeZone)}
+              Now: {detail.reservation.active.subject || 'Reserved'}, {formatTime(detail.reservation.active.start, timeZone)}–
+              {formatTime(detail.reservation.active.end, timeZone)}
             </p>
           ) : null}
-          {entry.text ? <p className="asset-text">{entry.text}</p> : null}
-          <ReportLine id={entry.id} />
-          {entry.type === 'room' ? <BookingControls roomId={entry.id} /> : null}
-          {entry.type === 'room' ? <RecentBookings roomId={entry.id} /> : null}
-          {entry.type === 'ticket' || entry.type === 'voice' ? <Votes entry={entry} /> : null}
-          {entry.type === 'ticket' && hasRole(session, 'service') ? <ServiceControls entry={entry} /> : null}
-          {hasRole(session, 'edit') && entry.type !== 'employee' ? <EditControls entry={entry} /> : null}
+          {detail.reservation ? <p className="asset-text">{detail.reservation.text}</p> : null}
+          {detail.text ? <p className="asset-text">{detail.text}</p> : null}
+          <ReportLine id={detail.id} />
+          {detail.kind === 'room' ? <BookingControls roomId={detail.id} /> : null}
+          {detail.kind === 'room' ? <RecentBookings roomId={detail.id} /> : null}
+          {detail.actions.vote ? <Votes detail={detail} /> : null}
+          {detail.actions.closeTicket ? <CloseTicket detail={detail} /> : null}
+          {detail.actions.rename ? <EditControls key={detail.id} detail={detail} /> : null}
           <section aria-label="Recent history" className="history">
-            <h3>Recent history</h3>
-            {entry.history && entry.history.length ? (
+            <h3>Recent history{detail.value?.quantity ? ` (${detail.value.quantity}${detail.value.unit ? `, ${detail.value.unit}` : ''})` : ''}</h3>
+            {detail.history.length ? (
               <ul>
-                {entry.history.slice(0, 10).map((h, i) => (
+                {detail.history.slice(0, 10).map((h, i) => (
                   <li key={`${h.time}-${i}`}>
                     <time dateTime={new Date(h.time).toISOString()}>{formatDateTime(h.time, timeZone)}</time> {h.text}
                   </li>

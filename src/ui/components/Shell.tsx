@@ -1,16 +1,14 @@
 // The signed-in app: choosers, connection banner, layer panel, floor viewer
-// and side panels. Keeps location, floor, layers and the highlighted asset in
-// the URL (deep links) and picks defaults: first organization, first
-// location, the first building's default floor.
+// and side panels. The worker owns navigation (organization, location,
+// building, floor and their defaults); the Shell sends intents and keeps the
+// URL in step (deep links), and shows honest words while navigation loads.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PersonEntry, RoomEntry, SessionView, StructureEntry } from '../../shared/api.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { PersonEntry, RoomEntry, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
-import { hasRoleAtLeast } from '../../shared/roles.js';
-import type { Role } from '../../shared/types.js';
-import { AppContext, configValue, type AppContextValue } from '../hooks/appContext.js';
+import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
-import { useView, useViewEntries, useViewMeta, useViewReady } from '../hooks/useView.js';
+import { useView, useViewEntries, useViewMeta } from '../hooks/useView.js';
 import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
 import { Choosers } from './Choosers.js';
@@ -55,8 +53,8 @@ const browserLocation = {
   },
 };
 
-const timeZoneOf = (session: SessionView) => session.locations.find((l) => l.id === session.locationId)?.timezone ?? 'UTC';
-const canReportLayer = (session: SessionView) => session.roles.length > 0;
+/** The report layer: any report this user may view (reportViewingRolesAtLeast, decided in the worker). */
+const canReportLayer = (session: SessionView) => Object.values(session.capabilities.reports).some(Boolean);
 
 /** The floor's legends plus the report layer's, titled with the report and its period. */
 function reportLegend(legends: Legend[], meta: ReportMeta | undefined): Legend[] {
@@ -65,17 +63,20 @@ function reportLegend(legends: Legend[], meta: ReportMeta | undefined): Legend[]
   return [...legends, { layer: 'report', title: `${meta.measure.title} (${kind}, ${period.from} – ${period.to})`, unit: meta.measure.unit, stops: meta.measure.stops }];
 }
 
-/** The floor to open: the link's if it exists, else the first building's default floor. */
-export function pickFloor(buildings: readonly StructureEntry[], wanted: string | null): string | null {
-  if (wanted && buildings.some((b) => b.floors.some((f) => f.id === wanted))) return wanted;
-  const first = buildings.find((b) => b.floors.length > 0);
-  if (!first) return null;
-  return first.defaultFloorId && first.floors.some((f) => f.id === first.defaultFloorId) ? first.defaultFloorId : first.floors[0]!.id;
-}
+/** What the centre shows while navigation is not ready: honest words for each step (never "none" before the data could arrive). */
+export const NAVIGATION_WORDS: Record<Exclude<SessionView['navigation'], 'ready'>, string> = {
+  idle: 'Starting…',
+  organizations: 'Loading your organization…',
+  locations: 'Loading locations…',
+  structure: 'Loading buildings and floors…',
+  noOrganization: 'Your account is not in an organization yet.',
+  noLocations: 'This organization has no locations yet.',
+  noFloors: 'This location has no floors to show.',
+};
 
 export function Shell({ session, apiHost, location = browserLocation }: ShellProps) {
   const { api } = useEngine();
-  const initial = useMemo(() => parseDeepLink(location.search), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [initial] = useState<DeepLink>(() => parseDeepLink(location.search));
   const [link, setLink] = useState<DeepLink>(initial);
   const initialReport = useMemo(() => parseReportLink(location.search), []); // eslint-disable-line react-hooks/exhaustive-deps
   const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
@@ -85,39 +86,19 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [ticketPoint, setTicketPoint] = useState<{ x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
   const [message, setMessage] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
-  const tried = useRef(new Set<string>());
 
-  // organization and location: the link's location when it is ours, else the first
+  // a deep link names a location and floor: the worker takes them as choices (it owns navigation)
   useEffect(() => {
-    if (!session.organizationId && session.organizations.length) {
-      const id = session.organizations[0]!.id;
-      if (!tried.current.has(`org:${id}`)) {
-        tried.current.add(`org:${id}`);
-        void api.loadOrganization(id);
-      }
-      return;
-    }
-    const wanted =
-      link.location && session.locations.some((l) => l.id === link.location)
-        ? link.location
-        : (session.locationId ?? session.locations[0]?.id ?? null);
-    if (wanted && wanted !== session.locationId && !tried.current.has(`loc:${wanted}`)) {
-      tried.current.add(`loc:${wanted}`);
-      void api.loadLocation(wanted);
-    }
-  }, [api, session.organizationId, session.organizations, session.locations, session.locationId, link.location]);
+    if (initial.location) void api.selectLocation(initial.location);
+    if (initial.floor) void api.selectFloor(initial.floor);
+  }, [api, initial]);
 
   const structure = useView(session.locationId ? { view: 'structure' } : null);
-  const structureReady = useViewReady(structure);
   const structureEntries = useViewEntries(structure);
   const structureMeta = useViewMeta(structure);
   const buildings = useMemo(() => Object.values(structureEntries), [structureEntries]);
-  const floorId = useMemo(() => pickFloor(buildings, link.floor), [buildings, link.floor]);
-  const building = buildings.find((b) => b.floors.some((f) => f.id === floorId)) ?? null;
-
-  useEffect(() => {
-    if (floorId) void api.selectFloor(floorId);
-  }, [api, floorId]);
+  const floorId = session.floorId;
+  const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
   // keep the URL in step, so a copied link opens the same view
   useEffect(() => {
@@ -129,7 +110,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
 
   // the `report` layer colours by the report chosen in the Reports tab (default: desks, last 7 days)
   const reportLayerOn = link.layers.includes('report') && canReportLayer(session);
-  const reportSpec = useMemo(() => (reportLayerOn && session.locationId ? { view: 'report' as const, report: withDefaults(report, timeZoneOf(session)) } : null), [reportLayerOn, report, session]);
+  const reportSpec = useMemo(() => (reportLayerOn && session.locationId ? { view: 'report' as const, report: withDefaults(report, session.timeZone) } : null), [reportLayerOn, report, session]);
   const reportLayer = useView(reportSpec);
   const reportEntries = useViewEntries(reportLayer);
   const reportMeta = useViewMeta(reportLayer);
@@ -143,7 +124,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
-  const timeZone = session.locations.find((l) => l.id === session.locationId)?.timezone;
+  const timeZone = session.timeZone;
   const announce = useCallback((text: string, kind: 'info' | 'error' = 'info') => setMessage({ text, kind }), []);
   const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce }), [session, rooms, timeZone, announce]);
   const imagePolicy = useMemo<ImageUrlPolicy>(
@@ -151,11 +132,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     [apiHost, session.cdnBaseUrl],
   );
 
-  const reportRole = configValue<Role>(session, 'reportViewingRolesAtLeast.location', 'regular');
-  const unavailable = useMemo(
-    () => new Set<MapLayer>(hasRoleAtLeast(session.roles, reportRole) ? [] : ['report']),
-    [session.roles, reportRole],
-  );
+  const reportAllowed = Object.values(session.capabilities.reports).some(Boolean);
+  const unavailable = useMemo(() => new Set<MapLayer>(reportAllowed ? [] : ['report']), [reportAllowed]);
 
   const floorName = useCallback(
     (id: string) => {
@@ -168,7 +146,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     [buildings],
   );
 
-  const setFloor = (id: string) => setLink((l) => ({ ...l, floor: id, asset: null }));
+  const setFloor = (id: string) => {
+    setLink((l) => ({ ...l, floor: id, asset: null }));
+    void api.selectFloor(id);
+  };
   const showPerson = (p: PersonEntry) => {
     if (!p.floorId || p.x === null || p.y === null) return;
     setFloor(p.floorId);
@@ -176,6 +157,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     announce(`${p.name} is on ${floorName(p.floorId) ?? 'another floor'}.`);
   };
   const showRoom = (r: RoomEntry) => {
+    if (r.floorId) void api.selectFloor(r.floorId);
     setLink((l) => ({ ...l, floor: r.floorId ?? l.floor, asset: r.id }));
   };
   const onPickPoint = (point: { x: number; y: number }) => {
@@ -189,7 +171,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   };
 
   const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
-  const canReport = session.roles.length > 0;
+  const canReport = session.capabilities.report;
 
   return (
     <AppContext.Provider value={app}>
@@ -202,18 +184,16 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             buildingId={building?.building.id ?? null}
             floorId={floorId}
             onOrganization={(id) => {
-              tried.current.clear();
               setLink((l) => ({ ...l, location: null, floor: null, asset: null }));
-              void api.loadOrganization(id);
+              void api.selectOrganization(id);
             }}
             onLocation={(id) => {
-              tried.current.delete(`loc:${id}`);
               setLink((l) => ({ ...l, location: id, floor: null, asset: null }));
+              void api.selectLocation(id);
             }}
             onBuilding={(id) => {
-              const b = buildings.find((x) => x.building.id === id);
-              const target = b ? pickFloor([b], null) : null;
-              if (target) setFloor(target);
+              setLink((l) => ({ ...l, floor: null, asset: null }));
+              void api.selectBuilding(id);
             }}
             onFloor={setFloor}
           />
@@ -244,14 +224,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           </aside>
           <main className="center">
             <MapLegends legends={reportLegend(floorMeta?.legends ?? [], reportMeta)} active={link.layers} />
-            {!session.locationId ? (
-              <div className="empty" role="status">
-                {session.locations.length || session.organizations.length ? 'Loading location…' : 'You have no locations yet.'}
+            {session.navigation !== 'ready' || !floorId || !floor ? (
+              <div className="empty" role="status" data-navigation={session.navigation}>
+                {session.navigation === 'ready' ? 'Loading floor…' : NAVIGATION_WORDS[session.navigation]}
               </div>
-            ) : !structureReady ? (
-              <div className="empty" role="status">Loading buildings…</div>
-            ) : !floorId || !floor ? (
-              <div className="empty" role="status">This location has no floors to show.</div>
             ) : (
               <FloorViewer
                 key={floorId}
@@ -270,7 +246,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           </main>
           <aside className="right">
             <div role="tablist" aria-label="Panels" className="tabs">
-              {PANELS.filter((p) => (p.id !== 'report' && p.id !== 'analytics') || canReport).map((p) => (
+              {PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true)).map((p) => (
                 <button
                   key={p.id}
                   role="tab"
@@ -295,7 +271,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                   onPick={(on) => setPick(on ? 'ticket' : null)}
                 />
               ) : null}
-              {panel === 'analytics' && canReport ? (
+              {panel === 'analytics' && canReportLayer(session) ? (
                 <ReportsPanel
                   request={report}
                   onChange={setReport}

@@ -4,9 +4,8 @@
 // ticketsVoicesRequireModeration), placed at a point of the current floor.
 
 import { useId, useState } from 'react';
-import { TICKET_LABELS, VOICE_LABELS } from '../../shared/config.js';
 import { useEngine } from '../hooks/engineContext.js';
-import { configValue, useApp } from '../hooks/appContext.js';
+import { useApp } from '../hooks/appContext.js';
 
 export interface TicketFormProps {
   floorId: string;
@@ -26,11 +25,12 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { label: useId(), text: useId(), email: useId() };
-  const ticketLabels = Object.keys(configValue<Record<string, unknown>>(session, 'ticketLabels', Object.fromEntries(TICKET_LABELS.map((l) => [l, {}]))));
-  const voiceLabels = configValue<string[]>(session, 'voiceLabels', [...VOICE_LABELS]);
-  const requireCategory = kind === 'ticket' && configValue(session, 'ticketsRequireCategory', false);
-  const askEmail = kind === 'ticket' && configValue(session, 'ticketsAskForEmail', false);
-  const moderated = configValue(session, 'ticketsVoicesRequireModeration', false);
+  const { config } = session;
+  const ticketLabels = Object.keys(config.ticketLabels);
+  const voiceLabels = config.voiceLabels;
+  const requireCategory = kind === 'ticket' && config.ticketsRequireCategory;
+  const askEmail = kind === 'ticket' && config.ticketsAskForEmail;
+  const moderated = config.ticketsVoicesRequireModeration;
   const labels = kind === 'ticket' ? ticketLabels : voiceLabels;
 
   const submit = async () => {

@@ -4,7 +4,6 @@
 
 import { createContext, useContext } from 'react';
 import type { RoomEntry, SessionView } from '../../shared/api.js';
-import type { Role } from '../../shared/types.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 
 export interface AppContextValue {
@@ -23,18 +22,3 @@ export function useApp(): AppContextValue {
   return value;
 }
 
-export function hasRole(session: SessionView, role: Role): boolean {
-  return session.roles.includes(role);
-}
-
-/** The resolved config value at a dotted path, or the fallback when absent or of another type. */
-export function configValue<T>(session: SessionView, path: string, fallback: T): T {
-  let value: unknown = session.config;
-  for (const part of path.split('.')) {
-    if (!value || typeof value !== 'object') return fallback;
-    value = (value as Record<string, unknown>)[part];
-  }
-  if (value === undefined || value === null) return fallback;
-  if (Array.isArray(fallback) !== Array.isArray(value) || typeof value !== typeof fallback) return fallback;
-  return value as T;
-}

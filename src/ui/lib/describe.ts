@@ -1,46 +1,27 @@
-// Words for what the viewer shows, so nothing is told by colour alone: the
-// kind of status (drawn as a mark), type names and each asset's accessible name.
+// Words for what the viewer shows, so nothing is told by colour alone: kind
+// names and each asset's accessible name, from the typed draw state (the UI
+// never parses status words: the worker sends statusKind).
 
 import type { DrawState } from '../../shared/api.js';
+import type { AssetKind } from '../../shared/kinds.js';
 
-/** The kind of a status word, drawn as a mark on the asset (AssetNode's StatusMark). */
-export type StatusKind = 'none' | 'busy' | 'booked' | 'unknown';
-
-const BUSY = /\b(occupied|in use|busy|taken|overdue|exceeded|alarm|critical|high)\b/i;
-const BOOKED = /\b(reserved|booked|pending|waiting)\b/i;
-const UNKNOWN = /\b(unknown|missing|offline|expired|stale|no data|n\/a)\b/i;
-
-/** The kind of a status word; 'occupied and reserved' counts as busy. */
-export function statusKind(status: string | null | undefined): StatusKind {
-  if (!status) return 'none';
-  if (BUSY.test(status)) return 'busy';
-  if (BOOKED.test(status)) return 'booked';
-  if (UNKNOWN.test(status)) return 'unknown';
-  return 'none';
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  room: 'Room', zone: 'Zone', zone_auto: 'Zone', floor_hole: 'Floor opening', floor_outline: 'Floor outline',
-  portal: 'Portal', employee: 'Co-worker', auto_tag: 'Tracked item', ticket: 'Ticket', voice: 'Voice',
-  container: 'Asset', sensor: 'Sensor', shape: 'Shape', building: 'Building', floor: 'Floor',
+const KIND_WORDS: Record<AssetKind, string> = {
+  room: 'Room', zone: 'Zone', floor_outline: 'Floor outline', floor_hole: 'Floor opening', portal: 'Portal',
+  employee: 'Co-worker', auto_tag: 'Tracked item', ticket: 'Ticket', voice: 'Voice', container: 'Asset',
+  sensor: 'Sensor', desk: 'Desk', locker: 'Locker', shape: 'Shape', other: 'Asset',
 };
 
-const SYMBOL_WORDS: Record<string, string> = { desk: 'Desk', locker: 'Locker', portal: 'Portal', sensor: 'Sensor' };
-
-export function typeWord(entry: Pick<DrawState, 'type' | 'symbol'>): string {
-  if (entry.type === 'auto_tag') return TYPE_WORDS.auto_tag!;
-  return (entry.symbol && SYMBOL_WORDS[entry.symbol]) ?? TYPE_WORDS[entry.type] ?? entry.type;
+/** The kind of an asset in words. */
+export function kindWord(kind: AssetKind): string {
+  return KIND_WORDS[kind] ?? 'Asset';
 }
 
-/** The accessible name of a drawn asset: type, name, status, value. */
+/** The accessible name of a drawn asset: kind, name, status, the text drawn. */
 export function accessibleName(entry: DrawState): string {
-  const parts = [`${typeWord(entry)} ${entry.name}`.trim()];
+  const parts = [`${kindWord(entry.kind)} ${entry.name}`.trim()];
+  if (entry.unpublished) parts.push('unpublished');
   if (entry.status) parts.push(entry.status);
-  if (entry.value !== null && entry.value !== undefined && entry.value !== '') {
-    parts.push(`${entry.value}${entry.unit ? ` ${entry.unit}` : ''}`);
-  }
-  if (entry.missingSymbol) parts.push('missing');
-  if (entry.greyedOut) parts.push('no recent data');
+  if (entry.text && entry.text !== entry.name) parts.push(entry.text);
   if (entry.decoration) parts.push(`wearing ${entry.decoration.replace(/[_-]+/g, ' ')}`);
   return parts.join(', ');
 }

@@ -3,22 +3,18 @@
 // moves between groups, never for a plain colour or value change.
 
 import type { DrawState } from '../../shared/api.js';
+import type { AssetKind } from '../../shared/kinds.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 
-const SHAPE_RANK: Record<string, number> = {
-  floor_outline: 0, floor_hole: 1, zone_auto: 2, zone: 3, shape: 4, room: 5,
+/** Paint rank by kind: outlines, zones, rooms, things, sensors, people, bubbles. */
+const RANK: Record<AssetKind, number> = {
+  floor_outline: 0, floor_hole: 1, zone: 3, shape: 4, room: 5,
+  desk: 10, locker: 10, portal: 10, container: 10, other: 10,
+  sensor: 20, employee: 30, auto_tag: 30, ticket: 40, voice: 40,
 };
-const BUBBLE_TYPES = new Set(['ticket', 'voice']);
-const PEOPLE_TYPES = new Set(['employee', 'auto_tag']);
 
-/** Paint rank: outlines, zones, rooms, things, sensors, people, bubbles. */
-export function drawRank(entry: Pick<DrawState, 'type' | 'symbol'>): number {
-  if (entry.symbol === 'desk' || entry.symbol === 'locker') return 10;
-  if (entry.type in SHAPE_RANK) return SHAPE_RANK[entry.type]!;
-  if (BUBBLE_TYPES.has(entry.type)) return 40;
-  if (PEOPLE_TYPES.has(entry.type)) return 30;
-  if (entry.type === 'sensor' || entry.symbol === 'sensor') return 20;
-  return 10;
+export function drawRank(entry: Pick<DrawState, 'kind'>): number {
+  return RANK[entry.kind] ?? 10;
 }
 
 export interface DrawOrder {

@@ -1,11 +1,11 @@
 // The non-colour status cue of a desk-like asset: one small opaque stroked
-// path per kind of status (✕ busy, ╱ booked, ― unknown). Pattern fills said
+// path per kind of status (✕ busy, ╱ booked, ! attention, ― unknown; free has none). Pattern fills said
 // the same but cost more to raster than the desks under them in Chromium's
 // software rasteriser (docs/bench.md §5). Straight opaque strokes (no round
 // caps, arcs or alpha: round caps and alpha blending measured slower) are
 // shown only once a desk is big enough on screen to read them.
 
-import type { StatusKind } from './describe.js';
+import type { StatusKind } from '../../shared/kinds.js';
 
 /**
  * Zoom (screen px per metre) from which marks are shown: a 0.8 m desk is then
@@ -30,7 +30,7 @@ const r = (n: number) => Math.round(n * 1000) / 1000;
  * their own (docs/ui.md); null for none.
  */
 export function statusMarkShape(kind: StatusKind, width: number, depth: number, cx = 0, cy = 0): StatusMarkShape | null {
-  if (kind === 'none') return null;
+  if (kind === 'none' || kind === 'free') return null;
   const h = r(0.35 * Math.max(0.2, Math.min(width || 1.5, depth || 1.5)));
   const strokeWidth = r(h * 0.4);
   const [x0, x1, y0, y1, y] = [r(cx - h), r(cx + h), r(cy - h), r(cy + h), r(cy)];
@@ -39,6 +39,8 @@ export function statusMarkShape(kind: StatusKind, width: number, depth: number, 
       return { d: `M${x0},${y0}L${x1},${y1}M${x1},${y0}L${x0},${y1}`, strokeWidth };
     case 'booked':
       return { d: `M${x0},${y1}L${x1},${y0}`, strokeWidth };
+    case 'attention':
+      return { d: `M${r(cx)},${y0}L${r(cx)},${r(cy + h * 0.3)}M${r(cx)},${r(cy + h * 0.6)}L${r(cx)},${y1}`, strokeWidth };
     case 'unknown':
       return { d: `M${x0},${y}L${x1},${y}`, strokeWidth };
   }

@@ -11,7 +11,7 @@ import {
 import { computeFreshness, type Freshness, type ValidityWindow } from '../../shared/rules/freshness.js';
 import { reservationStatus, type ReservationStatus } from '../../shared/rules/reservations.js';
 import {
-  isOccupiedValue, roomStatusColor, roomStatusIndex, roomStatusWord, type RoomStatus,
+  isOccupiedValue, roomStatusColor, roomStatusIndex, roomStatusKind, roomStatusWord, type RoomStatus,
 } from '../../shared/rules/roomStatus.js';
 import { endOfLocalDayAt, isOnLocalDayOf } from '../../shared/time.js';
 import { avatarDecoration } from '../../shared/rules/users.js';
@@ -20,13 +20,11 @@ import type { Asset, Id, MeasurementValue, Role, Sensor, User } from '../../shar
 import { sensorsOf, type Store } from '../store/store.js';
 import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js';
 import {
-  assetKind, layersOf, OCCUPANCY_SENSOR_TYPES, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS,
-  type AssetKind, type SensorLayer,
-} from './classify.js';
+  isOccupancySensorType, isSensorLayer, RESERVATION_SENSOR_TYPE, type AssetKind, type SensorLayer, type StatusKind,
+} from '../../shared/kinds.js';
+import { assetKind, layersOf } from './classify.js';
 import type { ConfigResolver } from './configResolver.js';
 import { numericValue, scaleSpecFor, sensorColor } from './sensorScales.js';
-import { assetHistory, assetVotes, type HistoryItem } from './history.js';
-import type { DrawState } from '../../shared/api.js';
 
 export interface DeriveContext {
   store: Store;
@@ -42,6 +40,7 @@ export interface RoomFacts {
   status: RoomStatus;
   color: string;
   word: string;
+  statusKind: StatusKind;
   reservation: ReservationStatus | null;
   reservationSensorId: Id | null;
 }
@@ -52,7 +51,13 @@ export interface DeskFacts {
   ratio: number | null;
   color: string;
   word: string;
+  statusKind: StatusKind;
 }
+
+/** In use or on a short break is busy; a left desk that should be (or should have been) cleared needs attention. */
+const DESK_PHASE_KINDS: Readonly<Record<CleanDeskPhase, StatusKind>> = {
+  in_use: 'busy', short_break: 'busy', awaiting_clearing: 'attention', policy_exceeded: 'attention',
+};
 
 export interface SensorFacts {
   value: number;
@@ -82,10 +87,6 @@ export interface AssetFacts {
   /** the user's chosen or the season's avatar decoration */
   decoration: string | null;
   config: ResolvedConfig;
-  /** recent values for the popup, newest first (absent when there are none) */
-  history: HistoryItem[] | undefined;
-  /** tickets and voices */
-  votes: DrawState['votes'];
   /** devices and monitoring: what heartbeats report */
   device: DeviceFacts | null;
   /** the next instant the facts change without new data, or null */
@@ -115,7 +116,7 @@ export function deviceFacts(sensors: readonly Sensor[]): DeviceFacts | null {
   return { battery, lastCommunication };
 }
 
-const isOccupancy = (s: Sensor) => (OCCUPANCY_SENSOR_TYPES as readonly string[]).includes(s.type);
+const isOccupancy = (s: Sensor) => isOccupancySensorType(s.type);
 
 /** The value freshness is judged on: a ticket's or voice's own value, else the default sensor's, else the newest. */
 export function latestValue(asset: Asset, sensors: readonly Sensor[]): ValidityWindow | null {
@@ -156,6 +157,7 @@ function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext,
     status,
     color: roomStatusColor(status, config.statusColors),
     word: roomStatusWord(status),
+    statusKind: roomStatusKind(status),
     reservation: res,
     reservationSensorId: reservation?.id ?? null,
   };
@@ -171,27 +173,32 @@ function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: Resol
   const colors = config.statusColors;
   if (!sensor) return null;
   const reading = sensor.last_measurement;
-  if (!reading || ctx.now > reading.valid_to) return { occupied: null, phase: null, ratio: null, color: colors.missing, word: 'no data' };
+  if (!reading || ctx.now > reading.valid_to) {
+    return { occupied: null, phase: null, ratio: null, color: colors.missing, word: 'no data', statusKind: 'unknown' };
+  }
   next.push(reading.valid_to + 1);
   if (isOccupiedValue(reading.value)) {
-    return { occupied: true, phase: 'in_use', ratio: 0, color: colors.room[2] ?? colors.missing, word: 'occupied' };
+    return { occupied: true, phase: 'in_use', ratio: 0, color: colors.room[2] ?? colors.missing, word: 'occupied', statusKind: 'busy' };
   }
   const previous = sensor.previous_measurement;
   const leftAt = previous && isOccupiedValue(previous.value) ? reading.time : null;
   const ratio = leftAt !== null && isOnLocalDayOf(leftAt, ctx.now, ctx.timeZone)
     ? cleanDeskRatio(leftAt, false, ctx.now, config.cleanDeskPolicy) : null;
-  if (ratio === null) return { occupied: false, phase: null, ratio: null, color: colors.room[0] ?? colors.missing, word: 'free' };
+  if (ratio === null) return { occupied: false, phase: null, ratio: null, color: colors.room[0] ?? colors.missing, word: 'free', statusKind: 'free' };
   if (ratio < 1) next.push(leftAt! + config.cleanDeskPolicy * 60_000);
   next.push(endOfLocalDayAt(ctx.now, ctx.timeZone));
   const phase = cleanDeskPhase(ratio, false, config);
-  return { occupied: false, phase, ratio, color: cleanDeskColor(ratio, config), word: CLEAN_DESK_PHASE_LABELS[phase] };
+  return {
+    occupied: false, phase, ratio, color: cleanDeskColor(ratio, config), word: CLEAN_DESK_PHASE_LABELS[phase].toLowerCase(),
+    statusKind: DESK_PHASE_KINDS[phase],
+  };
 }
 
 function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): AssetFacts['sensors'] {
   const out: AssetFacts['sensors'] = {};
   for (const s of sensors) {
-    if (!(SENSOR_LAYERS as readonly string[]).includes(s.type)) continue;
-    const layer = s.type as SensorLayer;
+    if (!isSensorLayer(s.type)) continue;
+    const layer = s.type;
     const m = s.last_measurement;
     const value = numericValue(m ? m.value : s.value);
     if (value === null) continue;
@@ -252,8 +259,6 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     user,
     decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
     config,
-    history: assetHistory(store, asset, sensors),
-    votes: assetVotes(store, asset),
     device: kind === 'sensor' ? deviceFacts(sensors) : null,
     nextChangeAt,
     continuous: freshness.fading || (desk?.ratio !== null && desk?.ratio !== undefined && desk.ratio < 1 && desk.occupied === false)

@@ -3,21 +3,8 @@
 // told apart by subtype or categories.shape, since the spec has no desk type.
 
 import type { MapLayer } from '../../shared/constants.js';
+import { isSensorLayer, RESERVATION_SENSOR_TYPE, type AssetKind } from '../../shared/kinds.js';
 import type { Asset, Sensor } from '../../shared/types.js';
-
-export type AssetKind =
-  | 'room' | 'zone' | 'floor_outline' | 'floor_hole' | 'portal' | 'employee' | 'auto_tag' | 'ticket'
-  | 'voice' | 'container' | 'sensor' | 'desk' | 'locker' | 'shape' | 'other';
-
-/** Environment layers coloured by a sensor of the same type. */
-export const SENSOR_LAYERS = [
-  'tvoc', 'temperature', 'humidity', 'co2', 'illuminance', 'pressure', 'loudness', 'satisfaction', 'stress',
-] as const satisfies readonly MapLayer[];
-export type SensorLayer = (typeof SENSOR_LAYERS)[number];
-
-/** Sensor types that report desk or room occupancy. */
-export const OCCUPANCY_SENSOR_TYPES = ['occupancy', 'presence', 'desk', 'motion'] as const;
-export const RESERVATION_SENSOR_TYPE = 'reservation';
 
 const NOT_DRAWN = new Set(['building', 'floor']);
 
@@ -69,8 +56,8 @@ export function layersOf(kind: AssetKind, asset: Pick<Asset, 'subtype' | 'capabi
   if (kind === 'room' && sensors.some((s) => s.type === RESERVATION_SENSOR_TYPE)) layers.add('room_reservation');
   if (kind === 'sensor' && (MESH_SUBTYPES.has(asset.subtype ?? '') || asset.capabilities.includes('mesh'))) layers.add('mesh');
   for (const s of sensors) {
-    if ((SENSOR_LAYERS as readonly string[]).includes(s.type)) {
-      layers.add(s.type as SensorLayer);
+    if (isSensorLayer(s.type)) {
+      layers.add(s.type);
       layers.add('all_sensors');
     }
   }

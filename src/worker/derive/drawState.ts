@@ -7,10 +7,10 @@
 import type { DrawState, Legend } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import { zoneKind, zoneLabel, type ResolvedConfig } from '../../shared/config.js';
+import { SENSOR_LAYERS, type StatusKind } from '../../shared/kinds.js';
 import { cleanDeskLegendStops } from '../../shared/rules/cleanDesk.js';
 import type { Rgb } from '../../shared/types.js';
 import type { AssetFacts } from './assetFacts.js';
-import { SENSOR_LAYERS, type AssetKind } from './classify.js';
 import { scaleSpecFor, sensorLegend } from './sensorScales.js';
 
 /** Zone kind colours (light fills, the label carries the kind). */
@@ -23,50 +23,49 @@ export const ZONE_COLORS: Record<string, string> = {
   privacy: '#eeeeee',
 };
 
-const SYMBOLS: Partial<Record<AssetKind, string>> = {
-  desk: 'desk', locker: 'locker', portal: 'portal', ticket: 'ticket', voice: 'voice', sensor: 'sensor',
-  employee: 'employee', auto_tag: 'employee', container: 'container', other: 'info',
-};
-
 const rgb = (c: Rgb) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 
 /** Below this battery level a device says 'battery low' in its status words. */
 export const LOW_BATTERY_PERCENT = 20;
 
-function formatValue(value: number): string {
+export function formatValue(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
-  const { asset, freshness, kind, room, desk, config } = facts;
-  if (!facts.reachable || !freshness.visible || facts.superseded) return undefined;
-  const drawn = facts.layers.filter((l) => layers.has(l));
-  if (drawn.length === 0) return undefined;
+/** What one asset shows on the given layers: colour, status in words and as a kind, the text drawn. */
+export interface AssetLook {
+  color: string | null;
+  status: string | null;
+  statusKind: StatusKind;
+  /** text drawn on the map */
+  text: string | null;
+}
 
+/** The look of an asset for a set of active layers; shared by the draw state and the popup's detail. */
+export function lookOf(facts: AssetFacts, layers: ReadonlySet<MapLayer>): AssetLook {
+  const { asset, freshness, kind, room, desk, config } = facts;
   const has = (l: MapLayer) => layers.has(l) && facts.layers.includes(l);
   const status: string[] = [];
+  let statusKind: StatusKind = 'none';
   let color: string | null = null;
-  let text: string | null = asset.speech_bubble;
-  let value: number | string | null = typeof asset.value === 'number' || typeof asset.value === 'string' ? asset.value : null;
-  let unit: string | null = asset.unit;
+  let text: string | null = kind === 'ticket' || kind === 'voice' ? asset.speech_bubble ?? asset.name : null;
 
   const envLayer = SENSOR_LAYERS.find((l) => has(l) && facts.sensors[l]);
   if (envLayer) {
     const env = facts.sensors[envLayer]!;
     color = env.color;
-    value = env.value;
-    unit = env.unit;
     text = `${formatValue(env.value)}${env.unit ? ` ${env.unit}` : ''}`;
-    if (env.timedOut) status.push('no recent data');
+    if (env.timedOut) { status.push('no recent data'); statusKind = 'unknown'; }
   }
   if (room && (has('room_reservation') || has('rooms'))) {
     color ??= room.color;
     status.push(room.word);
-    if (room.reservation && has('room_reservation')) text = room.reservation.text;
+    if (statusKind === 'none') statusKind = room.statusKind;
   }
   if (desk && has('desk_usage')) {
     color ??= desk.color;
     status.push(desk.word);
+    if (statusKind === 'none') statusKind = desk.statusKind;
   }
   if (kind === 'zone' && has('zones')) {
     color ??= ZONE_COLORS[asset.subtype === 'privacy' ? 'privacy' : zoneKind(asset.subtype, config)] ?? ZONE_COLORS.generic!;
@@ -74,16 +73,26 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
   if (asset.overriding_color) color = rgb(asset.overriding_color);
   else if (!color && asset.shade) color = rgb(asset.shade);
   const device = facts.device && (has('devices') || has('monitoring')) ? facts.device : null;
-  if (device?.battery !== null && device?.battery !== undefined && device.battery < LOW_BATTERY_PERCENT) status.push('battery low');
-  if (freshness.greyedOut) { color = config.statusColors.missing; status.push('timed out'); }
-  if (freshness.missingSymbol) status.push('missing');
+  if (device?.battery !== null && device?.battery !== undefined && device.battery < LOW_BATTERY_PERCENT) {
+    status.push('battery low');
+    if (statusKind === 'none' || statusKind === 'free') statusKind = 'attention';
+  }
+  if (freshness.greyedOut) { color = config.statusColors.missing; status.push('timed out'); statusKind = 'unknown'; }
+  if (freshness.missingSymbol) { status.push('missing'); statusKind = 'unknown'; }
+  return { color, status: status.length ? status.join(', ') : null, statusKind, text };
+}
 
+export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
+  const { asset, freshness, kind, config } = facts;
+  if (!facts.reachable || !freshness.visible || facts.superseded) return undefined;
+  const drawn = facts.layers.filter((l) => layers.has(l));
+  if (drawn.length === 0) return undefined;
+  const look = lookOf(facts, layers);
   const label = kind === 'zone' && !asset.name ? zoneLabel(asset.subtype, config) : asset.name || null;
   const state: DrawState = {
     id: asset.id,
-    type: asset.type,
-    subtype: asset.subtype,
-    name: asset.name,
+    kind,
+    statusKind: look.statusKind,
     layers: drawn,
     x: asset.x,
     y: asset.y,
@@ -91,33 +100,20 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
     width: asset.shape?.width ?? asset.width,
     depth: asset.shape?.depth ?? asset.depth,
     outline: asset.outline,
-    visible: true,
-    color,
+    color: look.color,
     alpha: freshness.alpha,
     greyedOut: freshness.greyedOut,
     missingSymbol: freshness.missingSymbol,
+    name: asset.name,
     label,
-    text,
-    symbol: freshness.missingSymbol ? 'missing' : SYMBOLS[kind] ?? null,
-    status: status.length ? status.join(', ') : null,
-    value,
-    unit,
-    popup: { width: asset.popup_width, height: asset.popup_height, type: asset.popup_type },
+    text: look.text,
+    status: look.status,
+    unpublished: asset.unpublished,
   };
   if (kind === 'employee' || kind === 'auto_tag') {
     state.avatarUrl = facts.user?.avatar_url ?? null;
     state.decoration = facts.decoration;
-    if (has('co-workers-heatmap')) state.heat = facts.heat ?? 0;
-  }
-  if (device) {
-    state.battery = device.battery;
-    state.lastCommunication = device.lastCommunication;
-  }
-  if (facts.history) state.history = facts.history;
-  if (facts.votes) state.votes = facts.votes;
-  if (room?.reservation && has('room_reservation')) {
-    state.activeEvent = room.reservation.active;
-    state.nextEvent = room.reservation.next;
+    if (layers.has('co-workers-heatmap') && facts.layers.includes('co-workers-heatmap')) state.heat = facts.heat ?? 0;
   }
   return state;
 }

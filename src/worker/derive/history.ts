@@ -1,22 +1,22 @@
-// The popup's recent history and votes (DrawState.history, DrawState.votes):
+// The popup's recent history and votes (AssetDetail.history, AssetDetail.votes):
 // the asset's own history list merged with the last values of its default
 // sensor, newest first, as display text with the unit. Location values are
 // never listed: past positions would leak what privacy filtering hides.
 
-import type { DrawState } from '../../shared/api.js';
+import type { AssetDetail } from '../../shared/api.js';
 import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
 import type { Asset, MeasurementValue, Sensor } from '../../shared/types.js';
 import { RECENT_VALUES_KEPT, type Store } from '../store/store.js';
-import { OCCUPANCY_SENSOR_TYPES, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS, type SensorLayer } from './classify.js';
+import { isOccupancySensorType, isSensorLayer, LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import { SENSOR_SCALES } from './sensorScales.js';
 
 /** Entries shown in a popup's history. */
 export const HISTORY_LENGTH = RECENT_VALUES_KEPT;
 
-export type HistoryItem = NonNullable<DrawState['history']>[number];
+export type HistoryItem = AssetDetail['history'][number];
 
 /** Sensor types whose values are not history: positions (privacy) and reservation lists (shown as reservation text). */
-const NOT_HISTORY = new Set(['location', RESERVATION_SENSOR_TYPE]);
+const NOT_HISTORY = new Set([LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE]);
 
 function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
@@ -24,7 +24,7 @@ function formatNumber(value: number): string {
 
 /** Display text of one value, or null when it has nothing to show. */
 export function historyText(value: unknown, unit: string | null, sensorType: string | null): string | null {
-  if (sensorType && (OCCUPANCY_SENSOR_TYPES as readonly string[]).includes(sensorType)) {
+  if (sensorType && isOccupancySensorType(sensorType)) {
     return value === null || value === undefined ? null : isOccupiedValue(value) ? 'occupied' : 'free';
   }
   if (typeof value === 'number' && Number.isFinite(value)) return `${formatNumber(value)}${unit ? ` ${unit}` : ''}`;
@@ -52,7 +52,7 @@ export function historySensor(asset: Asset, sensors: readonly Sensor[]): Sensor 
 function unitOf(asset: Asset, sensor: Sensor | null): string | null {
   const own = (sensor as { unit?: unknown } | null)?.unit;
   if (typeof own === 'string' && own) return own;
-  if (sensor && (SENSOR_LAYERS as readonly string[]).includes(sensor.type)) return SENSOR_SCALES[sensor.type as SensorLayer].unit;
+  if (sensor && isSensorLayer(sensor.type)) return SENSOR_SCALES[sensor.type].unit;
   return asset.unit;
 }
 
@@ -63,8 +63,8 @@ function addItem(items: HistoryItem[], seen: Set<number>, time: number, text: st
   items.push({ time, text });
 }
 
-/** Up to HISTORY_LENGTH entries, newest first; undefined when there is nothing to show. */
-export function assetHistory(store: Store, asset: Asset, sensors: readonly Sensor[]): HistoryItem[] | undefined {
+/** Up to HISTORY_LENGTH entries, newest first. */
+export function assetHistory(store: Store, asset: Asset, sensors: readonly Sensor[]): HistoryItem[] {
   const sensor = historySensor(asset, sensors);
   const unit = unitOf(asset, sensor);
   const items: HistoryItem[] = [];
@@ -81,7 +81,6 @@ export function assetHistory(store: Store, asset: Asset, sensors: readonly Senso
     const type = sensor?.type ?? null;
     for (const h of asset.history) addItem(items, seen, h.timestamp, historyText(h.value, unit, type));
   }
-  if (items.length === 0) return undefined;
   items.sort(newestFirst);
   if (items.length > HISTORY_LENGTH) items.length = HISTORY_LENGTH;
   return items;
@@ -92,8 +91,8 @@ function newestFirst(a: HistoryItem, b: HistoryItem): number {
 }
 
 /** Votes of a ticket or voice, with the viewer's own vote (kept by the engine, since asset records carry only the tally). */
-export function assetVotes(store: Store, asset: Asset): DrawState['votes'] {
-  if (asset.type !== 'ticket' && asset.type !== 'voice') return undefined;
+export function assetVotes(store: Store, asset: Asset): AssetDetail['votes'] {
+  if (asset.type !== 'ticket' && asset.type !== 'voice') return null;
   const mine = store.myVotes.get(asset.id) ?? asset.votes?.mine ?? 0;
   return { up: asset.votes?.up ?? 0, down: asset.votes?.down ?? 0, mine };
 }

@@ -5,7 +5,7 @@
 import { interpolateRgb } from 'd3-interpolate';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import type { Legend } from '../../shared/api.js';
-import type { SensorLayer } from './classify.js';
+import type { SensorLayer } from '../../shared/kinds.js';
 
 export interface ScaleSpec {
   title: string;

@@ -1,29 +1,35 @@
-// The engine's actions (EngineApi): booking, tickets and voices with the
-// configured labels and flags, votes, asset updates (edit role), manual
-// location, notifications. Each returns an ApiResult; role and input checks
-// answer like the server would (403/400) without a round trip.
+// The engine's actions, named by intent (EngineApi): book a room until a
+// time the worker computes in the location's zone, close a ticket, typed
+// asset updates, tickets and voices, votes, manual location, notifications.
+// Payloads are built and role-checked here; answers go back into the store
+// through the batch applier (the one write path); a 401 ends the session.
 
-import type { ApiResult, BookingRequest, TicketRequest } from '../../shared/api.js';
+import type { ApiResult, AssetChanges, BookRoomRequest, TicketRequest } from '../../shared/api.js';
+import { assetUpdatePayload } from '../../shared/assetUpdate.js';
 import type { ResolvedConfig } from '../../shared/config.js';
-import { normalizeNotification, normalizeUser } from '../../shared/normalize/people.js';
+import { RESERVATION_SENSOR_TYPE } from '../../shared/kinds.js';
+import { MSG } from '../../shared/messages.js';
+import { organizationScope, userScope } from '../sync/scopeLoaders.js';
 import type { CreateAssetRequest, TicketValue } from '../../shared/rest.js';
-import type { Id, Role } from '../../shared/types.js';
-import type { ConfigResolver } from '../derive/configResolver.js';
-import type { Feed } from './feed.js';
+import { hasRole, NoPermissionsError, NoRoleError } from '../../shared/roles.js';
+import { endOfLocalDayAt } from '../../shared/time.js';
+import type { Id, ReservationEvent, Role } from '../../shared/types.js';
+import type { ChangeBatch } from '../ports.js';
+import type { RestClient } from '../rest/restClient.js';
+import { sensorsOf, type Store } from '../store/store.js';
 import { failure, toResult } from './results.js';
-import type { ApplyOptions } from '../store/applyBatch.js';
-import { createDelta, markPersist, type StoreDelta } from '../store/delta.js';
-import type { Store } from '../store/store.js';
-import { syncUserEntities } from '../store/userEntities.js';
-import type { CorrectedClock, Sync } from '../sync/index.js';
 
 /** How long a voice is shown (it fades out over the last 75 %); config.voiceValidFor overrides. */
 export const VOICE_VALID_FOR_MS = 24 * 3600 * 1000;
 /** How long an open ticket is shown; config.ticketValidFor overrides. */
 export const TICKET_VALID_FOR_MS = 30 * 24 * 3600 * 1000;
+const MINUTE_MS = 60_000;
+/** A booking made now lasts at most this long. */
+export const MAX_BOOKING_MINUTES = 24 * 60;
 
 export const ACTION_MESSAGES = {
   EDIT_ROLE_NEEDED: 'Updating assets needs the edit role.',
+  CLOSE_ROLE_NEEDED: 'Closing tickets needs the service or edit role.',
   NOT_SIGNED_IN: 'Not signed in.',
   NO_LOCATION: 'No location loaded.',
   CATEGORY_REQUIRED: 'Choose a category.',
@@ -31,18 +37,36 @@ export const ACTION_MESSAGES = {
   EMAIL_REQUIRED: 'An email address is required.',
   TEXT_REQUIRED: 'Write something first.',
   UNKNOWN_ASSET: 'Unknown asset.',
+  NOT_A_TICKET: 'Only tickets can be closed.',
+  NOT_BOOKABLE: 'This room cannot be booked.',
+  BAD_LENGTH: `A booking lasts from 1 minute to ${MAX_BOOKING_MINUTES / 60} hours.`,
+  DAY_OVER: 'The day is over; choose a length instead.',
+  EMPTY_NAME: 'A name cannot be empty.',
+  NOTHING_TO_CHANGE: 'Nothing to change.',
 } as const;
+
+/** The fields AssetChanges may carry (src/shared/api.ts); anything else is dropped before sending. */
+const ASSET_CHANGE_FIELDS: ReadonlyArray<keyof AssetChanges> = [
+  'name', 'subtype', 'parent_id', 'x', 'y', 'z', 'angles', 'outline', 'width', 'height', 'depth', 'shade',
+  'overriding_color', 'speech_bubble', 'unpublished', 'timeout_action', 'alert_on_activity', 'config',
+  'popup_width', 'popup_height', 'popup_type', 'data_providers', 'default_sensor_type',
+];
 
 export interface ActionContext {
   store: Store;
-  config: ConfigResolver;
-  corrected: CorrectedClock;
-  feed: Feed;
-  sync(): Sync | null;
+  config(): ResolvedConfig;
+  /** corrected-clock now */
+  now(): number;
+  timeZone(): string;
+  rest(): RestClient | null;
+  /** the permission list of the settings (undefined when the settings had none) */
+  permissions(): unknown;
   roles(): readonly Role[];
   userId(): Id | null;
-  afterDelta(delta: StoreDelta): void;
-  applyOptions(): ApplyOptions;
+  /** the one write path: the batch applier */
+  apply(batch: ChangeBatch): void;
+  /** an authenticated call answered 401 */
+  unauthorized(): void;
 }
 
 const forbidden = (message: string) => failure(403, { statusCode: 403, error: 'Forbidden', message }, message);
@@ -56,32 +80,69 @@ function validFor(config: ResolvedConfig, kind: 'ticket' | 'voice'): number {
 export function createActions(ctx: ActionContext) {
   const { store } = ctx;
 
-  /** The sync layer and the loaded organization/location, or the failure to return. */
-  function scope(): { sync: Sync; org: Id; loc: Id } | ApiResult<never> {
-    const sync = ctx.sync();
-    if (!sync || !sync.token()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
-    if (!store.organizationId || !store.locationId) return failure(409, null, ACTION_MESSAGES.NO_LOCATION);
-    return { sync, org: store.organizationId, loc: store.locationId };
+  /** A REST call as an ApiResult; a 401 ends the session. */
+  async function call<T>(run: (rest: RestClient) => Promise<T>): Promise<ApiResult<T>> {
+    const rest = ctx.rest();
+    if (!rest || !ctx.userId()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
+    const result = await toResult(() => run(rest));
+    if (!result.ok && result.status === 401) ctx.unauthorized();
+    return result;
   }
-  const isFailure = (s: ReturnType<typeof scope>): s is ApiResult<never> => 'ok' in s;
+
+  /** spec §5: the role check, with 'No permissions' and 'No role' as the spec words them. */
+  function roleFailure(message: string, anyOf: ReadonlyArray<Role | null | undefined>): ApiResult<never> | null {
+    try {
+      const source = { permissions: ctx.permissions() };
+      if (anyOf.length === 0) hasRole(source, null);
+      return anyOf.some((role) => hasRole(source, role)) ? null : forbidden(message);
+    } catch (error) {
+      if (error instanceof NoPermissionsError) return forbidden(MSG.NO_PERMISSIONS);
+      if (error instanceof NoRoleError) return forbidden(MSG.NO_ROLE);
+      throw error;
+    }
+  }
+
+  function place(): { org: Id; loc: Id } | ApiResult<never> {
+    if (!store.organizationId || !store.locationId) return failure(409, null, ACTION_MESSAGES.NO_LOCATION);
+    return { org: store.organizationId, loc: store.locationId };
+  }
+  const isFailure = (s: ReturnType<typeof place>): s is ApiResult<never> => 'ok' in s;
+
+  function applyAsset(loc: Id, org: Id, data: unknown) {
+    ctx.apply({ scope: { kind: 'location', organizationId: org, locationId: loc }, changes: [{ collection: 'assets', kind: 'modified', data }] });
+  }
 
   return {
-    async book(request: BookingRequest): Promise<ApiResult<unknown>> {
-      const s = ctx.sync();
-      if (!s || !s.token()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
-      return toResult(() => s.rest.book({ room_id: request.roomId, start: request.start, end: request.end, subject: request.subject }));
+    async bookRoom(request: BookRoomRequest): Promise<ApiResult<ReservationEvent>> {
+      const room = store.assets.get(request.roomId);
+      if (!room || room.type !== 'room' || !sensorsOf(store, room).some((s) => s.type === RESERVATION_SENSOR_TYPE)) {
+        return badRequest(ACTION_MESSAGES.NOT_BOOKABLE);
+      }
+      const now = ctx.now();
+      const start = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+      let end: number;
+      if (request.until === 'restOfDay') {
+        end = endOfLocalDayAt(now, ctx.timeZone());
+        if (end - start < MINUTE_MS) return badRequest(ACTION_MESSAGES.DAY_OVER);
+      } else {
+        const minutes = request.until?.minutes;
+        if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_BOOKING_MINUTES) {
+          return badRequest(ACTION_MESSAGES.BAD_LENGTH);
+        }
+        end = start + minutes * MINUTE_MS;
+      }
+      const subject = typeof request.subject === 'string' && request.subject.trim() ? request.subject.trim().slice(0, 200) : 'Meeting';
+      const result = await call((rest) => rest.book({ room_id: request.roomId, start, end, subject }));
+      return result.ok ? { ok: true, value: result.value.event } : result;
     },
 
-    async cancelBooking(roomId: Id, bookingRef: string): Promise<ApiResult<unknown>> {
-      const s = ctx.sync();
-      if (!s || !s.token()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
-      return toResult(() => s.rest.cancelBooking({ room_id: roomId, booking_ref: bookingRef }));
-    },
+    cancelBooking: (roomId: Id, bookingRef: string) =>
+      call((rest) => rest.cancelBooking({ room_id: roomId, booking_ref: bookingRef })),
 
     async createTicket(request: TicketRequest): Promise<ApiResult<unknown>> {
-      const s = scope();
+      const s = place();
       if (isFailure(s)) return s;
-      const config = ctx.config.location();
+      const config = ctx.config();
       const kind = request.kind === 'voice' ? 'voice' : 'ticket';
       const labels = kind === 'ticket' ? Object.keys(config.ticketLabels) : config.voiceLabels;
       const text = typeof request.text === 'string' ? request.text.trim() : '';
@@ -90,13 +151,14 @@ export function createActions(ctx: ActionContext) {
       if (!label && config.ticketsRequireCategory) return badRequest(ACTION_MESSAGES.CATEGORY_REQUIRED);
       if (label && !labels.includes(label)) return badRequest(ACTION_MESSAGES.UNKNOWN_LABEL);
       if (kind === 'ticket' && config.ticketsAskForEmail && !request.email) return badRequest(ACTION_MESSAGES.EMAIL_REQUIRED);
-      const time = ctx.corrected.now();
+      const time = ctx.now();
       const span = validFor(config, kind);
       const value: TicketValue = { text, label, status: 'open', time, valid_for: span, valid_to: time + span };
       if (kind === 'ticket' && request.email) value.email = request.email;
       const body: CreateAssetRequest = {
         type: kind,
-        name: label || kind,
+        // a ticket is titled by what it says, not by its category
+        name: text.length > 60 ? `${text.slice(0, 59)}…` : text,
         subtype: label || null,
         parent_id: request.floorId,
         x: request.x,
@@ -106,82 +168,84 @@ export function createActions(ctx: ActionContext) {
         // moderation: the ticket or voice waits unpublished until an editor publishes it
         unpublished: config.ticketsVoicesRequireModeration,
       };
-      return toResult(() => s.sync.rest.createAsset(s.org, s.loc, body));
+      const result = await call((rest) => rest.createAsset(s.org, s.loc, body));
+      if (result.ok) applyAsset(s.loc, s.org, result.value);
+      return result;
+    },
+
+    async closeTicket(ticketId: Id): Promise<ApiResult<unknown>> {
+      const s = place();
+      if (isFailure(s)) return s;
+      const ticket = store.assets.get(ticketId);
+      if (!ticket) return failure(404, null, ACTION_MESSAGES.UNKNOWN_ASSET);
+      if (ticket.type !== 'ticket') return badRequest(ACTION_MESSAGES.NOT_A_TICKET);
+      const refused = roleFailure(ACTION_MESSAGES.CLOSE_ROLE_NEEDED, ['service', 'edit']);
+      if (refused) return refused;
+      const value = ticket.value && typeof ticket.value === 'object' ? ticket.value as Record<string, unknown> : {};
+      // the service role may set only the ticket's status (the server checks the same)
+      const result = await call((rest) => rest.updateAsset(s.org, s.loc, ticketId, { value: { ...value, status: 'closed' } }));
+      if (result.ok) applyAsset(s.loc, s.org, result.value);
+      return result;
     },
 
     async vote(assetId: Id, direction: 1 | -1 | 0): Promise<ApiResult<unknown>> {
-      const s = scope();
+      const s = place();
       if (isFailure(s)) return s;
-      const result = await toResult(() => (direction === 0
-        ? s.sync.rest.deleteVote(s.org, s.loc, assetId)
-        : s.sync.rest.vote(s.org, s.loc, assetId, direction)));
-      const asset = store.assets.get(assetId);
-      if (result.ok && asset && result.value && typeof result.value === 'object') {
-        const v = result.value as { up?: number; down?: number; mine?: 1 | -1 | 0 };
+      const result = await call((rest) => (direction === 0 ? rest.deleteVote(s.org, s.loc, assetId) : rest.vote(s.org, s.loc, assetId, direction)));
+      if (result.ok && result.value && typeof result.value === 'object') {
+        const v = result.value as { up?: unknown; down?: unknown; mine?: unknown };
         const mine = v.mine === 1 || v.mine === -1 || v.mine === 0 ? v.mine : direction;
-        asset.votes = { up: Number(v.up) || 0, down: Number(v.down) || 0, mine };
-        // live asset updates carry only the tally: the engine remembers the viewer's own vote
-        store.myVotes.set(assetId, mine);
-        const delta = createDelta();
-        delta.assets.add(assetId);
-        markPersist(delta, 'assets', assetId);
-        ctx.afterDelta(delta);
+        ctx.apply({
+          scope: { kind: 'location', organizationId: s.org, locationId: s.loc },
+          changes: [{ collection: 'votes', kind: 'modified', id: assetId, data: { up: Number(v.up) || 0, down: Number(v.down) || 0, mine } }],
+        });
       }
       return result;
     },
 
-    async updateAsset(assetId: Id, patch: Record<string, unknown>): Promise<ApiResult<unknown>> {
-      const s = scope();
+    async updateAsset(assetId: Id, changes: AssetChanges): Promise<ApiResult<unknown>> {
+      const s = place();
       if (isFailure(s)) return s;
-      const roles = ctx.roles();
-      const asset = store.assets.get(assetId);
-      const serviceTicket = roles.includes('service') && asset?.type === 'ticket';
-      if (!roles.includes('edit') && !serviceTicket) return forbidden(ACTION_MESSAGES.EDIT_ROLE_NEEDED);
-      if (!patch || typeof patch !== 'object') return badRequest('The update must be an object.');
-      return toResult(() => s.sync.rest.updateAsset(s.org, s.loc, assetId, patch));
+      if (!store.assets.has(assetId) && !store.buildings.has(assetId) && !store.floors.has(assetId)) return failure(404, null, ACTION_MESSAGES.UNKNOWN_ASSET);
+      const refused = roleFailure(ACTION_MESSAGES.EDIT_ROLE_NEEDED, ['edit']);
+      if (refused) return refused;
+      if (!changes || typeof changes !== 'object') return badRequest(ACTION_MESSAGES.NOTHING_TO_CHANGE);
+      const picked: Record<string, unknown> = {};
+      for (const key of ASSET_CHANGE_FIELDS) if (changes[key] !== undefined) picked[key] = changes[key];
+      if ('name' in picked) {
+        const name = typeof picked.name === 'string' ? picked.name.trim() : '';
+        if (!name) return badRequest(ACTION_MESSAGES.EMPTY_NAME);
+        picked.name = name;
+      }
+      const payload = assetUpdatePayload(picked);
+      if (Object.keys(payload).length === 0) return badRequest(ACTION_MESSAGES.NOTHING_TO_CHANGE);
+      const result = await call((rest) => rest.updateAsset(s.org, s.loc, assetId, payload));
+      if (result.ok) applyAsset(s.loc, s.org, result.value);
+      return result;
     },
 
     async setManualLocation(location: { floorId: Id; x: number; y: number } | null): Promise<ApiResult<unknown>> {
-      const sync = ctx.sync();
       const uid = ctx.userId();
       const org = store.organizationId ?? store.users.get(uid ?? '')?.organization_id;
-      if (!sync || !sync.token() || !uid || !org) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
+      if (!uid || !org) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
       if (location && !store.locationId) return failure(409, null, ACTION_MESSAGES.NO_LOCATION);
       const body = {
         location: location
-          ? { location_id: store.locationId!, floor_id: location.floorId, x: location.x, y: location.y, time: ctx.corrected.now() }
+          ? { location_id: store.locationId!, floor_id: location.floorId, x: location.x, y: location.y, time: ctx.now() }
           : null,
       };
-      const result = await toResult(() => sync.rest.updateUser(org, uid, body as never));
-      if (result.ok) {
-        const user = normalizeUser(result.value, { logger: ctx.applyOptions().logger });
-        if (user) {
-          store.users.set(user.id, user);
-          const delta = createDelta();
-          delta.users.add(user.id);
-          markPersist(delta, 'users', user.id);
-          syncUserEntities(store, user, delta, ctx.applyOptions());
-          ctx.afterDelta(delta);
-        }
-      }
+      const result = await call((rest) => rest.updateUser(org, uid, body as never));
+      if (result.ok) ctx.apply({ scope: organizationScope(org), changes: [{ collection: 'users', kind: 'modified', data: result.value }] });
       return result;
     },
 
     async markNotificationRead(notificationId: Id): Promise<ApiResult<unknown>> {
-      const sync = ctx.sync();
-      if (!sync || !sync.token()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
-      const result = await toResult(() => sync.rest.updateNotification(notificationId, { read: true }));
-      if (result.ok) {
-        const n = normalizeNotification(result.value, { logger: ctx.applyOptions().logger });
-        if (n) {
-          store.notifications.set(n.id, n);
-          const delta = createDelta();
-          delta.notifications.add(n.id);
-          markPersist(delta, 'notifications', n.id);
-          ctx.afterDelta(delta);
-        }
-      }
+      const uid = ctx.userId();
+      const result = await call((rest) => rest.updateNotification(notificationId, { read: true }));
+      if (result.ok && uid) ctx.apply({ scope: userScope(uid), changes: [{ collection: 'notifications', kind: 'modified', data: result.value }] });
       return result;
     },
   };
 }
+
+export type Actions = ReturnType<typeof createActions>;

@@ -25,8 +25,11 @@ export interface CacheFlow {
   open(): Promise<void>;
   /** points the persister at the store's (user, location), or stops it */
   target(userId: Id | null): void;
-  /** restores a cached location into the store; false when there is none (or it was unreadable) */
-  restore(userId: Id, locationId: Id, locationOnly: boolean): Promise<boolean>;
+  /**
+   * Restores a cached location into the store; false when there is none, it was
+   * unreadable, or `stillWanted` says no once the read is done (a later switch or live data won).
+   */
+  restore(userId: Id, locationId: Id, locationOnly: boolean, stillWanted?: () => boolean): Promise<boolean>;
   saveSession(session: StoredSession | null): Promise<void>;
 }
 
@@ -65,7 +68,7 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
       }));
     },
 
-    async restore(userId, locationId, locationOnly) {
+    async restore(userId, locationId, locationOnly, stillWanted = () => true) {
       await flow.open();
       let cached;
       try {
@@ -75,7 +78,7 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
         warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
         return false;
       }
-      if (!cached) return false;
+      if (!cached || !stillWanted()) return false;
       if (!restoreInto(store, cached, { locationOnly })) {
         warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
         return false;

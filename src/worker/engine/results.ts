@@ -3,7 +3,7 @@
 // to the UI as data (status, parsed body, message), never as throws.
 
 import type { ApiResult } from '../../shared/api.js';
-import { isHttpError } from '../sync/index.js';
+import { isHttpError } from '../rest/httpError.js';
 
 export function failure(status: number, body: unknown, message: string): { ok: false; status: number; body: unknown; message: string } {
   return { ok: false, status, body, message };

@@ -20,6 +20,8 @@ export interface RequestOptions {
   version?: number;
   /** send cookies (GET /v2/settings) */
   credentials?: boolean;
+  /** aborts the request (the session's step timeouts) */
+  signal?: AbortSignal;
 }
 
 export interface HttpResult<T> {
@@ -52,6 +54,7 @@ export function createHttp(options: HttpOptions): Http {
     if (token) headers.authorization = `Bearer ${token}`;
     const init: RequestInit = { method, headers };
     if (req.credentials) init.credentials = 'include';
+    if (req.signal) init.signal = req.signal;
     const body = req.body;
     if (body && 'json' in body) {
       headers['content-type'] = 'application/json';

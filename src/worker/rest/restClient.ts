@@ -48,7 +48,7 @@ export function createRestClient(options: RestClientOptions) {
   const client = {
     baseUrl: http.baseUrl,
     /** GET with the stream position of the response (initial loads, docs/protocol.md §5) */
-    load: <T>(path: string): Promise<HttpResult<T>> => http.request<T>('GET', path),
+    load: <T>(path: string, signal?: AbortSignal): Promise<HttpResult<T>> => http.request<T>('GET', path, { signal }),
 
     // accounts
     login: (email: string, password: string) => form<LoginResponse>(p.login(), { email, password }),
@@ -56,9 +56,9 @@ export function createRestClient(options: RestClientOptions) {
     signup: (email: string) => form<AcceptedResponse>(p.signup(), { email }),
     authUri: (email: string) => get<AuthUriResponse>(p.authUri(email)),
     recoverPassword: (email: string) => form<AcceptedResponse>(p.recoverPassword(), { email }),
-    currentTime: () => get<CurrentTimeResponse>(p.currentTime()),
-    settings: async () =>
-      (await http.request<Settings>('GET', p.settings(), { version: SETTINGS_API_VERSION, credentials: true })).data,
+    currentTime: async (signal?: AbortSignal) => (await http.request<CurrentTimeResponse>('GET', p.currentTime(), { signal })).data,
+    settings: async (signal?: AbortSignal) =>
+      (await http.request<Settings>('GET', p.settings(), { version: SETTINGS_API_VERSION, credentials: true, signal })).data,
 
     // notifications
     notifications: () => get<WireNotification[]>(p.notifications()),

@@ -101,6 +101,9 @@ function applyChange(store: Store, change: SinkChange, delta: StoreDelta, option
       return false;
     case 'assets':
       return change.kind === 'initial' ? replaceAssets(store, change.items, delta, options) : changeAsset(store, change, delta, options);
+    case 'votes':
+      applyVotes(store, change, delta);
+      return false;
     case 'organizations': case 'locations': case 'users': case 'external_objects': case 'sensors': case 'notifications':
       return change.kind === 'initial'
         ? replaceCollection(store, change.collection, change.items, delta, options)
@@ -272,6 +275,19 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
   delta.assets.add(asset.id);
   markPersist(delta, 'assets', asset.id);
   return false;
+}
+
+/** The viewer's own vote and the tally an answer carried (live asset updates carry only the tally). */
+function applyVotes(store: Store, change: SinkChange, delta: StoreDelta): void {
+  const id = change.id;
+  const asset = id ? store.assets.get(id) : undefined;
+  const v = change.data as { up?: unknown; down?: unknown; mine?: unknown } | undefined;
+  if (!asset || !v || typeof v !== 'object') return;
+  const mine = v.mine === 1 || v.mine === -1 ? v.mine : 0;
+  asset.votes = { up: Number(v.up) || 0, down: Number(v.down) || 0, mine };
+  store.myVotes.set(asset.id, mine);
+  delta.assets.add(asset.id);
+  markPersist(delta, 'assets', asset.id);
 }
 
 function hasChildren(store: Store, id: Id): boolean {

@@ -29,13 +29,26 @@ export function locationAudienceOf(settings: { permissions?: unknown } | null): 
   }
 }
 
-async function list(rest: RestClient, path: string): Promise<CollectionLoad> {
-  const r = await rest.load<unknown>(path);
-  return { items: Array.isArray(r.data) ? r.data : [], position: r.position };
+/**
+ * An answer that is not what an initial load returns (an HTML error page of a
+ * proxy, an object where a list belongs): a failed load, never an empty one,
+ * since "objects missing from an initial load are deleted" (spec §4).
+ */
+export class UnexpectedAnswerError extends Error {
+  constructor(path: string, expected: string) {
+    super(`Unexpected answer to ${path}: expected ${expected}`);
+    this.name = 'UnexpectedAnswerError';
+  }
 }
 
-/** `onLocations` learns the organization's location ids (loadLocation accepts only those). */
-export function scopeLoaders(rest: RestClient, scope: StreamScope, onLocations: (ids: Id[]) => void): ScopeLoader[] {
+async function list(rest: RestClient, path: string, signal?: AbortSignal): Promise<CollectionLoad> {
+  const r = await rest.load<unknown>(path, signal);
+  if (!Array.isArray(r.data)) throw new UnexpectedAnswerError(path, 'a JSON list');
+  return { items: r.data, position: r.position };
+}
+
+/** `onLocations` learns the organization's location ids (a location loads only when it is one of them). */
+export function scopeLoaders(rest: RestClient, scope: StreamScope, onLocations: (ids: Id[]) => void, signal?: AbortSignal): ScopeLoader[] {
   switch (scope.kind) {
     case 'organization': {
       const org = scope.organizationId;
@@ -43,29 +56,31 @@ export function scopeLoaders(rest: RestClient, scope: StreamScope, onLocations: 
         {
           collection: 'organizations',
           load: async () => {
-            const r = await rest.load<WireOrganization>(restPaths.organization(org));
-            if (r.data && Array.isArray(r.data.locations)) onLocations(r.data.locations.map(String));
-            return { items: r.data ? [r.data] : [], position: r.position };
+            const path = restPaths.organization(org);
+            const r = await rest.load<WireOrganization>(path, signal);
+            if (!r.data || typeof r.data !== 'object' || Array.isArray(r.data)) throw new UnexpectedAnswerError(path, 'an organization');
+            if (Array.isArray(r.data.locations)) onLocations(r.data.locations.map(String));
+            return { items: [r.data], position: r.position };
           },
         },
         {
           collection: 'locations',
           load: async () => {
-            const r = await list(rest, restPaths.locations(org));
+            const r = await list(rest, restPaths.locations(org), signal);
             onLocations((r.items as WireLocation[]).filter((l) => l && l.id !== undefined).map((l) => String(l.id)));
             return r;
           },
         },
-        { collection: 'users', load: () => list(rest, restPaths.users(org)) },
-        { collection: 'external_objects', load: () => list(rest, restPaths.externalObjects() + query({ organization_id: org })) },
+        { collection: 'users', load: () => list(rest, restPaths.users(org), signal) },
+        { collection: 'external_objects', load: () => list(rest, restPaths.externalObjects() + query({ organization_id: org }), signal) },
       ];
     }
     case 'location':
       return [
-        { collection: 'assets', load: () => list(rest, restPaths.assets(scope.organizationId, scope.locationId)) },
-        { collection: 'sensors', load: () => list(rest, restPaths.sensors(scope.organizationId, scope.locationId)) },
+        { collection: 'assets', load: () => list(rest, restPaths.assets(scope.organizationId, scope.locationId), signal) },
+        { collection: 'sensors', load: () => list(rest, restPaths.sensors(scope.organizationId, scope.locationId), signal) },
       ];
     case 'user':
-      return [{ collection: 'notifications', load: () => list(rest, restPaths.notifications()) }];
+      return [{ collection: 'notifications', load: () => list(rest, restPaths.notifications(), signal) }];
   }
 }

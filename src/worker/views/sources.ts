@@ -12,6 +12,8 @@ import type { FactsCache } from '../derive/factsCache.js';
 import type { Store } from '../store/store.js';
 import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js';
 import { userDisplayName } from '../store/userEntities.js';
+import { defaultFloorOf, orderedBuildings, visibleFloors } from '../engine/navigation.js';
+import { assetDetail } from './assetDetail.js';
 import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
@@ -67,25 +69,13 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
 
 function structureSource(state: ViewState): ViewSource {
   const { store } = state;
-  const buildingIds = () => {
-    const location = store.locationId ? store.locations.get(store.locationId) : undefined;
-    const listed = (location?.buildings ?? []).filter((id) => store.buildings.has(id));
-    // buildings the location does not list still show, after the listed ones
-    for (const id of store.buildings.keys()) if (!listed.includes(id)) listed.push(id);
-    return listed;
-  };
   return {
-    keys: buildingIds,
+    keys: () => orderedBuildings(store).map((b) => b.id),
     entry(key): StructureEntry | undefined {
       const building = store.buildings.get(key);
       if (!building) return undefined;
       const roles = state.roles();
-      const ordered = building.floors.map((id) => store.floors.get(id)).filter((f) => !!f);
-      for (const f of store.floors.values()) if (f.parent_id === key && !ordered.includes(f)) ordered.push(f);
-      const floors = ordered.filter((f) => floorVisibleToRoles(f, roles));
-      const preferred = store.floors.get(building.floors[building.default_floor] ?? '');
-      const defaultFloorId = preferred && floors.includes(preferred) ? preferred.id : floors[0]?.id ?? null;
-      return { building, floors, defaultFloorId };
+      return { building, floors: visibleFloors(store, building, roles), defaultFloorId: defaultFloorOf(store, building, roles)?.id ?? null };
     },
     meta: (): StructureMeta => ({ locationId: store.locationId, fromCache: state.fromCache() }),
     affected: (d) => (touches(d, 'structure', 'session') ? 'all' : null),
@@ -165,6 +155,7 @@ function roomsSource(state: ViewState): ViewSource {
         statusIndex: status.kind === 'index' ? status.index : null,
         color: room.color,
         status: room.word,
+        statusKind: room.statusKind,
         free: status.kind === 'index' && !status.occupied && !status.reserved,
         text: room.reservation?.text ?? null,
         activeEvent: room.reservation?.active ?? null,
@@ -175,6 +166,29 @@ function roomsSource(state: ViewState): ViewSource {
     },
     meta: () => null,
     affected: (d) => (touches(d, 'structure', 'session') ? 'all' : d.get('assets') ?? null),
+    metaAffected: () => false,
+  };
+}
+
+/** One asset's popup details; re-derived when the asset (or a person's other asset) changes. */
+function assetSource(state: ViewState, assetId: Id): ViewSource {
+  const { store } = state;
+  const read = () => assetDetail(state.facts.get(assetId), {
+    store, roles: state.roles(), viewerUserId: state.viewerUserId(), now: state.now(),
+  });
+  return {
+    keys: () => [SELF_KEY],
+    entry: (key) => (key === SELF_KEY ? read() : undefined),
+    meta: () => null,
+    affected(d) {
+      if (touches(d, 'structure', 'session') || d.get('assets') === 'all' || d.get('users') === 'all') return [SELF_KEY];
+      const assets = d.get('assets');
+      if (assets && assets !== 'all' && assets.has(assetId)) return [SELF_KEY];
+      const asset = store.assets.get(assetId);
+      const user = asset ? linkedUserId(store, asset) : null;
+      const users = d.get('users');
+      return user && users && users !== 'all' && users.has(user) ? [SELF_KEY] : null;
+    },
     metaAffected: () => false,
   };
 }
@@ -198,6 +212,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       case 'rooms': return roomsSource(state);
       case 'connection': return singleton('connection', state.connection);
       case 'session': return singleton('session', state.session);
+      case 'asset': return assetSource(state, String(spec.assetId));
       case 'notifications': return {
         keys: () => state.store.notifications.keys(),
         entry: (key) => state.store.notifications.get(key),

@@ -77,7 +77,8 @@ describe('roomStatus', () => {
       expect(roomStatusWord({ kind: 'index', index: 3, occupied: true, reserved: true })).toBe('occupied and reserved');
       expect(roomStatusWord({ kind: 'index', index: 2, occupied: false, reserved: true })).toBe('reserved');
       expect(roomStatusWord({ kind: 'index', index: 0, occupied: false, reserved: false })).toBe('free');
-      expect(roomStatusWord({ kind: 'missing' })).toBe('unknown');
+      expect(roomStatusWord({ kind: 'missing' })).toBe('no data');
+      expect(roomStatusWord({ kind: 'not_applicable' })).toBe('not applicable');
     });
   });
 

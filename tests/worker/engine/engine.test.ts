@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry } from '../../../src/shared/api.js';
+import type { AssetDetail, ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry } from '../../../src/shared/api.js';
 import { SELF_KEY } from '../../../src/shared/api.js';
 import { userAssetId } from '../../../src/shared/normalize/people.js';
 import type { Engine } from '../../../src/worker/engine.js';
@@ -21,8 +21,14 @@ async function settle() {
   engine.internals.hub.flush();
 }
 
-async function signedInEngine(options: Parameters<typeof createFakeBackend>[0] = {}, storage = createMemoryStorage()) {
+async function signedInEngine(
+  options: Parameters<typeof createFakeBackend>[0] = {},
+  storage = createMemoryStorage(),
+  /** changes the backend before signing in (the sign-in loads the user's organization and first location) */
+  setup: (backend: ReturnType<typeof createFakeBackend>) => void = () => undefined,
+) {
   const backend = createFakeBackend(options);
+  setup(backend);
   ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage }));
   await engine.init({ host: HOST });
   const signIn = await engine.signIn('ann@example.com', 'pw');
@@ -32,8 +38,8 @@ async function signedInEngine(options: Parameters<typeof createFakeBackend>[0] =
 }
 
 async function loadFixtureLocation() {
-  expect(await engine.loadOrganization(ORG_ID)).toEqual({ ok: true, value: undefined });
-  expect(await engine.loadLocation(LOCATION_ID)).toEqual({ ok: true, value: undefined });
+  expect(await engine.selectOrganization(ORG_ID)).toEqual({ ok: true, value: undefined });
+  expect(await engine.selectLocation(LOCATION_ID)).toEqual({ ok: true, value: undefined });
   await settle();
 }
 
@@ -77,8 +83,8 @@ describe('createEngine', () => {
 
     it('refuses a location of another organization and logs it', async () => {
       await signedInEngine();
-      await engine.loadOrganization(ORG_ID);
-      const result = await engine.loadLocation('elsewhere');
+      await engine.selectOrganization(ORG_ID);
+      const result = await engine.selectLocation('elsewhere');
       expect(result).toMatchObject({ ok: false, status: 404 });
     });
   });
@@ -88,12 +94,13 @@ describe('createEngine', () => {
     const onHiddenFloor = wireDesk('d3', 'f3');
 
     async function withHiddenThings(permissions: string[]) {
-      const { backend } = await signedInEngine({ permissions, assets: [wireDesk('d1', 'f1'), secret, onHiddenFloor] });
-      const base = `/v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`;
-      const listing = backend.routes.get(`GET ${base}`)!;
-      backend.routes.set(`GET ${base}`, (i, u) => {
-        const body = listing(i, u).body as Array<Record<string, unknown>>;
-        return { body: [...body.map((a) => (a.id === 'b1' ? { ...a, floors: ['f1', 'f2', 'f3'] } : a)), wireFloor('f3', { hidden: true })] };
+      await signedInEngine({ permissions, assets: [wireDesk('d1', 'f1'), secret, onHiddenFloor] }, undefined, (backend) => {
+        const base = `/v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`;
+        const listing = backend.routes.get(`GET ${base}`)!;
+        backend.routes.set(`GET ${base}`, (i, u) => {
+          const body = listing(i, u).body as Array<Record<string, unknown>>;
+          return { body: [...body.map((a) => (a.id === 'b1' ? { ...a, floors: ['f1', 'f2', 'f3'] } : a)), wireFloor('f3', { hidden: true })] };
+        });
       });
       await loadFixtureLocation();
     }
@@ -132,18 +139,33 @@ describe('createEngine', () => {
         sent = JSON.parse(String(init?.body));
         return { body: { ...wireDesk('d1', 'f1'), name: 'New' } };
       });
-      const result = await engine.updateAsset('d1', { name: 'New', id: 'x', version: 3 });
+      // fields outside AssetChanges (and the spec §3 exclusions) never leave the worker, whatever a caller passes
+      const result = await engine.updateAsset('d1', { name: ' New ', id: 'x', version: 3, uuid: 'u' } as never);
       expect(result.ok).toBe(true);
       expect(sent).toEqual({ name: 'New' });
+      expect(engine.internals.store.assets.get('d1')!.name).toBe('New');
+    });
+
+    it('refuses an empty name without a round trip', async () => {
+      const { backend } = await signedInEngine({ permissions: ['ASSET_UPDATE'], assets: [wireDesk('d1', 'f1')] });
+      await loadFixtureLocation();
+      expect(await engine.updateAsset('d1', { name: '   ' })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.EMPTY_NAME });
+      expect(backend.calls.some((c) => c.startsWith('PATCH'))).toBe(false);
+    });
+
+    it("answers 'No permissions' when the settings carry no permission list (spec §5)", async () => {
+      await signedInEngine({ assets: [wireDesk('d1', 'f1')] }, undefined, (b) => b.routes.set('GET /v2/settings', () => ({ body: { user: wireUser('u1'), cdn_base_url: null, pusher_config: { app_key: 'k', cluster: 'c' } } })));
+      await loadFixtureLocation();
+      expect(await engine.updateAsset('d1', { name: 'New' })).toMatchObject({ ok: false, status: 403, message: 'No permissions' });
+      expect(await engine.closeTicket('d1')).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.NOT_A_TICKET });
     });
   });
 
   describe('createTicket', () => {
     it('checks labels and flags of the configuration and marks moderated items unpublished', async () => {
-      const { backend } = await signedInEngine();
-      backend.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, () => ({
+      const { backend } = await signedInEngine({}, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, () => ({
         body: [{ id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', timezone: 'UTC', latitude: 0, longitude: 0, buildings: ['b1'], config: { ticketsVoicesRequireModeration: true, ticketsAskForEmail: true } }],
-      }));
+      })));
       await loadFixtureLocation();
       let sent: Record<string, unknown> | undefined;
       backend.routes.set(`POST /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`, (init) => {
@@ -172,7 +194,7 @@ describe('createEngine', () => {
       expect(result.ok).toBe(true);
       await settle();
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
-      expect(floor.entries.get(userAssetId('u1'))).toMatchObject({ x: 12, y: 13, type: 'employee' });
+      expect(floor.entries.get(userAssetId('u1'))).toMatchObject({ x: 12, y: 13, kind: 'employee' });
       const people = await collect<PersonEntry>(engine, { view: 'people' });
       expect(people.entries.get('u1')).toMatchObject({ visible: true, floorId: 'f1', x: 12, y: 13, manual: true });
       expect(people.entries.get('u2')).toMatchObject({ visible: false, x: null, floorId: null });
@@ -182,20 +204,93 @@ describe('createEngine', () => {
     });
   });
 
-  describe('book and vote', () => {
-    it('books a room with the booking body and stores the vote counts the server answers', async () => {
+  describe('bookRoom, closeTicket and vote', () => {
+    const room = { id: 'r1', type: 'room', name: 'Sauna', parent_id: 'f1', data_providers: ['res1'], outline: [[0, 0], [4, 0], [4, 4], [0, 4]] };
+    const reservation = { id: 'res1', type: 'reservation', asset_id: 'r1' };
+    const bookingLocation = (timezone: string) => () => ({ body: [{ ...wireLocationFields, timezone }] });
+    const wireLocationFields = { id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', latitude: 0, longitude: 0, buildings: ['b1'], config: {} };
+
+    async function bookable(timezone: string) {
+      const { backend } = await signedInEngine({ assets: [room], sensors: [reservation] }, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, bookingLocation(timezone)));
+      await loadFixtureLocation();
+      const sent: unknown[] = [];
+      backend.routes.set('POST /v1/booking', (init) => {
+        const body = JSON.parse(String(init?.body)) as { start: number; end: number; subject: string };
+        sent.push(body);
+        return { status: 201, body: { booking_ref: 'b1', sensor_id: 'res1', event: { ...body, user_id: 'u1', booking_ref: 'b1' } } };
+      });
+      return { backend, sent };
+    }
+
+    it('books a room for a number of minutes from the current minute on the corrected clock', async () => {
+      const { sent } = await bookable('UTC');
+      vi.setSystemTime(T0 + 25_000);
+      const result = await engine.bookRoom({ roomId: 'r1', until: { minutes: 30 }, subject: ' Sync ' });
+      expect(result).toMatchObject({ ok: true, value: { start: T0, end: T0 + 30 * 60_000, booking_ref: 'b1' } });
+      expect(sent).toEqual([{ room_id: 'r1', start: T0, end: T0 + 30 * 60_000, subject: 'Sync' }]);
+    });
+
+    it("books the rest of the day until the end of the location's local day, not the browser's", async () => {
+      // 09:00 UTC is 11:00 in Helsinki (UTC+2 in January): the local day ends at 22:00 UTC
+      const { sent } = await bookable('Europe/Helsinki');
+      const result = await engine.bookRoom({ roomId: 'r1', until: 'restOfDay' });
+      expect(result.ok).toBe(true);
+      expect(sent).toEqual([{ room_id: 'r1', start: T0, end: Date.UTC(2025, 0, 15, 22, 0, 0), subject: 'Meeting' }]);
+    });
+
+    it('refuses a booking length out of range and a room without a reservation sensor, without a round trip', async () => {
+      const { sent } = await bookable('UTC');
+      expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 0 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.BAD_LENGTH });
+      expect(await engine.bookRoom({ roomId: 'f1', until: { minutes: 30 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.NOT_BOOKABLE });
+      expect(sent).toEqual([]);
+    });
+
+    it('answers a refused booking as data', async () => {
+      const { backend } = await bookable('UTC');
+      backend.routes.set('POST /v1/booking', () => ({ status: 409, body: { statusCode: 409, error: 'Conflict', message: 'Overlaps' } }));
+      expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 30 } })).toMatchObject({ ok: false, status: 409, body: { message: 'Overlaps' } });
+    });
+
+    it('lets the service role close a ticket by its status only, and refuses the regular role', async () => {
+      const ticket = { id: 't1', type: 'ticket', parent_id: 'f1', name: 'Printer', value: { text: 'Printer', label: 'it', status: 'open', time: T0, valid_for: 86_400_000, valid_to: T0 + 86_400_000 } };
+      const { backend } = await signedInEngine({ permissions: ['ASSET_UPDATE_SERVICE_TICKET'], assets: [ticket] });
+      await loadFixtureLocation();
+      let sent: { value?: { status?: string } } | undefined;
+      backend.routes.set(`PATCH /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/t1`, (init) => {
+        sent = JSON.parse(String(init?.body));
+        return { body: { ...ticket, ...sent } };
+      });
+      expect((await engine.closeTicket('t1')).ok).toBe(true);
+      expect(Object.keys(sent!)).toEqual(['value']);
+      expect(sent!.value).toMatchObject({ status: 'closed', text: 'Printer' });
+      expect((engine.internals.store.assets.get('t1')!.value as { status: string }).status).toBe('closed');
+    });
+
+    it('refuses closing a ticket without the service or edit role', async () => {
+      const ticket = { id: 't1', type: 'ticket', parent_id: 'f1', name: 'Printer', value: { status: 'open', time: T0, valid_for: 86_400_000 } };
+      const { backend } = await signedInEngine({ assets: [ticket] });
+      await loadFixtureLocation();
+      expect(await engine.closeTicket('t1')).toMatchObject({ ok: false, status: 403, message: ACTION_MESSAGES.CLOSE_ROLE_NEEDED });
+      expect(backend.calls.some((c) => c.startsWith('PATCH'))).toBe(false);
+    });
+
+    it('stores the vote counts the server answers, through the batch applier', async () => {
       const { backend } = await signedInEngine({ assets: [{ id: 'v1', type: 'voice', parent_id: 'f1', value: { time: T0, valid_for: 3_600_000 } }] });
       await loadFixtureLocation();
-      let booked: unknown;
-      backend.routes.set('POST /v1/booking', (init) => { booked = JSON.parse(String(init?.body)); return { status: 201, body: { booking_ref: 'b1' } }; });
-      expect(await engine.book({ roomId: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' })).toEqual({ ok: true, value: { booking_ref: 'b1' } });
-      expect(booked).toEqual({ room_id: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' });
-      backend.routes.set('POST /v1/booking', () => ({ status: 409, body: { statusCode: 409, error: 'Conflict', message: 'Overlaps' } }));
-      expect(await engine.book({ roomId: 'r1', start: T0, end: T0 + 1000, subject: 'Sync' })).toMatchObject({ ok: false, status: 409, body: { message: 'Overlaps' } });
-
       backend.routes.set(`PUT /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/v1/vote`, () => ({ body: { up: 3, down: 1, mine: 1 } }));
       expect((await engine.vote('v1', 1)).ok).toBe(true);
       expect(engine.internals.store.assets.get('v1')!.votes).toEqual({ up: 3, down: 1, mine: 1 });
+      const detail = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'v1' });
+      expect(detail.entries.get(SELF_KEY)).toMatchObject({ votes: { up: 3, down: 1, mine: 1 }, actions: { vote: true } });
+    });
+
+    it('ends the session when an action answers 401', async () => {
+      const { backend } = await bookable('UTC');
+      backend.routes.set('POST /v1/booking', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Token expired' } }));
+      const session = await collect<SessionView>(engine, { view: 'session' });
+      expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 30 } })).toMatchObject({ ok: false, status: 401 });
+      await settle();
+      expect(session.entries.get(SELF_KEY)).toMatchObject({ phase: 'sessionExpired', signedIn: false, sessionEnded: 'Your session has ended — sign in again.' });
     });
   });
 
@@ -228,7 +323,7 @@ describe('createEngine', () => {
       expect(await storage.loadSession()).toBeNull();
       expect(floor.entries.size).toBe(0);
       expect(session.entries.get(SELF_KEY)).toMatchObject({ signedIn: false, user: null, roles: [] });
-      expect(engine.internals.sync()!.token()).toBeNull();
+      expect(engine.internals.session()!.token()).toBeNull();
     });
   });
 

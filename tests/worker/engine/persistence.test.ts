@@ -23,8 +23,8 @@ async function firstVisit(storage: StoragePort, assets: unknown[]) {
   engines.push(engine);
   await engine.init({ host: HOST });
   expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
-  await engine.loadOrganization(ORG_ID);
-  await engine.loadLocation(LOCATION_ID);
+  await engine.selectOrganization(ORG_ID);
+  await engine.selectLocation(LOCATION_ID);
   await engine.selectFloor('f1');
   await engine.internals.persister.flush();
   await engine.dispose();
@@ -95,8 +95,8 @@ describe('engine persistence', () => {
       engines.push(engine);
       await engine.init({ host: HOST });
       await engine.signIn('ann@example.com', 'pw');
-      await engine.loadOrganization(ORG_ID);
-      await engine.loadLocation(LOCATION_ID);
+      await engine.selectOrganization(ORG_ID);
+      await engine.selectLocation(LOCATION_ID);
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
       const feed = await collect<FeedEntry>(engine, { view: 'feed' });
 

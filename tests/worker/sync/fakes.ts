@@ -10,7 +10,12 @@ import type { ChangeBatch, Logger, Transport, TransportFactory } from '../../../
 import { systemClock } from '../../../src/worker/ports.js';
 import { createScheduler } from '../../../src/worker/scheduler.js';
 import { createCorrectedClock } from '../../../src/worker/sync/timeSync.js';
-import { createSync } from '../../../src/worker/sync/createSync.js';
+import { createSession } from '../../../src/worker/session/createSession.js';
+import { DEFAULT_SESSION_TIMEOUTS } from '../../../src/worker/session/timeouts.js';
+import { isAttemptOngoing, type SessionState } from '../../../src/worker/session/machine.js';
+import type { SessionTimeouts } from '../../../src/worker/session/types.js';
+import { buildConnectionView } from '../../../src/worker/engine/sessionView.js';
+import { TIME_SYNC_INTERVAL_MS } from '../../../src/shared/constants.js';
 import type { ConnectionView } from '../../../src/shared/api.js';
 import type { PostedError } from '../../../src/shared/messages.js';
 
@@ -80,7 +85,7 @@ export const LOC11 = { kind: 'location', organizationId: '1', locationId: '11' }
 export const USER = { kind: 'user', userId: '7' } as const satisfies StreamScope;
 
 /** A fake backend with one stream per scope, and a sync wired to it. */
-export function createFixture(options: { serverOffsetMs?: number } = {}) {
+export function createFixture(options: { serverOffsetMs?: number; timeouts?: Partial<SessionTimeouts>; transportFactory?: TransportFactory } = {}) {
   const api = createFakeFetch();
   const { logger, lines, messages } = createRecordingLogger();
   const streams = new Map<string, { id: string; seq: number }>();
@@ -131,14 +136,64 @@ export function createFixture(options: { serverOffsetMs?: number } = {}) {
   const batches: ChangeBatch[] = [];
   const views: ConnectionView[] = [];
   const errors: PostedError[] = [];
+  const port = {
+    entered: [] as string[],
+    ended: [] as string[],
+  };
   const corrected = createCorrectedClock(systemClock);
   const scheduler = createScheduler(systemClock, () => corrected.now());
-  const sync = createSync({
-    host: HOST, clock: systemClock, corrected, scheduler, fetch: api.fetch, transportFactory, logger,
-    sink: { apply: (batch) => { batches.push(batch); } },
-    onConnection: (view) => views.push(view),
+  /** resolves when the machine reaches a state that satisfies the predicate */
+  const watchers: Array<{ until: (s: SessionState) => boolean; resolve: () => void }> = [];
+  const session = createSession({
+    host: HOST, clock: systemClock, corrected, scheduler, fetch: api.fetch, transportFactory: options.transportFactory ?? transportFactory, logger,
+    timeouts: { ...DEFAULT_SESSION_TIMEOUTS, timeSyncIntervalMs: TIME_SYNC_INTERVAL_MS, ...options.timeouts },
+    port: {
+      sink: { apply: (batch) => { batches.push(batch); } },
+      settings() {},
+      enterOrganization(id) { port.entered.push(`org:${id}`); },
+      enterLocation(org, id) { port.entered.push(`loc:${org}/${id}`); },
+      endSession(reason) { port.ended.push(reason); },
+    },
+    onChange(state) {
+      views.push(connection());
+      for (const w of [...watchers]) if (w.until(state)) { watchers.splice(watchers.indexOf(w), 1); w.resolve(); }
+    },
     onError: (error) => errors.push(error),
   });
+  const connection = () => buildConnectionView(session.state(), session.transport(), { fromCache: false, serverOffsetMs: corrected.offsetMs });
+  const until = (pred: (s: SessionState) => boolean) => (pred(session.state())
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => { watchers.push({ until: pred, resolve }); }));
+  /** the current attempt has ended: live, or failed into the back-off, or the session ended */
+  const settled = () => until((s) => !isAttemptOngoing(s.phase) && s.phase.name !== 'signingIn');
+
+  /** the old sync surface, over the session (tests of the connection rules read it) */
+  const sync = {
+    session,
+    state: connection,
+    signIn: async (email: string, password: string) => { await session.signIn(email, password); },
+    /** waits for the attempt the sign-in started, or starts one */
+    async connect() {
+      if (!isAttemptOngoing(session.state().phase)) session.connect();
+      await settled();
+    },
+    async loadOrganization(id: string) {
+      const r = await session.selectOrganization(id);
+      await settled();
+      return r;
+    },
+    async loadLocation(id: string) {
+      const r = await session.selectLocation(id);
+      await settled();
+      return r.ok;
+    },
+    setOnline: (online: boolean) => session.setOnline(online),
+    subscriptionState: session.subscriptionState,
+    position: session.position,
+    locationScope: session.locationScope,
+    organizationId: () => session.state().ctx.organizationId,
+    locationId: () => session.state().ctx.locationId,
+  };
 
   /** publishes a packet on the scope's stream (advancing it) and returns the payload */
   function publish(scope: StreamScope, changes: LiveChange[]): string {
@@ -148,17 +203,20 @@ export function createFixture(options: { serverOffsetMs?: number } = {}) {
   }
 
   return {
-    api, logger, lines, messages, sync, scheduler, corrected, batches, views, errors, settings, data,
+    api, logger, lines, messages, sync, session, until, settled, port, scheduler, corrected, batches, views, errors, settings, data,
     transports, connectOutcomes, stream, publish,
     transport: () => transports[transports.length - 1]!,
     failing: (message = 'boom') => async () => { throw new Error(message); },
   };
 }
 
-/** signs in and connects; with org and location loaded when asked */
+/**
+ * Signs in and waits for the connection; with the organization when asked
+ * (its first location, '10', loads by default with it).
+ */
 export async function connected(f: ReturnType<typeof createFixture>, load: { org?: boolean; location?: boolean } = {}) {
   await f.sync.signIn('ada@example.com', 'password1');
   await f.sync.connect();
   if (load.org || load.location) await f.sync.loadOrganization('1');
-  if (load.location) await f.sync.loadLocation('10');
+  await f.until((s) => s.phase.name === 'live' || s.phase.name === 'retrying');
 }

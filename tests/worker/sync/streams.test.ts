@@ -29,20 +29,22 @@ describe('createSync', () => {
       await connected(f, { org: true });
       let release!: () => void;
       const gate = new Promise<void>((r) => { release = r; });
-      f.api.on('GET', '/v1/organizations/1/locations/10/sensors', async () => {
+      f.api.on('GET', '/v1/organizations/1/locations/11/sensors', async () => {
         await gate;
-        return { body: f.data.sensors, headers: { 'x-stream-id': f.stream(LOC).id, 'x-stream-sequence': '0' } };
+        return { body: f.data.sensors, headers: { 'x-stream-id': f.stream(LOC11).id, 'x-stream-sequence': '0' } };
       });
       f.batches.length = 0;
-      const loading = f.sync.loadLocation('10');
-      await vi.waitFor(() => expect(f.transport().subscribed).toContain('location:1:10'));
-      expect(f.sync.subscriptionState(LOC)).toBe('active');
-      f.transport().emit(LOC, f.publish(LOC, [asset('a1', 'first')]));
-      f.transport().emit(LOC, f.publish(LOC, [asset('a1', 'second')]));
+      const loading = f.sync.loadLocation('11');
+      // subscribed, and both initial loads asked (the sensors one held back)
+      await vi.waitFor(() => expect(f.api.calls.some((c) => c.path.endsWith('/locations/11/sensors'))).toBe(true));
+      expect(f.transport().subscribed).toContain('location:1:11');
+      expect(f.sync.subscriptionState(LOC11)).toBe('active');
+      f.transport().emit(LOC11, f.publish(LOC11, [asset('a1', 'first')]));
+      f.transport().emit(LOC11, f.publish(LOC11, [asset('a1', 'second')]));
       expect(f.batches).toEqual([]);
       release();
       await loading;
-      expect(f.sync.subscriptionState(LOC)).toBe('loaded');
+      expect(f.sync.subscriptionState(LOC11)).toBe('loaded');
       expect(f.batches.map((b) => b.changes.map((c) => c.kind === 'initial' ? `initial:${c.collection}` : (c.data as { name: string }).name)))
         .toEqual([['initial:assets', 'initial:sensors'], ['first'], ['second']]);
     });
@@ -51,31 +53,31 @@ describe('createSync', () => {
       const f = createFixture();
       await connected(f, { org: true });
       // packet 1 is published before both loads, packet 2 between the assets and the sensors load
-      const p1 = f.publish(LOC, [asset('a1', 'contained in both')]);
+      const p1 = f.publish(LOC11, [asset('a1', 'contained in both')]);
       let release!: () => void;
       const gate = new Promise<void>((r) => { release = r; });
-      const assetsSeq = String(f.stream(LOC).seq);
-      f.api.on('GET', '/v1/organizations/1/locations/10/assets', () => ({ body: f.data.assets, headers: { 'x-stream-id': f.stream(LOC).id, 'x-stream-sequence': assetsSeq } }));
-      f.api.on('GET', '/v1/organizations/1/locations/10/sensors', async () => {
+      const assetsSeq = String(f.stream(LOC11).seq);
+      f.api.on('GET', '/v1/organizations/1/locations/11/assets', () => ({ body: f.data.assets, headers: { 'x-stream-id': f.stream(LOC11).id, 'x-stream-sequence': assetsSeq } }));
+      f.api.on('GET', '/v1/organizations/1/locations/11/sensors', async () => {
         await gate;
-        return { body: f.data.sensors, headers: { 'x-stream-id': f.stream(LOC).id, 'x-stream-sequence': '2' } };
+        return { body: f.data.sensors, headers: { 'x-stream-id': f.stream(LOC11).id, 'x-stream-sequence': '2' } };
       });
-      const loading = f.sync.loadLocation('10');
-      await vi.waitFor(() => expect(f.transport().subscribed).toContain('location:1:10'));
-      const p2 = f.publish(LOC, [asset('a1', 'new for assets'), { collection: 'measurements', kind: 'created', id: 's1', data: { sensor_id: 's1' } }]);
-      const p3 = f.publish(LOC, [asset('a1', 'new for both'), { collection: 'heartbeats', kind: 'created', id: 's1', data: { sensor_id: 's1', time: 1 } }]);
-      f.transport().emit(LOC, p1);
-      f.transport().emit(LOC, p2);
-      f.transport().emit(LOC, p3);
+      const loading = f.sync.loadLocation('11');
+      await vi.waitFor(() => expect(f.transport().subscribed).toContain('location:1:11'));
+      const p2 = f.publish(LOC11, [asset('a1', 'new for assets'), { collection: 'measurements', kind: 'created', id: 's1', data: { sensor_id: 's1' } }]);
+      const p3 = f.publish(LOC11, [asset('a1', 'new for both'), { collection: 'heartbeats', kind: 'created', id: 's1', data: { sensor_id: 's1', time: 1 } }]);
+      f.transport().emit(LOC11, p1);
+      f.transport().emit(LOC11, p2);
+      f.transport().emit(LOC11, p3);
       release();
       await loading;
-      const live = f.batches.filter((b) => b.scope.kind === 'location' && b.changes[0]!.kind !== 'initial');
+      const live = f.batches.filter((b) => b.scope.kind === 'location' && b.scope.locationId === '11' && b.changes[0]!.kind !== 'initial');
       expect(live.map((b) => b.changes.map((c) => `${c.collection}:${c.kind}`))).toEqual([
         ['assets:modified'],
         ['assets:modified', 'heartbeats:created'],
       ]);
       // a late copy of a contained packet is dropped silently
-      f.transport().emit(LOC, p1);
+      f.transport().emit(LOC11, p1);
       expect(f.messages('warn')).not.toContain(MSG.RECONNECTING_STREAM_INVALID);
     });
 
@@ -178,15 +180,15 @@ describe('createSync', () => {
       const f = createFixture();
       await connected(f);
       f.api.on('GET', '/v1/organizations/1/users', () => { throw new TypeError('fetch failed'); });
-      await expect(f.sync.loadOrganization('1')).rejects.toThrow('fetch failed');
+      await expect(f.sync.loadOrganization('1')).resolves.toMatchObject({ ok: false, message: MSG.FAILED_TRYING_TO_LOAD });
       expect(f.errors.map((e) => e.message)).toEqual([MSG.FAILED_TRYING_TO_LOAD]);
       expect(f.sync.state().nextRetryAt).toBe(Date.now() + 5_000);
     });
 
-    it('rejects with the HttpError of a 4xx answer without posting or reconnecting', async () => {
+    it('answers a chosen organization the server refuses (4xx) with the failure, without posting or reconnecting', async () => {
       const f = createFixture();
       await connected(f);
-      await expect(f.sync.loadOrganization('99')).rejects.toMatchObject({ name: 'HttpError', status: 404 });
+      await expect(f.sync.loadOrganization('99')).resolves.toMatchObject({ ok: false, status: 404 });
       expect(f.errors).toEqual([]);
       expect(f.sync.organizationId()).toBeNull();
       expect(f.sync.state().state).toBe('connected');

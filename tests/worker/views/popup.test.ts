@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DrawState, ViewPatchMessage } from '../../../src/shared/api.js';
+import { SELF_KEY, type AssetDetail, type DrawState, type ViewPatchMessage } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { HISTORY_LENGTH } from '../../../src/worker/derive/history.js';
 import {
@@ -21,7 +21,7 @@ async function advance(ms: number) {
 }
 
 describe('views', () => {
-  describe('floor view popup history', () => {
+  describe('asset view (popup) history', () => {
     it('lists the default sensor\'s last five values newest first, with their unit', async () => {
       ({ engine } = createTestEngine());
       const sensorAsset = { id: 'a1', type: 'sensor', subtype: 'environment', name: 'Climate', parent_id: 'f1', data_providers: ['s-t', 's-co2'], default_sensor_type: 'temperature' };
@@ -29,11 +29,11 @@ describe('views', () => {
         { id: 's-t', type: 'temperature', last_measurement: { time: T0 - 10 * MIN, valid_for: 60 * MIN, value: 20 } },
         { id: 's-co2', type: 'co2', last_measurement: { time: T0 - 10 * MIN, valid_for: 60 * MIN, value: 600 } },
       ]);
-      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['devices'] });
-      expect(floor.entries.get('a1')!.history).toEqual([{ time: T0 - 10 * MIN, text: '20 °C' }]);
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'a1' });
+      expect(popup.entries.get(SELF_KEY)!.history).toEqual([{ time: T0 - 10 * MIN, text: '20 °C' }]);
       for (let i = 1; i <= 7; i++) engine.internals.sink.apply(measurement('s-t', 'temperature', { time: T0 + i * 1000, valid_for: 60 * MIN, value: 20 + i / 4 }));
       await advance(0);
-      const history = floor.entries.get('a1')!.history!;
+      const history = popup.entries.get(SELF_KEY)!.history;
       expect(HISTORY_LENGTH).toBe(5);
       expect(history).toHaveLength(5);
       expect(history[0]).toEqual({ time: T0 + 7000, text: '21.8 °C' });
@@ -44,10 +44,10 @@ describe('views', () => {
       ({ engine } = createTestEngine());
       const desk = wireDesk('d1', 'f1', { history: [{ timestamp: T0 - 60 * MIN, value: 1 }] });
       feedLocation(engine, [desk], [wireOccupancySensor('s-d1', T0 - MIN, 0)]);
-      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'd1' });
       engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0, valid_for: 60 * MIN, value: 1 }));
       await advance(0);
-      expect(floor.entries.get('d1')!.history).toEqual([
+      expect(popup.entries.get(SELF_KEY)!.history).toEqual([
         { time: T0, text: 'occupied' },
         { time: T0 - MIN, text: 'free' },
         { time: T0 - 60 * MIN, text: 'occupied' },
@@ -59,13 +59,14 @@ describe('views', () => {
       feedLocation(engine, [{ id: 'e1', type: 'employee', parent_id: 'f1', data_providers: ['s-e1'] }],
         [{ id: 's-e1', type: 'location', last_measurement: { time: T0, valid_for: 10 * MIN, x: 1, y: 1, floor_id: 'f1' } }]);
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'e1' });
       engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 1000, valid_for: 10 * MIN, x: 2, y: 2, floor_id: 'f1' }));
       await advance(0);
       expect(floor.entries.get('e1')).toMatchObject({ x: 2, y: 2 });
-      expect(floor.entries.get('e1')!.history).toBeUndefined();
+      expect(popup.entries.get(SELF_KEY)!.history).toEqual([]);
     });
 
-    it('sends a patch with only the changed desk and its history, whatever the floor\'s size', async () => {
+    it('sends a floor patch with only the changed desk, lean, whatever the floor\'s size; the history comes with the popup', async () => {
       const patchFor = async (desks: number) => {
         ({ engine } = createTestEngine());
         feedLocation(engine,
@@ -81,44 +82,46 @@ describe('views', () => {
       const small = await patchFor(100);
       const large = await patchFor(2000);
       expect(Object.keys(small.upserted)).toEqual(['d7']);
-      expect(small.upserted.d7!.history).toHaveLength(2);
+      expect(small.upserted.d7).toMatchObject({ kind: 'desk', statusKind: 'busy', status: 'occupied' });
+      expect(small.upserted.d7).not.toHaveProperty('history');
       expect(JSON.stringify(large).length).toBe(JSON.stringify(small).length);
     });
   });
 
-  describe('floor view votes', () => {
+  describe('asset view (popup) votes', () => {
     it('shows a voice\'s tally and keeps the viewer\'s own vote when the live update replaces the asset', async () => {
       const voice = { id: 'v1', type: 'voice', subtype: 'space', name: 'space', parent_id: 'f1', speech_bubble: 'Too warm', value: { time: T0, valid_for: 3_600_000, text: 'Too warm' }, votes: { up: 2, down: 0 } };
       const backend = createFakeBackend({ assets: [voice] });
       ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory }));
       await engine.init({ host: 'http://127.0.0.1:9' });
       expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
-      expect((await engine.loadOrganization(ORG_ID)).ok).toBe(true);
-      expect((await engine.loadLocation(LOCATION_ID)).ok).toBe(true);
-      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
-      expect(floor.entries.get('v1')!.votes).toEqual({ up: 2, down: 0, mine: 0 });
+      expect((await engine.selectOrganization(ORG_ID)).ok).toBe(true);
+      expect((await engine.selectLocation(LOCATION_ID)).ok).toBe(true);
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'v1' });
+      const votes = () => popup.entries.get(SELF_KEY)!.votes;
+      expect(votes()).toEqual({ up: 2, down: 0, mine: 0 });
 
       backend.routes.set(`PUT /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/v1/vote`, () => ({ body: { up: 2, down: 1, mine: -1 } }));
       expect(await engine.vote('v1', -1)).toEqual({ ok: true, value: { up: 2, down: 1, mine: -1 } });
       await advance(0);
-      expect(floor.entries.get('v1')!.votes).toEqual({ up: 2, down: 1, mine: -1 });
+      expect(votes()).toEqual({ up: 2, down: 1, mine: -1 });
 
       // the server publishes the asset with the new tally only
       engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', id: 'v1', data: { ...voice, votes: { up: 3, down: 1 } } }] });
       await advance(0);
-      expect(floor.entries.get('v1')!.votes).toEqual({ up: 3, down: 1, mine: -1 });
+      expect(votes()).toEqual({ up: 3, down: 1, mine: -1 });
 
       backend.routes.set(`DELETE /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets/v1/vote`, () => ({ body: { up: 3, down: 0, mine: 0 } }));
       expect((await engine.vote('v1', 0)).ok).toBe(true);
       await advance(0);
-      expect(floor.entries.get('v1')!.votes).toEqual({ up: 3, down: 0, mine: 0 });
+      expect(votes()).toEqual({ up: 3, down: 0, mine: 0 });
     });
 
     it('gives desks and rooms no votes', async () => {
       ({ engine } = createTestEngine());
       feedLocation(engine, [wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
-      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
-      expect(floor.entries.get('d1')!.votes).toBeUndefined();
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'd1' });
+      expect(popup.entries.get(SELF_KEY)).toMatchObject({ votes: null, actions: { vote: false } });
     });
   });
 });

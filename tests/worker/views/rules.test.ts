@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DrawState, FloorViewMeta, RoomEntry } from '../../../src/shared/api.js';
+import { SELF_KEY, type AssetDetail, type DrawState, type FloorViewMeta, type RoomEntry } from '../../../src/shared/api.js';
 import { BASE_CONFIG } from '../../../src/shared/config.js';
 import { FADE_OUT_MIN_ALPHA, REALTIME_TIMELINE_INTERVAL_MS } from '../../../src/shared/constants.js';
 import { MSG } from '../../../src/shared/messages.js';
@@ -28,7 +28,7 @@ describe('views', () => {
       const voice = { id: 'v1', type: 'voice', name: 'Voice', parent_id: 'f1', x: 1, y: 1, speech_bubble: 'Too cold', value: { time: T0, valid_for: 4 * MIN, text: 'Too cold' } };
       feedLocation(engine, [voice], []);
       const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
-      expect(view.entries.get('v1')).toMatchObject({ alpha: 1, visible: true, text: 'Too cold', symbol: 'voice' });
+      expect(view.entries.get('v1')).toMatchObject({ alpha: 1, text: 'Too cold', kind: 'voice' });
 
       await advance(2 * MIN);
       const halfway = view.entries.get('v1')!.alpha;
@@ -51,11 +51,11 @@ describe('views', () => {
       const sensor = { id: 's-c1', type: 'fill_level', last_measurement: { time: T0, valid_for: 5 * MIN, value: 40 } };
       feedLocation(engine, [container], [sensor]);
       const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
-      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: false, symbol: 'container' });
+      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: false, kind: 'container', statusKind: 'none' });
       await advance(5 * MIN);
       expect(view.entries.get('c1')!.missingSymbol).toBe(false);
       await advance(1);
-      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: true, symbol: 'missing', visible: true, status: 'missing' });
+      expect(view.entries.get('c1')).toMatchObject({ missingSymbol: true, kind: 'container', statusKind: 'unknown', status: 'missing' });
     });
 
     it('skips an employee whose location timed out', async () => {
@@ -94,22 +94,27 @@ describe('views', () => {
       feedLocation(engine, [room], [sensor]);
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['room_reservation'] });
       const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'r1' });
+      const reservation = () => popup.entries.get(SELF_KEY)!.reservation!;
 
-      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free', text: 'Next: 09:10–09:40 Standup', activeEvent: null });
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free', statusKind: 'free' });
+      expect(reservation()).toMatchObject({ text: 'Next: 09:10–09:40 Standup', active: null });
       expect(rooms.entries.get('r1')).toMatchObject({ free: true, status: 'free', bookable: true, reservationSensorId: 's-r1' });
 
       await advance(10 * MIN - 1);
       expect(floor.entries.get('r1')!.status).toBe('free');
       await advance(2);
-      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[2], status: 'reserved', text: `09:10–09:40 Standup\n${MSG.NO_RESERVATIONS}` });
-      expect(floor.entries.get('r1')!.text).toContain('No reservations');
-      expect(floor.entries.get('r1')!.activeEvent).toMatchObject({ booking_ref: 'b-1' });
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[2], status: 'reserved', statusKind: 'booked' });
+      expect(reservation().text).toBe(`09:10–09:40 Standup\n${MSG.NO_RESERVATIONS}`);
+      expect(reservation().text).toContain('No reservations');
+      expect(reservation().active).toMatchObject({ booking_ref: 'b-1' });
       expect(rooms.entries.get('r1')).toMatchObject({ free: false, status: 'reserved', statusIndex: 2 });
 
       await advance(30 * MIN - 2);
       expect(floor.entries.get('r1')!.status).toBe('reserved');
       await advance(2);
-      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free', text: 'No reservations', activeEvent: null });
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[0], status: 'free' });
+      expect(reservation()).toMatchObject({ text: 'No reservations', active: null });
       expect(rooms.entries.get('r1')!.free).toBe(true);
     });
 
@@ -122,9 +127,9 @@ describe('views', () => {
       ];
       feedLocation(engine, [room], sensors);
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['rooms'] });
-      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[3], status: 'occupied and reserved' });
+      expect(floor.entries.get('r1')).toMatchObject({ color: ROOM[3], status: 'occupied and reserved', statusKind: 'busy' });
       await advance(5 * MIN + 1);
-      expect(floor.entries.get('r1')).toMatchObject({ color: BASE_CONFIG.statusColors.missing, status: 'unknown' });
+      expect(floor.entries.get('r1')).toMatchObject({ color: BASE_CONFIG.statusColors.missing, status: 'no data', statusKind: 'unknown' });
     });
   });
 
@@ -172,13 +177,13 @@ describe('views', () => {
       const view = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: ['co2'] });
       expect([...view.entries.keys()]).toEqual(['r1']);
       const low = view.entries.get('r1')!;
-      expect(low).toMatchObject({ layers: ['co2'], value: 400, unit: 'ppm', text: '400 ppm' });
+      expect(low).toMatchObject({ layers: ['co2'], text: '400 ppm' });
       expect(view.meta!.legends.map((l) => l.layer)).toEqual(['co2']);
       expect(view.meta!.legends[0]!.stops[0]).toMatchObject({ value: 400, color: low.color });
       engine.internals.sink.apply(measurement('s-co2', 'co2', { time: T0 + 1000, valid_for: 10 * MIN, value: 1800 }));
       await advance(0);
       expect(view.entries.get('r1')!.color).not.toBe(low.color);
-      expect(view.entries.get('r1')!.value).toBe(1800);
+      expect(view.entries.get('r1')!.text).toBe('1800 ppm');
     });
 
     it('shows the battery and last communication on the devices layer, updated by heartbeats', async () => {
@@ -189,13 +194,16 @@ describe('views', () => {
         last_measurement: { time: T0 - MIN, valid_for: 60 * MIN, value: 21 },
       }]);
       const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['devices'] });
-      expect(view.entries.get('dev1')).toMatchObject({ battery: 80, lastCommunication: T0 - MIN, status: null });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'dev1' });
+      expect(view.entries.get('dev1')).toMatchObject({ status: null, statusKind: 'none' });
+      expect(popup.entries.get(SELF_KEY)).toMatchObject({ battery: 80, lastCommunication: T0 - MIN, value: { text: '21 °C', quantity: 'Temperature', unit: '°C' } });
       engine.internals.sink.apply({
         scope: locationScope,
         changes: [{ collection: 'heartbeats', kind: 'created', id: 's-dev1', data: { sensor_id: 's-dev1', time: T0 + MIN, battery_level: 15 } }],
       });
       await advance(0);
-      expect(view.entries.get('dev1')).toMatchObject({ battery: 15, lastCommunication: T0 + MIN, status: 'battery low' });
+      expect(view.entries.get('dev1')).toMatchObject({ status: 'battery low', statusKind: 'attention' });
+      expect(popup.entries.get(SELF_KEY)).toMatchObject({ battery: 15, lastCommunication: T0 + MIN, status: 'battery low' });
     });
 
     it('re-derives clean-desk colours on the real-time timeline after a desk is left', async () => {
@@ -203,18 +211,18 @@ describe('views', () => {
       const desk = { id: 'd1', type: 'shape', subtype: 'desk', name: 'D1', parent_id: 'f1', data_providers: ['s-d1'] };
       feedLocation(engine, [desk], [{ id: 's-d1', type: 'occupancy', last_measurement: { time: T0 - MIN, valid_for: 8 * 60 * MIN, value: 1 } }]);
       const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
-      expect(view.entries.get('d1')).toMatchObject({ status: 'occupied', color: ROOM[2] });
+      expect(view.entries.get('d1')).toMatchObject({ status: 'occupied', statusKind: 'busy', color: ROOM[2] });
       engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0, valid_for: 8 * 60 * MIN, value: 0 }));
       await advance(0);
       const justLeft = view.entries.get('d1')!;
-      expect(justLeft.status).toBe('Short break');
+      expect(justLeft).toMatchObject({ status: 'short break', statusKind: 'busy' });
       const patches = view.messages.length;
       await advance(REALTIME_TIMELINE_INTERVAL_MS * 15);
       expect(view.messages.length).toBeGreaterThan(patches);
-      expect(view.entries.get('d1')!.status).toBe('Should be cleared');
+      expect(view.entries.get('d1')).toMatchObject({ status: 'should be cleared', statusKind: 'attention' });
       expect(view.entries.get('d1')!.color).not.toBe(justLeft.color);
       await advance(120 * MIN);
-      expect(view.entries.get('d1')!.status).toBe('Clean desk policy exceeded');
+      expect(view.entries.get('d1')).toMatchObject({ status: 'clean desk policy exceeded', statusKind: 'attention' });
     });
   });
 });

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { MSG } from '../../../src/shared/messages.js';
 import { RECONNECT_MAX_DELAY_MS, RECONNECT_STEP_MS, TIME_SYNC_INTERVAL_MS } from '../../../src/shared/constants.js';
-import { connected, createFixture, LOC, ORG, USER } from './fakes.js';
+import { connected, createFixture, LOC, ORG, USER } from '../sync/fakes.js';
 import { scopeKey } from '../../../src/shared/protocol.js';
 
 const networkError = (message: string) => ({ level: 'error', type: 'network', message });
 
-describe('createSync', () => {
+describe('createSession', () => {
   beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(1_000_000); });
   afterEach(() => { vi.useRealTimers(); });
 
@@ -21,16 +21,17 @@ describe('createSync', () => {
 
     it("fails a second attempt while one is ongoing with 'Only one connection attempt can be ongoing!'", async () => {
       const f = createFixture();
-      await f.sync.signIn('ada@example.com', 'password1');
       let release!: () => void;
       f.connectOutcomes.push(() => new Promise<void>((resolve) => { release = resolve; }));
-      const first = f.sync.connect();
-      await expect(f.sync.connect()).rejects.toThrow('Only one connection attempt can be ongoing!');
-      await expect(f.sync.connect()).rejects.toThrow(MSG.ONLY_ONE_CONNECTION_ATTEMPT);
+      // signing in starts the first attempt
+      await f.sync.signIn('ada@example.com', 'password1');
+      expect(() => f.session.connect()).toThrow('Only one connection attempt can be ongoing!');
+      expect(() => f.session.connect()).toThrow(MSG.ONLY_ONE_CONNECTION_ATTEMPT);
       await vi.waitFor(() => expect(release).toBeDefined());
       release();
-      await first;
+      await f.settled();
       expect(f.sync.state().state).toBe('connected');
+      expect(f.transports).toHaveLength(1);
     });
 
     it('goes connecting, then connected, activates the user scope and loads notifications', async () => {
@@ -69,8 +70,8 @@ describe('createSync', () => {
 
     it("posts 'Could not sync time with server.' when /current_time fails, and schedules a reconnect", async () => {
       const f = createFixture();
-      await f.sync.signIn('ada@example.com', 'password1');
       f.api.on('GET', '/v1/current_time', () => { throw new TypeError('fetch failed'); });
+      await f.sync.signIn('ada@example.com', 'password1');
       await f.sync.connect();
       expect(f.errors.map((e) => e.message)).toEqual(['Could not sync time with server.']);
       expect(f.errors[0]).toMatchObject(networkError(MSG.COULD_NOT_SYNC_TIME));
@@ -107,21 +108,15 @@ describe('createSync', () => {
     });
 
     it('names missing Pusher settings clearly and still retries on the schedule', async () => {
-      const f = createFixture();
       const { createTransport } = await import('../../../src/worker/transports/index.js');
+      const f = createFixture({ transportFactory: createTransport });
       f.settings.mqtt_config = undefined;
       f.settings.pusher_config = { app_key: 'key', cluster: '' };
-      const sync = (await import('../../../src/worker/sync/createSync.js')).createSync({
-        host: 'http://api.test', clock: (await import('../../../src/worker/ports.js')).systemClock,
-        corrected: f.corrected, scheduler: f.scheduler, fetch: f.api.fetch, transportFactory: createTransport,
-        logger: f.logger, sink: { apply() {} }, onConnection() {}, onError: (e) => f.errors.push(e),
-      });
-      await sync.signIn('ada@example.com', 'password1');
-      await sync.connect();
-      expect(sync.state().lastError).toBe('Real-time messaging needs an app key and a cluster option.');
+      await f.sync.signIn('ada@example.com', 'password1');
+      await f.sync.connect();
+      expect(f.sync.state().lastError).toBe('Real-time messaging needs an app key and a cluster option.');
       expect(f.errors.map((e) => e.message)).toEqual([MSG.PROBLEM_CONNECTING]);
-      expect(sync.state().nextRetryAt).toBe(Date.now() + 5_000);
-      await sync.dispose();
+      expect(f.sync.state().nextRetryAt).toBe(Date.now() + 5_000);
     });
   });
 
@@ -252,14 +247,17 @@ describe('createSync', () => {
     });
   });
 
-  describe('disconnect', () => {
-    it('closes the transport and cancels reconnects and time sync', async () => {
+  describe('signOut', () => {
+    it('closes the transport, stops every scope and cancels reconnects and time sync', async () => {
       const f = createFixture();
-      await connected(f);
-      await f.sync.disconnect();
+      await connected(f, { location: true });
+      f.session.signOut();
       expect(f.transport().disconnected).toBe(true);
-      expect(f.sync.state()).toMatchObject({ state: 'idle', nextRetryAt: null });
+      expect(f.sync.state()).toMatchObject({ state: 'idle', phase: 'signedOut', nextRetryAt: null, transport: null });
+      for (const scope of [USER, ORG, LOC]) expect(f.sync.subscriptionState(scope)).toBe('inactive');
       expect(f.scheduler.size()).toBe(0);
+      expect(f.port.ended).toEqual(['signOut']);
+      expect(f.session.token()).toBeNull();
     });
   });
 });
