@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -44,6 +44,22 @@ async function cancelCurrentBookings(): Promise<void> {
     const res = await server.api(`/booking?${query}`, { method: 'DELETE', token });
     expect(res.status).toBe(204);
   }
+}
+
+/**
+ * Rooms fill up through the local working day in the simulation: hold it and
+ * report every room empty, as the sensors would in a quiet hour, so a room is
+ * free to book whenever the test runs. Returns what resumes the simulation.
+ */
+async function emptyRooms(): Promise<() => void> {
+  const { store, simulator } = server.server;
+  simulator.stop();
+  const now = Date.now();
+  const roomSensors = new Set([...store.assets.values()].filter((a) => a.type === 'room').flatMap((a) => a.data_providers.map(String)));
+  const sensors = [...store.sensors.values()].filter((s) => s.type === 'occupancy' && roomSensors.has(String(s.id)));
+  // older than the 80 s in which a meeting room counts any reading as presence (spec §4)
+  store.addMeasurements(sensors.map((s) => ({ sensorId: s.id, value: { time: now - 90_000, valid_for: 30 * 60_000, value: 0 } })));
+  return () => simulator.start();
 }
 
 function locationId(): string {
@@ -126,7 +142,9 @@ describe('viewer in Chromium', () => {
 
   it('changes the colour of a room when it is booked', async () => {
     await cancelCurrentBookings();
-    const free = page.locator('g.asset-room[data-status~="free"]').first();
+    const resume = await emptyRooms();
+    onTestFinished(resume);
+    const free = page.locator('g.asset-room[data-status-kind="free"]').first();
     await free.waitFor();
     const id = (await free.getAttribute('data-asset-id'))!;
     const room = page.locator(`g.asset-room[data-asset-id="${id}"]`);
@@ -137,6 +155,7 @@ describe('viewer in Chromium', () => {
     await dialog.getByLabel('Subject').fill('E2E planning');
     await dialog.getByRole('button', { name: 'Book now' }).click();
     await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
+    expect(await room.getAttribute('data-status-kind')).toBe('booked');
     expect(await room.getAttribute('data-status')).toMatch(/reserved/);
     // the reservation text keeps its lines: the current slot, then 'Next:' or 'No reservations'
     const text = dialog.locator('.asset-text');

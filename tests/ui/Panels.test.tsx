@@ -56,10 +56,11 @@ describe('LayerPanel', () => {
     expect(screen.queryByRole('figure', { name: 'Legend: Desk status marks' })).toBeNull();
     rerender(<MapLegends active={['desk_usage']} legends={[]} />);
     const legend = screen.getByRole('figure', { name: 'Legend: Desk status marks' });
-    expect(within(legend).getByText('Busy (occupied)')).toBeTruthy();
+    expect(within(legend).getByText('Busy (occupied, short break)')).toBeTruthy();
+    expect(within(legend).getByText('Needs attention (to be cleared, battery low)')).toBeTruthy();
     expect(within(legend).getByText('Booked (reserved)')).toBeTruthy();
     expect(within(legend).getByText('No recent data')).toBeTruthy();
-    expect(legend.querySelectorAll('svg path')).toHaveLength(3);
+    expect(legend.querySelectorAll('svg path')).toHaveLength(4);
   });
 
   it('leaves out layers the user may not see', () => {

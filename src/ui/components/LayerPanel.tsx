@@ -73,8 +73,9 @@ export function LegendView({ legend }: { legend: Legend }) {
 const MARKED_LAYERS: readonly MapLayer[] = ['desks', 'desk_usage', 'lockers'];
 
 const MARK_WORDS: ReadonlyArray<[StatusKind, string]> = [
-  ['busy', 'Busy (occupied)'],
+  ['busy', 'Busy (occupied, short break)'],
   ['booked', 'Booked (reserved)'],
+  ['attention', 'Needs attention (to be cleared, battery low)'],
   ['unknown', 'No recent data'],
 ];
 

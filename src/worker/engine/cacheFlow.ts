@@ -23,7 +23,7 @@ export interface CacheFlowOptions {
 
 export interface CacheFlow {
   open(): Promise<void>;
-  /** points the persister at the store's (user, location), or stops it */
+  /** points the persister at the store's (user, location), or stops it; the first write is a full one */
   target(userId: Id | null): void;
   /**
    * Restores a cached location into the store; false when there is none, it was
@@ -66,6 +66,8 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
           return out;
         },
       }));
+      // what the store already holds (the organization loaded before the location was chosen) is saved too
+      persister.requestFull();
     },
 
     async restore(userId, locationId, locationOnly, stillWanted = () => true) {
