@@ -33,6 +33,7 @@ import { peopleRoutes } from './routes/people.js';
 import { sensorRoutes } from './routes/sensors.js';
 import { seedDemo, type SeedOptions, type SeedResult } from './seed/demo.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
+import type { TokenRecord } from './store/records.js';
 import { createStore, type Store } from './store/store.js';
 
 export interface PusherCredentials {
@@ -62,6 +63,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** GET /v1/dev/outbox lists the local mail outbox (never in production) */
   devRoutes?: boolean;
+  /** sessions kept across a restart (tests: as a real database would), in place before the first request */
+  sessions?: Iterable<[string, TokenRecord]>;
 }
 
 export interface StoreyServer {
@@ -84,6 +87,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   const clock = options.clock ?? systemClock;
   const publisher = createPublisher();
   const store = createStore(clock, publisher);
+  for (const [token, record] of options.sessions ?? []) store.tokens.set(token, record);
   const outbox = createOutbox();
   const seed = seedDemo(store, { ...options.seed, now: clock.now() });
   let transport: LiveTransport | null = null;

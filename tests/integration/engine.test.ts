@@ -207,10 +207,10 @@ describe.each(['pusher', 'mqtt'] as const)('engine against the reference server 
     await vi.waitFor(() => { expect(connection.entries.get(SELF_KEY)!.state).not.toBe('connected'); }, WAIT);
     expect(connection.entries.get(SELF_KEY)!.nextRetryAt).not.toBeNull();
     current = await startStoreyServer({
+      // sessions outlive a restart, as with a real database (in place before the first request)
+      sessions: tokens,
       host: '127.0.0.1', port, transport, seed: TEST_SEED, simulate: false, devRoutes: true, pusher: test.server.pusher,
     });
-    // sessions outlive a restart, as with a real database
-    for (const [key, rec] of tokens) current.store.tokens.set(key, rec);
     await vi.waitFor(() => { expect(connection.entries.get(SELF_KEY)).toMatchObject({ state: 'connected', attempts: 0 }); }, { ...WAIT, timeout: 30_000 });
     await engine.unsubscribe(watchId);
     // connected, lost, then connected again

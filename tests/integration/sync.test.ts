@@ -178,11 +178,11 @@ describe.each(['pusher', 'mqtt'] as const)('the session against the reference se
     await waitFor(() => expect(state().state).not.toBe('connected'), 'the loss to be noticed');
     await waitFor(() => expect(errors.filter((e) => e.message === MSG.FAILED_RECONNECT_ATTEMPT).length).toBeGreaterThanOrEqual(failedBefore + 1), 'a failed attempt');
     current = await startStoreyServer({
+      // sessions outlive a restart, as with a real database (in place before the first request)
+      sessions: tokens,
       host: '127.0.0.1', port, transport, seed: TEST_SEED, simulate: false, devRoutes: true,
       pusher: test.server.pusher, mqtt: brokerOptions(),
     });
-    // sessions outlive a restart, as with a real database
-    for (const [key, rec] of tokens) current.store.tokens.set(key, rec);
     await waitFor(() => expect(state()).toMatchObject({ state: 'connected', attempts: 0 }), 'reconnection');
     expectBackOffSince(from);
     const after = session.position(locScope());
