@@ -7,6 +7,7 @@ import type { BaseConfig, ReportKind } from './config.js';
 import type { MapLayer } from './constants.js';
 import type { AssetKind, StatusKind } from './kinds.js';
 import type { PostedError } from './messages.js';
+import type { SearchGroup } from './search.js';
 import type { ReportMeta, ReportRequest, ReportRow } from './reports/types.js';
 import type {
   Asset, Building, Floor, Id, Notification, Role, Settings, User, Vec2, ReservationEvent,
@@ -26,7 +27,9 @@ export type ViewSpec =
   /** a report of the loaded location (src/shared/reports/types.ts, docs/reports.md) */
   | { view: 'report'; report: ReportRequest }
   /** one asset's popup details (entry SELF_KEY; none while the asset is not visible) */
-  | { view: 'asset'; assetId: Id };
+  | { view: 'asset'; assetId: Id }
+  /** the asset finder: results of one query, keyed by SearchResult.key (docs/ui.md) */
+  | { view: 'search'; query: string };
 
 export type ViewName = ViewSpec['view'];
 
@@ -300,6 +303,41 @@ export interface SessionView {
   fromCache: boolean;
 }
 
+/** One finder result: an asset or a co-worker, with where to show it. */
+export interface SearchResult {
+  /** 'a:<asset id>' or 'p:<user id>' */
+  key: string;
+  id: Id;
+  target: 'asset' | 'person';
+  group: SearchGroup;
+  kind: AssetKind;
+  name: string;
+  /** 0 is the best match */
+  rank: number;
+  /** the live status and value in words ('free', 'CO2 812 ppm', 'not on site') */
+  status: string | null;
+  statusKind: StatusKind;
+  /** map layers that draw it (the UI turns one on to show it) */
+  layers: MapLayer[];
+  floorId: Id | null;
+  floorName: string | null;
+  buildingId: Id | null;
+  buildingName: string | null;
+  x: number | null;
+  y: number | null;
+}
+
+export interface SearchMeta {
+  /** the query as answered */
+  query: string;
+  /** every match, beyond the ones listed */
+  total: number;
+  /** groups in the order to show them (best match first), with their full counts */
+  groups: Array<{ group: SearchGroup; count: number }>;
+  /** the index is still being built (first search of a location): documents done of all */
+  indexing: { done: number; total: number } | null;
+}
+
 export interface FeedEntry extends PostedError {
   seq: number;
 }
@@ -315,6 +353,7 @@ export interface ViewTypes {
   feed: { entry: FeedEntry; meta: null };
   report: { entry: ReportRow; meta: ReportMeta };
   asset: { entry: AssetDetail; meta: null };
+  search: { entry: SearchResult; meta: SearchMeta };
 }
 
 // ---------------------------------------------------------------- actions

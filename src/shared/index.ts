@@ -38,5 +38,7 @@ export * from './rules/reservationHistory.js';
 export * from './rules/cleanDesk.js';
 export * from './rules/location.js';
 export * from './rules/wayfinding.js';
+export * from './rules/route.js';
+export * from './search.js';
 export * from './rules/users.js';
 export * from './rules/backoff.js';

@@ -13,7 +13,7 @@ import { DEFAULT_API_VERSION } from '../shared/rest.js';
 import { NoPermissionsError, rolesFromPermissions } from '../shared/roles.js';
 import type { Id, Role, Settings } from '../shared/types.js';
 import { createConfigResolver } from './derive/configResolver.js';
-import { createFactsCache } from './derive/factsCache.js';
+import { createFactsCache, type FactsCache } from './derive/factsCache.js';
 import { createActions } from './engine/actions.js';
 import { createCacheFlow } from './engine/cacheFlow.js';
 import { markEverythingChanged, routeDelta, type DeltaRouting } from './engine/deltaRouting.js';
@@ -34,7 +34,10 @@ import { withPersonSiblings } from './store/people.js';
 import { clearLocationData, clearStore, createStore, type Store } from './store/store.js';
 import { syncAllUserEntities } from './store/userEntities.js';
 import { createCorrectedClock, type CorrectedClock } from './sync/timeSync.js';
-import { createViewSources } from './views/sources.js';
+import { createViewSources, personEntry, type ViewState } from './views/sources.js';
+import { createSearchDocs, noteForSearch } from './search/searchDocs.js';
+import { createSearchIndex } from './search/searchIndex.js';
+import { searchSource } from './search/searchSource.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
 import { createReportService } from './reports/reportService.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
@@ -67,6 +70,8 @@ export interface EngineInternals {
   session(): Session | null;
   /** the sink the session feeds (tests may feed it directly) */
   sink: ChangeSink;
+  /** derived facts per asset (benches, diagnostics) */
+  facts: FactsCache;
 }
 
 export interface Engine extends EngineApi {
@@ -75,6 +80,7 @@ export interface Engine extends EngineApi {
 }
 
 const TIMELINE_KEY = 'engine:timeline';
+const SEARCH_BUILD_KEY = 'engine:search-build';
 const SIGNED_OUT = initialSessionState();
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -156,7 +162,7 @@ export function createEngine(deps: EngineDeps): Engine {
     structureLoaded: store.buildings.size > 0 || locationLive,
   });
 
-  const sources = createViewSources({
+  const viewState: ViewState = {
     store, facts, config,
     roles: () => roles,
     viewerUserId,
@@ -170,6 +176,14 @@ export function createEngine(deps: EngineDeps): Engine {
     session: sessionView,
     feed: () => feed.entries(),
     report: (spec) => reports.source(spec),
+    search: (spec) => searchSource(searchIndex, searchDocs, spec),
+  };
+  const sources = createViewSources(viewState);
+  const searchDocs = createSearchDocs({ store, facts, roles: () => roles, person: (id) => personEntry(viewState, id) });
+  const searchIndex = createSearchIndex(searchDocs, {
+    now: () => clock.now(),
+    defer: (fn) => scheduler.scheduleIn(SEARCH_BUILD_KEY, 0, fn),
+    onProgress: () => hub.markDirty('search'),
   });
 
   const pageCache = deps.pageCache?.(viewerUserId) ?? null;
@@ -192,8 +206,14 @@ export function createEngine(deps: EngineDeps): Engine {
   // ---------------------------------------------------------------- the one write path
 
   const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId };
-  const everythingChanged = () => markEverythingChanged(routing);
-  const afterDelta = (delta: StoreDelta) => routeDelta(routing, delta);
+  const everythingChanged = () => {
+    searchIndex.reset();
+    markEverythingChanged(routing);
+  };
+  const afterDelta = (delta: StoreDelta) => {
+    routeDelta(routing, delta);
+    noteForSearch(searchIndex, delta);
+  };
   const applyOptions = () => ({
     logger: storeLogger,
     now: () => corrected.now(),
@@ -486,7 +506,7 @@ export function createEngine(deps: EngineDeps): Engine {
       else hub.markDirty('connection');
     },
 
-    internals: { store, scheduler, hub, persister, corrected, session: () => session, sink },
+    internals: { store, scheduler, hub, persister, corrected, session: () => session, sink, facts },
 
     async dispose() {
       disposed = true;

@@ -31,6 +31,8 @@ export interface ViewState {
   feed(): readonly FeedEntry[];
   /** report views (reports/reportService.ts) */
   report(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
+  /** the asset finder (search/searchSource.ts) */
+  search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
 }
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
@@ -83,6 +85,32 @@ function structureSource(state: ViewState): ViewSource {
   };
 }
 
+/** A user as the people view lists them: a position only where the viewer may see them. */
+export function personEntry(state: ViewState, key: Id): PersonEntry | undefined {
+  const { store } = state;
+  const user = store.users.get(key);
+  if (!user) return undefined;
+  const source = choosePosition(store, key, state.now());
+  const facts = source ? state.facts.get(source.assetId) : null;
+  const own = key === state.viewerUserId();
+  const placed = !!source && !!facts && facts.floorId === source.floorId && facts.reachable
+    && facts.freshness.visible && (user.visible || own);
+  return {
+    id: user.id,
+    name: userDisplayName(user),
+    email: user.email,
+    avatarUrl: user.avatar_url,
+    decoration: user.decoration?.name ?? null,
+    locationId: placed ? store.locationId : null,
+    floorId: placed ? source!.floorId : null,
+    x: placed ? facts!.asset.x : null,
+    y: placed ? facts!.asset.y : null,
+    visible: placed,
+    lastSeen: placed ? source!.time : null,
+    manual: placed && source!.manual,
+  };
+}
+
 /**
  * People finder: every user of the organization; a position (location, floor,
  * x, y, last seen) only while one of the user's assets places them on a floor
@@ -97,28 +125,8 @@ function peopleSource(state: ViewState): ViewSource {
   return {
     keys: () => store.users.keys(),
     entry(key): PersonEntry | undefined {
-      const user = store.users.get(key);
-      if (!user) return undefined;
       for (const id of personAssetIds(store, key)) userOfAsset.set(id, key);
-      const source = choosePosition(store, key, state.now());
-      const facts = source ? state.facts.get(source.assetId) : null;
-      const own = key === state.viewerUserId();
-      const placed = !!source && !!facts && facts.floorId === source.floorId && facts.reachable
-        && facts.freshness.visible && (user.visible || own);
-      return {
-        id: user.id,
-        name: userDisplayName(user),
-        email: user.email,
-        avatarUrl: user.avatar_url,
-        decoration: user.decoration?.name ?? null,
-        locationId: placed ? store.locationId : null,
-        floorId: placed ? source!.floorId : null,
-        x: placed ? facts!.asset.x : null,
-        y: placed ? facts!.asset.y : null,
-        visible: placed,
-        lastSeen: placed ? source!.time : null,
-        manual: placed && source!.manual,
-      };
+      return personEntry(state, key);
     },
     meta: () => null,
     affected(d) {
@@ -228,6 +236,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
         metaAffected: () => false,
       };
       case 'report': return state.report(spec);
+      case 'search': return state.search(spec);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }
   };

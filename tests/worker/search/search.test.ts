@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SearchMeta, SearchResult } from '../../../src/shared/api.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { SEARCH_RESULTS_PER_GROUP } from '../../../src/worker/search/searchSource.js';
+import { lookOf, statusKindOf } from '../../../src/worker/derive/drawState.js';
+import { MAP_LAYERS } from '../../../src/shared/constants.js';
+import {
+  collect, createTestEngine, feedLocation, locationScope, wireDesk, wireOccupancySensor, wireUser,
+} from '../engine/harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const MIN = 60_000;
+
+let engine: Engine;
+
+beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
+
+const ASSETS = [
+  wireDesk('d1', 'f1', { name: 'Desk 1.12' }),
+  wireDesk('d2', 'f1', { name: 'Desk 1.13' }),
+  wireDesk('d3', 'f2', { name: 'Desk 2.12' }),
+  { id: 'r1', type: 'room', subtype: 'meeting', name: 'Aurora', parent_id: 'f2', x: 5, y: 5, data_providers: [] },
+  { id: 'l1', type: 'container', subtype: 'locker', name: 'Locker 4', parent_id: 'f1', x: 1, y: 1, categories: { shape: 'locker' } },
+  { id: 'air1', type: 'sensor', subtype: 'environment', name: 'Air 1', parent_id: 'f1', x: 3, y: 3, data_providers: ['s-co2'], default_sensor_type: 'co2' },
+  { id: 't1', type: 'ticket', name: 'Broken chair', speech_bubble: 'The chair by the window is broken', parent_id: 'f2', x: 2, y: 2, value: { time: T0, valid_for: 60 * MIN, status: 'open' } },
+  wireDesk('d-secret', 'f1', { name: 'Desk 1.99', unpublished: true }),
+];
+const SENSORS = [
+  wireOccupancySensor('s-d1', T0 - MIN, 0),
+  wireOccupancySensor('s-d2', T0 - MIN, 1),
+  wireOccupancySensor('s-d3', T0 - MIN, 0),
+  { id: 's-co2', type: 'co2', unit: 'ppm', last_measurement: { time: T0 - MIN, valid_for: 60 * MIN, value: 812 } },
+];
+const USERS = [wireUser('u1', { first_name: 'Aino', last_name: 'Mäkelä' }), wireUser('u2', { first_name: 'Jussi', last_name: 'Makinen' })];
+
+async function search(query: string) {
+  const view = await collect<SearchResult, SearchMeta>(engine, { view: 'search', query });
+  const ranked = () => [...view.entries.values()].sort((a, b) => a.rank - b.rank);
+  return { view, ranked, names: () => ranked().map((r) => r.name) };
+}
+
+function setup() {
+  ({ engine } = createTestEngine());
+  feedLocation(engine, ASSETS, SENSORS, USERS);
+}
+
+describe('search view', () => {
+  it('finds a co-worker whatever the diacritics, both ways', async () => {
+    setup();
+    expect((await search('makela')).names()).toEqual(['Aino Mäkelä']);
+    const found = await search('MÄKELÄ');
+    expect(found.names()).toEqual(['Aino Mäkelä']);
+    expect(found.ranked()[0]).toMatchObject({ target: 'person', group: 'person', id: 'u1', key: 'p:u1' });
+  });
+
+  it('forgives a typo in a name and in a kind word', async () => {
+    setup();
+    expect((await search('Aurra')).names()).toEqual(['Aurora']);
+    expect((await search('lockr 4')).names()).toEqual(['Locker 4']);
+  });
+
+  it('finds a desk by its number with its floor and building, and by its id', async () => {
+    setup();
+    const desk = await search('desk 1.12');
+    expect(desk.ranked()[0]).toMatchObject({ id: 'd1', group: 'desk', kind: 'desk', floorId: 'f1', floorName: 'Floor f1', buildingName: 'Main', x: 1, y: 2 });
+    expect((await search('d3')).names()).toEqual(['Desk 2.12']);
+  });
+
+  it('groups the results by type, the best group first, with full counts', async () => {
+    setup();
+    const found = await search('12');
+    expect(found.view.meta).toEqual({ query: '12', total: 2, groups: [{ group: 'desk', count: 2 }], indexing: null });
+    expect(found.names()).toEqual(['Desk 1.12', 'Desk 2.12']);
+  });
+
+  it('reads status words as the live status: free desks are the ones free now', async () => {
+    setup();
+    expect((await search('free desks')).names()).toEqual(['Desk 1.12', 'Desk 2.12']);
+    expect((await search('occupied desk')).names()).toEqual(['Desk 1.13']);
+  });
+
+  it('finds sensors by what they measure and shows their value', async () => {
+    setup();
+    const found = await search('co2');
+    expect(found.ranked()[0]).toMatchObject({ id: 'air1', group: 'sensor', status: expect.stringContaining('812 ppm') });
+  });
+
+  it("finds a ticket by what it says", async () => {
+    setup();
+    expect((await search('window')).names()).toEqual(['Broken chair']);
+  });
+
+  it('never finds what the viewer may not see (an unpublished desk, for a regular user)', async () => {
+    setup();
+    expect((await search('1.99')).names()).toEqual([]);
+    expect((await search('d-secret')).names()).toEqual([]);
+  });
+
+  it('answers an empty query with nothing, and lists at most a page per group', async () => {
+    ({ engine } = createTestEngine());
+    const desks = Array.from({ length: 30 }, (_, i) => wireDesk(`d${i}`, 'f1', { name: `Desk 9.${i}` }));
+    feedLocation(engine, desks, desks.map((d) => wireOccupancySensor(`s-${d.id}`, T0 - MIN, 0)));
+    expect((await search('   ')).names()).toEqual([]);
+    const all = await search('desks');
+    expect(all.view.meta!.total).toBe(30);
+    expect(all.names()).toHaveLength(SEARCH_RESULTS_PER_GROUP);
+    // natural order: 9.2 before 9.10
+    expect(all.names().slice(0, 3)).toEqual(['Desk 9.0', 'Desk 9.1', 'Desk 9.2']);
+  });
+
+  it('follows live changes: a renamed desk is found by its new name and no longer by the old one', async () => {
+    setup();
+    const byNew = await search('Kuusi');
+    const byOld = await search('desk 1.13');
+    expect(byNew.names()).toEqual([]);
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', data: { ...ASSETS[1], name: 'Kuusi corner' } }] });
+    await vi.advanceTimersByTimeAsync(0);
+    engine.internals.hub.flush();
+    expect(byNew.names()).toEqual(['Kuusi corner']);
+    expect(byOld.names()).toEqual([]);
+  });
+
+  it('follows live status: a desk that becomes occupied leaves the free desks', async () => {
+    setup();
+    const free = await search('free desk');
+    expect(free.names()).toEqual(['Desk 1.12', 'Desk 2.12']);
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'measurements', kind: 'created', id: 's-d1', data: { sensor_id: 's-d1', type: 'occupancy', value: { time: T0, valid_for: 60 * MIN, value: 1 } } }] });
+    await vi.advanceTimersByTimeAsync(0);
+    engine.internals.hub.flush();
+    expect(free.names()).toEqual(['Desk 2.12']);
+    expect(free.view.meta!.total).toBe(1);
+  });
+
+  it('filters by the same status kind the map shows with every layer on', () => {
+    setup();
+    const stale = wireDesk('d-stale', 'f1', { data_providers: ['s-stale'] });
+    engine.internals.sink.apply({ scope: locationScope, changes: [
+      { collection: 'assets', kind: 'created', data: stale },
+      { collection: 'sensors', kind: 'created', data: wireOccupancySensor('s-stale', T0 - 120 * MIN, 1, MIN) },
+    ] });
+    const kinds = new Set<string>();
+    for (const id of engine.internals.store.assets.keys()) {
+      const facts = engine.internals.facts.get(id)!;
+      kinds.add(statusKindOf(facts));
+      expect(statusKindOf(facts), id).toBe(lookOf(facts, new Set(MAP_LAYERS)).statusKind);
+    }
+    expect([...kinds].sort()).toEqual(['busy', 'free', 'none', 'unknown']);
+  });
+
+  it('forgets a deleted asset', async () => {
+    setup();
+    const found = await search('Aurora');
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'deleted', id: 'r1' }] });
+    engine.internals.hub.flush();
+    expect(found.names()).toEqual([]);
+    expect((await search('Aurora')).names()).toEqual([]);
+  });
+});
