@@ -4,7 +4,7 @@
 // URL in step (deep links), and shows honest words while navigation loads.
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { PersonEntry, RoomEntry, SessionView } from '../../shared/api.js';
+import type { PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
@@ -20,6 +20,7 @@ import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
+import { AssetFinder } from './finder/AssetFinder.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
@@ -160,6 +161,19 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (r.floorId) void api.selectFloor(r.floorId);
     setLink((l) => ({ ...l, floor: r.floorId ?? l.floor, asset: r.id }));
   };
+  // a finder result: its floor, one of its layers on, highlighted (assets) or centred (people)
+  const showResult = (r: SearchResult) => {
+    if (!r.floorId) return;
+    void api.selectFloor(r.floorId);
+    setLink((l) => ({
+      ...l,
+      floor: r.floorId,
+      asset: r.target === 'asset' ? r.id : null,
+      layers: r.layers.some((x) => l.layers.includes(x)) ? l.layers : MAP_LAYERS.filter((x) => l.layers.includes(x) || x === r.layers[0]),
+    }));
+    if (r.target === 'person' && r.x !== null && r.y !== null) setFocus({ x: r.x, y: r.y, seq: Date.now() });
+    announce(`${r.name} is on ${floorName(r.floorId) ?? 'another floor'}.`);
+  };
   const onPickPoint = (point: { x: number; y: number }) => {
     if (pick === 'ticket') setTicketPoint(point);
     if (pick === 'location' && floorId) {
@@ -197,6 +211,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             }}
             onFloor={setFloor}
           />
+          {session.locationId ? <AssetFinder onShow={showResult} multipleBuildings={buildings.length > 1} /> : null}
           <span className="user">
             <span>{signedInAs}</span>
             {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}

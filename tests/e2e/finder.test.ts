@@ -1,0 +1,118 @@
+// The asset finder in real Chromium against the reference server and the real
+// engine worker: keyboard first (`/`, arrows, Enter) and by mouse, across
+// floors and buildings, typos and diacritics. Screenshots in test-results/e2e/.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+const floorSelect = () => page.getByLabel('Floor', { exact: true });
+const buildingSelect = () => page.getByLabel('Building', { exact: true });
+const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
+const results = () => page.getByRole('listbox', { name: 'Results' }).getByRole('option');
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ simulate: true });
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  await page.goto(`${viewer.url}/`);
+  await page.getByLabel('Email').fill(server.accounts.regular.email);
+  await page.getByLabel('Password').fill(server.accounts.regular.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.locator('g.asset-room').first().waitFor();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('asset finder in Chromium', () => {
+  it('focuses with /, finds a co-worker without diacritics, and Enter shows them on their floor', async () => {
+    const { store } = server.server;
+    const person = [...store.users.values()].find((u) => u.last_name === 'Mäkelä')!;
+    expect(person).toBeTruthy();
+    await page.locator('svg').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await page.keyboard.type('makela');
+    const option = results().filter({ hasText: 'Mäkelä' }).first();
+    await option.waitFor();
+    expect(await page.locator('.finder-group').first().innerText()).toMatch(/^CO-WORKERS/i);
+    await shot('finder-01-person');
+    expect(await option.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 3000 }).toMatch(/Mäkelä is on /);
+    expect(await page.getByRole('listbox', { name: 'Results' }).count()).toBe(0);
+  });
+
+  it('forgives a typo, moves with the arrows and shows a desk on another building\'s floor: floor switched, desk highlighted', async () => {
+    const { store } = server.server;
+    // a desk of the second building's upper floor, so Show has to switch building and floor
+    const location = store.locations.get(server.server.seed.locationIds[0]!)!;
+    const buildingB = store.assets.get(location.buildings[1]!)!;
+    const floorB1 = store.assets.get(buildingB.floors![1]!)!;
+    const desk = [...store.assets.values()].find((a) => a.subtype === 'desk' && a.parent_id === floorB1.id && !a.unpublished)!;
+    await finder().click();
+    await finder().fill('');
+    // "Dsk" for "Desk": one typo in the kind word
+    await finder().pressSequentially(`dsk ${desk.name.split(' ')[1]}`);
+    const wanted = page.locator(`[data-result-key="a:${desk.id}"]`);
+    await wanted.waitFor();
+    expect(await wanted.innerText()).toContain(`${floorB1.name}, ${buildingB.name}`);
+    const options = results();
+    const count = await options.count();
+    expect(count).toBeGreaterThan(1);
+    // walk down to it with the arrows
+    for (let i = 0; i < count && (await wanted.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
+    expect(await wanted.getAttribute('aria-selected')).toBe('true');
+    await shot('finder-02-desk-typo');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(floorB1.id);
+    expect(await buildingSelect().inputValue()).toBe(buildingB.id);
+    const node = page.locator(`[data-asset-id="${desk.id}"]`);
+    await expect.poll(() => node.getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
+    expect(new URL(page.url()).searchParams.get('asset')).toBe(desk.id);
+    await shot('finder-03-desk-shown');
+  });
+
+  it('by mouse: lists rooms for "meeting rooms" grouped with their floor, and a click shows the room', async () => {
+    const { store } = server.server;
+    await finder().click();
+    await finder().fill('meeting rooms');
+    const first = results().first();
+    await first.waitFor();
+    expect(await page.locator('.finder-group').allInnerTexts()).toEqual([expect.stringMatching(/^ROOMS/i)]);
+    const key = (await first.getAttribute('data-result-key'))!;
+    const room = store.assets.get(key.slice(2))!;
+    await shot('finder-04-rooms');
+    await first.click();
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(room.parent_id);
+    await expect.poll(() => page.locator(`[data-asset-id="${room.id}"]`).getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
+  });
+
+  it('says so when nothing matches, and Escape closes the results', async () => {
+    await finder().click();
+    await finder().fill('zzqxv');
+    await expect.poll(() => page.locator('.finder-status').innerText()).toBe('Nothing matches “zzqxv”.');
+    await shot('finder-05-nothing');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.finder-results').count()).toBe(0);
+  });
+});
