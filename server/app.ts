@@ -13,7 +13,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER } from '../src/shared/protocol.js';
 import { IMAGE_MAX_BYTES, SESSION_COOKIE } from '../src/shared/rest.js';
-import { userForToken, type OpenIdOptions } from './auth.js';
+import { DISPLAY_TOKEN_REFUSED, displayMayCall, userForToken, type OpenIdOptions } from './auth.js';
 import { systemClock, type ServerClock } from './clock.js';
 import { startMosquitto, type MosquittoBroker } from './live/mosquitto.js';
 import { createMqttTransport } from './live/mqttTransport.js';
@@ -103,6 +103,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : lenient).compile(schema));
   app.decorateRequest('user', null);
+  app.decorateRequest('displayToken', false);
   await app.register(fastifyCors, {
     origin: true, credentials: true, exposedHeaders: [STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -127,6 +128,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     const cookie = req.routeOptions.config?.cookieAuth ? req.cookies?.[SESSION_COOKIE] : undefined;
     const token = bearer || cookie || null;
     req.user = token ? userForToken(store, token) : null;
+    req.displayToken = !!req.user && !!store.tokens.get(token!)?.display;
     // only the API needs a user; the viewer's static files and the Pusher events API (signed by the app secret) do not
     // (decided by the matched route pattern, never by the raw URL, so an encoded path cannot dodge it)
     const route = req.routeOptions.url ?? '';
@@ -134,6 +136,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     if (!req.user && api && !req.routeOptions.config?.public && req.method !== 'OPTIONS') {
       throw new HttpError(401, 'Missing or invalid bearer token');
     }
+    if (req.displayToken && !displayMayCall(req.method, route)) throw new HttpError(403, DISPLAY_TOKEN_REFUSED);
   });
 
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {

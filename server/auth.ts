@@ -9,6 +9,11 @@ import type { MailCodePurpose } from './store/records.js';
 import type { Store } from './store/store.js';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/**
+ * A room display signs in once and runs for months: its token lives while it
+ * is used, lapsing after this long without a request (docs/security.md).
+ */
+export const DISPLAY_TOKEN_IDLE_MS = 90 * 24 * 3600 * 1000;
 export const MAIL_CODE_LIFETIME_MS = 24 * 3600 * 1000;
 const SCRYPT_KEY_BYTES = 32;
 
@@ -34,21 +39,34 @@ export function hasRole(permissions: readonly string[], role: Role): boolean {
   return permissions.includes(ROLE_PERMISSIONS[role]);
 }
 
-export function issueToken(store: Store, userId: Id): { token: string; expiresAt: number } {
+export function issueToken(store: Store, userId: Id, options: { display?: boolean } = {}): { token: string; expiresAt: number } {
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = store.clock.now() + TOKEN_LIFETIME_MS;
-  store.tokens.set(token, { userId, expiresAt });
+  const expiresAt = store.clock.now() + (options.display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS);
+  store.tokens.set(token, options.display ? { userId, expiresAt, display: true } : { userId, expiresAt });
   return { token, expiresAt };
 }
 
 export function userForToken(store: Store, token: string) {
   const rec = store.tokens.get(token);
   if (!rec) return null;
-  if (rec.expiresAt <= store.clock.now()) {
+  const now = store.clock.now();
+  if (rec.expiresAt <= now) {
     store.tokens.delete(token);
     return null;
   }
+  // a display's token is kept alive by its use
+  if (rec.display) rec.expiresAt = now + DISPLAY_TOKEN_IDLE_MS;
   return store.users.get(rec.userId) ?? null;
+}
+
+export const DISPLAY_TOKEN_REFUSED = 'A display may only read and book rooms';
+
+/** What a display token may call besides reading: book, authorise its live channels, sign out. */
+const DISPLAY_WRITES = new Set(['POST /v1/booking', 'POST /v1/pusher/auth', 'POST /v1/logout']);
+
+/** Whether a request carrying a display token may go on (reads, and the few writes a display needs). */
+export function displayMayCall(method: string, route: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || DISPLAY_WRITES.has(`${method} ${route}`);
 }
 
 export function issueMailCode(store: Store, userId: Id, purpose: MailCodePurpose): string {

@@ -13,7 +13,7 @@ import {
 import { Params } from '../../src/shared/schemas/common.js';
 import type { Settings } from '../../src/shared/types.js';
 import {
-  TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
+  DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
 import { HttpError, canFollowScope, currentUser, notFound, organizationFor } from './guard.js';
@@ -42,10 +42,10 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   }
   ctx.mailCode = mailCode;
 
-  function signIn(reply: FastifyReply, userId: string): LoginResponse {
+  function signIn(reply: FastifyReply, userId: string, display = false): LoginResponse {
     const user = store.users.get(userId)!;
-    const { token, expiresAt } = issueToken(store, user.id);
-    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: TOKEN_LIFETIME_MS / 1000 });
+    const { token, expiresAt } = issueToken(store, user.id, { display });
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: (display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS) / 1000 });
     return { token, token_type: 'Bearer', expires_at: expiresAt, user_id: user.id, organization_id: user.organization_id };
   }
 
@@ -57,7 +57,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     const user = store.userByEmail(email);
     const hash = user ? store.credentials.get(user.id)?.passwordHash ?? null : null;
     if (!user || !verifyPassword(password, hash)) throw new HttpError(401, 'Invalid email or password');
-    return signIn(reply, user.id);
+    return signIn(reply, user.id, req.body.client === 'display');
   });
 
   app.post('/v1/openid_login', {

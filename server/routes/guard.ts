@@ -22,6 +22,8 @@ export const notFound = (what: string) => new HttpError(404, `${what} not found`
 declare module 'fastify' {
   interface FastifyRequest {
     user: WireUser | null;
+    /** the bearer token is a room display's (read and book only) */
+    displayToken: boolean;
   }
   interface FastifyContextConfig {
     /** no bearer token needed */

@@ -63,7 +63,7 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
   const historyDays = Math.max(0, options.historyDays ?? DEFAULT_HISTORY_DAYS);
   store.publisher.setMuted(true);
   try {
-    const org = store.createOrganization({ name: 'Storey Demo', email_domains: [DEMO_DOMAIN], config: { booking: { showUserBookings: true } } });
+    const org = store.createOrganization({ name: 'Storey Demo', email_domains: [DEMO_DOMAIN], config: { booking: { showUserBookings: true }, assetBookingFeature: true, wayfindingEnabled: true } });
     const common = { organizationId: org.id, buildings: options.buildings ?? 2, floorsPerBuilding: options.floorsPerBuilding ?? 3, desks, sensors };
     const helsinki = seedLocation(store, rng, { ...common, name: 'Helsinki HQ', timezone: 'Europe/Helsinki', latitude: 60.1699, longitude: 24.9384 });
     const newYork = seedLocation(store, rng, { ...common, name: 'New York', timezone: 'America/New_York', latitude: 40.7484, longitude: -73.9857 });

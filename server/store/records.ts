@@ -19,6 +19,8 @@ export interface Credentials {
 export interface TokenRecord {
   userId: Id;
   expiresAt: number;
+  /** a room display's token (docs/security.md): read and book only, kept alive by use */
+  display?: boolean;
 }
 
 export type MailCodePurpose = 'signup' | 'recover' | 'invite';

@@ -29,7 +29,9 @@ export type ViewSpec =
   /** one asset's popup details (entry SELF_KEY; none while the asset is not visible) */
   | { view: 'asset'; assetId: Id }
   /** the asset finder: results of one query, keyed by SearchResult.key (docs/ui.md) */
-  | { view: 'search'; query: string };
+  | { view: 'search'; query: string }
+  /** a room-status display's one room (entry SELF_KEY; none while the room is unknown or not visible) */
+  | { view: 'roomDisplay'; roomId: Id };
 
 export type ViewName = ViewSpec['view'];
 
@@ -303,6 +305,31 @@ export interface SessionView {
   fromCache: boolean;
 }
 
+/** What a room-status display shows (docs/ui.md "Room display"). */
+export interface RoomDisplayEntry {
+  id: Id;
+  name: string;
+  floorName: string | null;
+  buildingName: string | null;
+  /** §4 room colour (css) and what it means */
+  color: string;
+  statusKind: StatusKind;
+  /** 'free' | 'reserved' | 'occupied' | 'occupied and reserved' | 'no data' | 'not applicable' */
+  status: string;
+  /** §4 reservation text: the current slot, then 'Next: …' or 'No reservations' */
+  text: string | null;
+  current: ReservationEvent | null;
+  /** the next meeting, when it starts on the local day */
+  next: ReservationEvent | null;
+  /** the local day's meetings by start, ended ones included */
+  agenda: ReservationEvent[];
+  /** "Book now" lengths that fit before the next meeting; empty when booking is off or a meeting runs */
+  bookMinutes: number[];
+  /** the room has a reservation sensor */
+  bookable: boolean;
+  timeZone: string;
+}
+
 /** One finder result: an asset or a co-worker, with where to show it. */
 export interface SearchResult {
   /** 'a:<asset id>' or 'p:<user id>' */
@@ -354,6 +381,7 @@ export interface ViewTypes {
   report: { entry: ReportRow; meta: ReportMeta };
   asset: { entry: AssetDetail; meta: null };
   search: { entry: SearchResult; meta: SearchMeta };
+  roomDisplay: { entry: RoomDisplayEntry; meta: null };
 }
 
 // ---------------------------------------------------------------- actions
@@ -395,12 +423,21 @@ export interface TicketRequest {
   email?: string;
 }
 
+/** How this device signs in. */
+export interface SignInOptions {
+  /**
+   * 'display': a room display signing in once; the server issues a token kept
+   * alive by use that may only read and book (docs/security.md "Room displays").
+   */
+  device?: 'display';
+}
+
 export interface EngineApi {
   init(options: EngineInit): Promise<void>;
   subscribe(spec: ViewSpec, listener: ViewListener): Promise<number>;
   unsubscribe(subscriptionId: number): Promise<void>;
 
-  signIn(email: string, password: string): Promise<ApiResult<Settings>>;
+  signIn(email: string, password: string, options?: SignInOptions): Promise<ApiResult<Settings>>;
   signInWithIdToken(idToken: string): Promise<ApiResult<Settings>>;
   signUp(email: string): Promise<ApiResult<unknown>>;
   authUri(email: string): Promise<ApiResult<{ uri: string | null }>>;

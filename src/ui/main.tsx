@@ -4,6 +4,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
+import { DisplayApp } from './display/DisplayApp.js';
+import { parseDisplayRoute } from './display/displayRoute.js';
 import { createWorkerEngine } from './engine/workerEngine.js';
 import './styles.css';
 
@@ -15,8 +17,10 @@ function apiHost(): string {
 const host = apiHost();
 const engine = createWorkerEngine();
 await engine.client.api.init({ host });
+// /display/room/{id}: a room-status display instead of the viewer
+const display = parseDisplayRoute(window.location.pathname, window.location.search);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App client={engine.client} apiHost={host} />
+    {display ? <DisplayApp client={engine.client} route={display} /> : <App client={engine.client} apiHost={host} />}
   </StrictMode>,
 );

@@ -81,6 +81,7 @@ export interface Engine extends EngineApi {
 
 const TIMELINE_KEY = 'engine:timeline';
 const SEARCH_BUILD_KEY = 'engine:search-build';
+const ROOM_DISPLAY_KEY = 'engine:room-display:';
 const SIGNED_OUT = initialSessionState();
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -177,6 +178,13 @@ export function createEngine(deps: EngineDeps): Engine {
     feed: () => feed.entries(),
     report: (spec) => reports.source(spec),
     search: (spec) => searchSource(searchIndex, searchDocs, spec),
+    roomDisplay: {
+      timeZone,
+      wakeAt: (roomId, at) => {
+        const key = `${ROOM_DISPLAY_KEY}${roomId}`;
+        if (scheduler.dueAt(key) !== at) scheduler.scheduleAt(key, at, () => hub.markDirty('assets', [roomId]));
+      },
+    },
   };
   const sources = createViewSources(viewState);
   const searchDocs = createSearchDocs({ store, facts, roles: () => roles, person: (id) => personEntry(viewState, id) });
@@ -449,7 +457,7 @@ export function createEngine(deps: EngineDeps): Engine {
     subscribe: async (spec: ViewSpec, listener: ViewListener) => hub.subscribe(spec, listener),
     async unsubscribe(id) { hub.unsubscribe(id); },
 
-    signIn: (email, password) => signedIn((s) => s.signIn(email, password)),
+    signIn: (email, password, options) => signedIn((s) => s.signIn(email, password, options)),
     signInWithIdToken: (idToken) => signedIn((s) => s.signInWithIdToken(idToken)),
     signUp: (email) => (session ? toResult(() => session!.rest.signup(email)) : Promise.resolve(notInitialised())),
     authUri: (email) => (session ? toResult(() => session!.rest.authUri(email)) : Promise.resolve(notInitialised())),

@@ -11,7 +11,12 @@ export const Password = Text(1024, PASSWORD_MIN_LENGTH);
 export const MailCode = Text(200, 1);
 
 /** POST /login (form or JSON) */
-export const LoginRequest = Type.Object({ email: Email, password: Text(1024, 1) }, CLOSED);
+export const LoginRequest = Type.Object({
+  email: Email,
+  password: Text(1024, 1),
+  /** 'display': a room display signing in once (a token kept alive by use, read and book only; docs/security.md) */
+  client: Type.Optional(Type.Literal('display')),
+}, CLOSED);
 export type LoginRequest = Static<typeof LoginRequest>;
 
 /** POST /openid_login (form or JSON) */

@@ -51,7 +51,9 @@ export function createRestClient(options: RestClientOptions) {
     load: <T>(path: string, signal?: AbortSignal): Promise<HttpResult<T>> => http.request<T>('GET', path, { signal }),
 
     // accounts
-    login: (email: string, password: string) => form<LoginResponse>(p.login(), { email, password }),
+    /** `display`: a room display signing in once (its token is kept alive by use; docs/security.md) */
+    login: (email: string, password: string, display = false) =>
+      form<LoginResponse>(p.login(), display ? { email, password, client: 'display' } : { email, password }),
     openIdLogin: (idToken: string) => form<LoginResponse>(p.openidLogin(), { id_token: idToken }),
     signup: (email: string) => form<AcceptedResponse>(p.signup(), { email }),
     authUri: (email: string) => get<AuthUriResponse>(p.authUri(email)),

@@ -302,7 +302,7 @@ export function createSession(options: SessionOptions): Session {
     state: () => state,
     token: () => token,
     settings: () => settings,
-    signIn: (email, password) => signInWith(() => rest.login(email, password)),
+    signIn: (email, password, options) => signInWith(() => rest.login(email, password, options?.device === 'display')),
     signInWithIdToken: (idToken) => signInWith(() => rest.openIdLogin(idToken)),
     resume(stored) {
       token = stored.token;

@@ -2,7 +2,7 @@
 // of its effects) and what it gives the engine (sign-in, navigation, the
 // machine's state, the REST client of the session's token).
 
-import type { ApiResult, LoadProgress } from '../../shared/api.js';
+import type { ApiResult, LoadProgress, SignInOptions } from '../../shared/api.js';
 import type { PostedError } from '../../shared/messages.js';
 import type { StreamPosition, StreamScope } from '../../shared/protocol.js';
 import type { Id, Settings } from '../../shared/types.js';
@@ -74,7 +74,7 @@ export interface Session {
   token(): string | null;
   settings(): Settings | null;
   /** POST /login, then GET /v2/settings, then connects. Throws HttpError or SignInError. */
-  signIn(email: string, password: string): Promise<Settings>;
+  signIn(email: string, password: string, options?: SignInOptions): Promise<Settings>;
   signInWithIdToken(idToken: string): Promise<Settings>;
   /** a saved session: serves its location from the cache and connects */
   resume(stored: StoredSessionRef): void;

@@ -14,6 +14,7 @@ import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js
 import { userDisplayName } from '../store/userEntities.js';
 import { defaultFloorOf, orderedBuildings, visibleFloors } from '../engine/navigation.js';
 import { assetDetail } from './assetDetail.js';
+import { roomDisplaySource, type RoomDisplayHooks } from './roomDisplay.js';
 import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
@@ -33,6 +34,8 @@ export interface ViewState {
   report(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
   /** the asset finder (search/searchSource.ts) */
   search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
+  /** room-status displays (views/roomDisplay.ts) */
+  roomDisplay: RoomDisplayHooks;
 }
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
@@ -237,6 +240,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       };
       case 'report': return state.report(spec);
       case 'search': return state.search(spec);
+      case 'roomDisplay': return roomDisplaySource(state, String(spec.roomId), state.roomDisplay);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }
   };

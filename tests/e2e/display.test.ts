@@ -1,0 +1,165 @@
+// A room-status display in real Chromium, beside the floor viewer in another
+// browser context, both against the reference server behind a loopback proxy
+// that can go down and come back: set up once by keyboard, live changes from
+// the viewer within a second, booking at the display by mouse and keyboard,
+// the offline mark, and a reload without network that still shows the room.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReservationEvent } from '../../src/shared/types.js';
+import type { WireAsset } from '../../src/shared/rest.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createApiProxy, type ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let proxy: ApiProxy;
+let viewer: ViewerServer;
+let browser: Browser;
+let displayContext: BrowserContext;
+let viewerContext: BrowserContext;
+let display: Page;
+let floor: Page;
+let room: WireAsset;
+let locationId: string;
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+const screen = () => display.locator('main.room-display');
+
+/** Every booking of the room cancelled and its occupancy reading old: the room is free whenever the test runs. */
+async function freeTheRoom(): Promise<void> {
+  const { store } = server.server;
+  const token = await server.signIn('edit');
+  const sensorId = room.data_providers.find((id) => store.sensors.get(id)?.type === 'reservation')!;
+  const events = (store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+  for (const e of events) {
+    const query = new URLSearchParams({ room_id: room.id, booking_ref: e.booking_ref });
+    await server.api(`/booking?${query}`, { method: 'DELETE', token });
+  }
+  const occupancy = room.data_providers.map((id) => store.sensors.get(id)!).filter((s) => s.type === 'occupancy');
+  store.addMeasurements(occupancy.map((s) => ({ sensorId: s.id, value: { time: Date.now() - 90_000, valid_for: 30 * 60_000, value: 0 } })));
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ simulate: false });
+  proxy = await createApiProxy(server.url);
+  viewer = await serveViewer(await buildViewer(), proxy.url);
+  const { store, seed } = server.server;
+  locationId = seed.locationIds[0]!;
+  const location = store.locations.get(locationId)!;
+  const firstFloor = store.assets.get(location.buildings[0]!)!.floors![0]!;
+  room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === firstFloor
+    && a.data_providers.some((id) => store.sensors.get(id)?.type === 'reservation'))!;
+  await freeTheRoom();
+  browser = await launchChromium();
+  // a landscape wall tablet
+  displayContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  viewerContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  display = await displayContext.newPage();
+  floor = await viewerContext.newPage();
+  for (const page of [display, floor]) page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+});
+
+afterAll(async () => {
+  await displayContext?.close();
+  await viewerContext?.close();
+  await browser?.close();
+  await viewer?.close();
+  await proxy?.close();
+  await server?.close();
+});
+
+describe('room display in Chromium', () => {
+  it('is set up once by keyboard and then shows the room free, filling the screen with its colour, without scrolling', async () => {
+    await display.goto(`${viewer.url}/display/room/${room.id}?location=${locationId}`);
+    await display.getByRole('heading', { name: 'Set up this room display' }).waitFor();
+    await shot(display, 'display-01-setup');
+    await display.getByLabel('Email').focus();
+    await display.keyboard.type(server.accounts.regular.email);
+    await display.keyboard.press('Tab');
+    await display.keyboard.type(server.accounts.regular.password);
+    await display.keyboard.press('Enter');
+    await display.getByRole('heading', { name: room.name, level: 1 }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => display.getByTestId('room-status').innerText()).toBe('Free');
+    expect(await display.getByTestId('room-next').innerText()).toBe('No reservations');
+    expect(await screen().getAttribute('data-status-kind')).toBe('free');
+    const layout = await display.evaluate(() => ({
+      scroll: document.documentElement.scrollHeight > window.innerHeight || document.documentElement.scrollWidth > window.innerWidth,
+      background: getComputedStyle(document.querySelector('main.room-display')!).backgroundColor,
+      statusSize: parseFloat(getComputedStyle(document.querySelector('.rd-word')!).fontSize),
+      layers: document.querySelectorAll('input[type="checkbox"]').length,
+    }));
+    expect(layout).toMatchObject({ scroll: false, background: 'rgb(67, 160, 71)', layers: 0 });
+    // readable from three metres: the status word is over a tenth of the screen's height
+    expect(layout.statusSize).toBeGreaterThan(80);
+    await display.getByRole('button', { name: 'Book 60 min' }).waitFor();
+    await shot(display, 'display-02-free');
+  });
+
+  it("turns its colour and agenda within a second when the room is booked from the floor viewer in another browser", async () => {
+    await floor.goto(`${viewer.url}/?location=${locationId}&floor=${room.parent_id}&asset=${room.id}`);
+    await floor.getByLabel('Email').fill(server.accounts.edit.email);
+    await floor.getByLabel('Password').fill(server.accounts.edit.password);
+    await floor.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const dialog = floor.getByRole('dialog');
+    await dialog.getByLabel('Subject').waitFor({ timeout: 15_000 });
+    await dialog.getByLabel('Subject').fill('Design review');
+    const colourBefore = await screen().getAttribute('data-color');
+    await dialog.getByRole('button', { name: 'Book now' }).click();
+    const clicked = Date.now();
+    await expect.poll(() => screen().getAttribute('data-color'), { timeout: 1000, interval: 20 }).not.toBe(colourBefore);
+    await display.getByTestId('room-agenda').getByText('Design review').waitFor({ timeout: Math.max(1, 1000 - (Date.now() - clicked)) });
+    expect(Date.now() - clicked).toBeLessThan(1000);
+    expect(await display.getByTestId('room-status').innerText()).toBe('Reserved');
+    expect(await display.locator('.rd-current').innerText()).toMatch(/^Design review until \d\d:\d\d$/);
+    // a meeting runs: nothing to book
+    expect(await display.getByRole('button', { name: /^Book \d+ min$/ }).count()).toBe(0);
+    await shot(display, 'display-03-booked-from-viewer');
+  });
+
+  it('books by mouse and by keyboard at the display', async () => {
+    await freeTheRoom();
+    await display.getByRole('button', { name: 'Book 15 min' }).waitFor({ timeout: 5000 });
+    await display.getByRole('button', { name: 'Book 15 min' }).click();
+    await expect.poll(() => display.getByTestId('room-status').innerText(), { timeout: 3000 }).toBe('Reserved');
+    expect(await display.getByTestId('room-agenda').innerText()).toContain('Booked at the display');
+    expect(await display.locator('.rd-message').innerText()).toMatch(/^Booked until \d\d:\d\d\.$/);
+    await shot(display, 'display-04-booked-here');
+    await freeTheRoom();
+    const thirty = display.getByRole('button', { name: 'Book 30 min' });
+    await thirty.waitFor({ timeout: 5000 });
+    await thirty.focus();
+    await display.keyboard.press('Enter');
+    await expect.poll(() => display.getByTestId('room-status').innerText(), { timeout: 3000 }).toBe('Reserved');
+  });
+
+  it('keeps the room on screen with a small offline mark while the server is down, and clears it when it is back', async () => {
+    await freeTheRoom();
+    await expect.poll(() => display.getByTestId('room-status').innerText(), { timeout: 5000 }).toBe('Free');
+    await proxy.stop();
+    await display.getByTestId('display-offline').waitFor({ timeout: 30_000 });
+    expect(await display.getByTestId('display-offline').innerText()).toMatch(/^(Reconnecting|Offline) · last update \d\d:\d\d$/);
+    expect(await display.getByTestId('room-status').innerText()).toBe('Free');
+    await shot(display, 'display-05-offline');
+    await proxy.start();
+    await display.getByTestId('display-offline').waitFor({ state: 'detached', timeout: 70_000 });
+  });
+
+  it('starts again from its saved state after a reload with the network held back: no sign-in prompt', async () => {
+    await display.waitForTimeout(2500);
+    proxy.hold();
+    try {
+      await display.reload();
+      await display.getByRole('heading', { name: room.name, level: 1 }).waitFor({ timeout: 15_000 });
+      expect(await display.getByRole('heading', { name: 'Set up this room display' }).count()).toBe(0);
+      await display.getByTestId('display-offline').waitFor();
+      await shot(display, 'display-06-reloaded-offline');
+    } finally {
+      proxy.release();
+    }
+    await display.getByTestId('display-offline').waitFor({ state: 'detached', timeout: 30_000 });
+  });
+});
