@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type RoomDisplayEntry } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
+import type { ChangeBatch } from '../../../src/worker/ports.js';
 import {
   collect, createTestEngine, feedLocation, locationScope, organizationScope, wireOrganization,
 } from '../engine/harness.js';
@@ -16,7 +17,7 @@ afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
 const event = (startMin: number, endMin: number, subject: string) =>
   ({ start: T0 + startMin * MIN, end: T0 + endMin * MIN, subject, user_id: 'u9', booking_ref: `bk-${subject}` });
 
-function reservations(events: unknown[], time = T0) {
+function reservations(events: unknown[], time = T0): ChangeBatch {
   return { scope: locationScope, changes: [{ collection: 'measurements', kind: 'created', id: 's-res', data: { sensor_id: 's-res', type: 'reservation', value: { time, valid_for: 24 * 60 * MIN, events } } }] };
 }
 
