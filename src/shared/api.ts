@@ -31,7 +31,12 @@ export type ViewSpec =
   /** the asset finder: results of one query, keyed by SearchResult.key (docs/ui.md) */
   | { view: 'search'; query: string }
   /** a room-status display's one room (entry SELF_KEY; none while the room is unknown or not visible) */
-  | { view: 'roomDisplay'; roomId: Id };
+  | { view: 'roomDisplay'; roomId: Id }
+  /** directions between floors (entry SELF_KEY, docs/wayfinding.md) */
+  | { view: 'route'; from: RouteEndpoint; to: RouteEndpoint };
+
+/** One end of a route: the viewer, an asset, or a co-worker. */
+export type RouteEndpoint = { kind: 'me' } | { kind: 'asset'; id: Id } | { kind: 'person'; id: Id };
 
 export type ViewName = ViewSpec['view'];
 
@@ -305,6 +310,32 @@ export interface SessionView {
   fromCache: boolean;
 }
 
+/** One numbered step of a route, in words and where to draw it. */
+export interface RouteStepView {
+  /** 1-based */
+  n: number;
+  /** 'Walk 12 m to the lift', 'Take the lift to Floor 2' */
+  text: string;
+  kind: 'walk' | 'change';
+  /** the floor the step starts on, and the one it ends on (the same for a walk) */
+  floorId: Id;
+  toFloorId: Id;
+  from: Vec2;
+  to: Vec2;
+}
+
+/** Directions (view `route`): the steps, or why there are none. */
+export interface RouteView {
+  status: 'ok' | 'off' | 'noStart' | 'noDestination' | 'noRoute';
+  steps: RouteStepView[];
+  /** floors crossed, in order */
+  floorIds: Id[];
+  /** spec §9 floor link costs summed */
+  linkCost: number;
+  /** walking, rounded */
+  metres: number;
+}
+
 /** What a room-status display shows (docs/ui.md "Room display"). */
 export interface RoomDisplayEntry {
   id: Id;
@@ -382,6 +413,7 @@ export interface ViewTypes {
   asset: { entry: AssetDetail; meta: null };
   search: { entry: SearchResult; meta: SearchMeta };
   roomDisplay: { entry: RoomDisplayEntry; meta: null };
+  route: { entry: RouteView; meta: null };
 }
 
 // ---------------------------------------------------------------- actions

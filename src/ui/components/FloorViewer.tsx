@@ -2,7 +2,7 @@
 // transformed <g> (DESIGN §7), pan and zoom by wheel, drag, pinch and
 // keyboard, fit to floor, culling on large floors, and the asset popup.
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -37,6 +37,8 @@ export interface FloorViewerProps {
   openId?: string | null;
   /** the `report` layer's marks (components/reports/ReportMarks.tsx) */
   reportMarks?: ReadonlyMap<string, ReportMark> | null;
+  /** drawn above the assets in world coordinates (directions: components/route/RouteOverlay.tsx) */
+  overlay?: ReactNode;
 }
 
 const KEY_PAN_PX = 60;
@@ -371,6 +373,7 @@ export function FloorViewer(props: FloorViewerProps) {
                 ))}
               </g>
               {reportMarks ? <ReportMarks marks={reportMarks} /> : null}
+              {props.overlay ?? null}
             </g>
           </g>
         </svg>

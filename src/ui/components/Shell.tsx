@@ -21,6 +21,8 @@ import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
 import { AssetFinder } from './finder/AssetFinder.js';
+import { RouteOverlay } from './route/RouteOverlay.js';
+import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
@@ -161,6 +163,18 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (r.floorId) void api.selectFloor(r.floorId);
     setLink((l) => ({ ...l, floor: r.floorId ?? l.floor, asset: r.id }));
   };
+  // directions (wayfinding on): from the viewer to a finder result
+  const [routeTarget, setRouteTarget] = useState<RouteTarget | null>(null);
+  const { route, ready: routeReady } = useRoute(routeTarget);
+  const routeTo = (r: SearchResult) => {
+    setRouteTarget({ from: { kind: 'me' }, to: r.target === 'person' ? { kind: 'person', id: r.id } : { kind: 'asset', id: r.id }, name: r.name });
+  };
+  // the route starts on the viewer's floor: show it there first
+  const routeStart = route?.status === 'ok' ? route.steps[0]?.floorId ?? null : null;
+  useEffect(() => {
+    if (routeStart) void api.selectFloor(routeStart);
+  }, [api, routeStart]);
+
   // a finder result: its floor, one of its layers on, highlighted (assets) or centred (people)
   const showResult = (r: SearchResult) => {
     if (!r.floorId) return;
@@ -211,7 +225,9 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             }}
             onFloor={setFloor}
           />
-          {session.locationId ? <AssetFinder onShow={showResult} multipleBuildings={buildings.length > 1} /> : null}
+          {session.locationId ? (
+            <AssetFinder onShow={showResult} onRoute={session.config.wayfindingEnabled ? routeTo : null} multipleBuildings={buildings.length > 1} />
+          ) : null}
           <span className="user">
             <span>{signedInAs}</span>
             {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}
@@ -256,8 +272,20 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onCenterChange={setCenter}
                 onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
                 reportMarks={reportMarks}
+                overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
               />
             )}
+            {routeTarget ? (
+              <RoutePanel
+                target={routeTarget}
+                route={route}
+                ready={routeReady}
+                floorName={floorName}
+                floorId={floorId}
+                onShowFloor={setFloor}
+                onClose={() => setRouteTarget(null)}
+              />
+            ) : null}
           </main>
           <aside className="right">
             <div role="tablist" aria-label="Panels" className="tabs">

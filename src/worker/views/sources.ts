@@ -15,6 +15,7 @@ import { userDisplayName } from '../store/userEntities.js';
 import { defaultFloorOf, orderedBuildings, visibleFloors } from '../engine/navigation.js';
 import { assetDetail } from './assetDetail.js';
 import { roomDisplaySource, type RoomDisplayHooks } from './roomDisplay.js';
+import { routeSource } from './routeView.js';
 import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
@@ -241,6 +242,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       case 'report': return state.report(spec);
       case 'search': return state.search(spec);
       case 'roomDisplay': return roomDisplaySource(state, String(spec.roomId), state.roomDisplay);
+      case 'route': return routeSource(state, spec);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }
   };

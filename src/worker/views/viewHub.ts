@@ -11,7 +11,7 @@ import { deepEqual } from './equal.js';
 export const VIEW_FLUSH_INTERVAL_MS = 50;
 
 export type DirtyChannel =
-  | 'assets' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search';
+  | 'assets' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic';
 export type DirtyKeys = Set<string> | 'all';
 export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 

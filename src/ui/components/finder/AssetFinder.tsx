@@ -12,6 +12,8 @@ import './finder.css';
 
 export interface AssetFinderProps {
   onShow(result: SearchResult): void;
+  /** directions to a result (wayfinding on): Shift+Enter, or the row's Directions */
+  onRoute?: ((result: SearchResult) => void) | null;
   /** several buildings: results name the building too */
   multipleBuildings: boolean;
 }
@@ -28,7 +30,7 @@ export function where(result: SearchResult, multipleBuildings: boolean): string 
   return multipleBuildings && result.buildingName ? `${floor}, ${result.buildingName}` : floor;
 }
 
-export function AssetFinder({ onShow, multipleBuildings }: AssetFinderProps) {
+export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: AssetFinderProps) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -80,7 +82,8 @@ export function AssetFinder({ onShow, multipleBuildings }: AssetFinderProps) {
       if (flat.length) setActive((i) => (Math.min(i, flat.length - 1) + (event.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length);
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      if (current && current.floorId) show(current);
+      if (!current || !current.floorId) return;
+      if (event.shiftKey && onRoute) { setOpen(false); onRoute(current); } else show(current);
     } else if (event.key === 'Escape') {
       if (open) { event.preventDefault(); setOpen(false); } else setQuery('');
     }
@@ -108,7 +111,7 @@ export function AssetFinder({ onShow, multipleBuildings }: AssetFinderProps) {
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={open && current ? optionId(flat.indexOf(current)) : undefined}
-        aria-keyshortcuts="/"
+        aria-keyshortcuts={onRoute ? '/ Shift+Enter' : '/'}
         placeholder="Find… (press /)"
         value={query}
         onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
@@ -143,6 +146,15 @@ export function AssetFinder({ onShow, multipleBuildings }: AssetFinderProps) {
                         <span className="finder-where">{where(r, multipleBuildings)}</span>
                         {r.status ? <span className={`finder-state status-${r.statusKind}`}>{r.status}</span> : null}
                         {r.floorId ? <span className="finder-show" aria-hidden="true">Show</span> : null}
+                        {r.floorId && onRoute ? (
+                          <span
+                            className="finder-route"
+                            aria-hidden="true"
+                            onClick={(e) => { e.stopPropagation(); setOpen(false); onRoute(r); }}
+                          >
+                            Directions
+                          </span>
+                        ) : null}
                       </li>
                     );
                   })}

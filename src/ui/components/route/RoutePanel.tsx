@@ -1,0 +1,82 @@
+// Directions (docs/wayfinding.md): the worker's `route` view from the viewer
+// (or a chosen asset) to a room, desk or person, listed in words with
+// numbered steps; each step shows its floor. The same steps are drawn on the
+// map by RouteOverlay. Escape or Close ends the directions.
+
+import { useEffect, useRef } from 'react';
+import { SELF_KEY, type RouteEndpoint, type RouteView } from '../../../shared/api.js';
+import { useView, useViewEntry, useViewReady } from '../../hooks/useView.js';
+import './route.css';
+
+export interface RouteTarget {
+  from: RouteEndpoint;
+  to: RouteEndpoint;
+  /** the destination's name, for the heading */
+  name: string;
+}
+
+const STATUS_WORDS: Record<Exclude<RouteView['status'], 'ok'>, string> = {
+  off: 'Directions are not enabled for this location.',
+  noStart: 'Your position is not known. Set your location (My location) or share it with a tag.',
+  noDestination: 'The destination is not on a floor you can see right now.',
+  noRoute: 'No way between these floors is known: no lift, stairs or passage joins them.',
+};
+
+export function useRoute(target: RouteTarget | null) {
+  const mirror = useView(target ? { view: 'route', from: target.from, to: target.to } : null);
+  return { mirror, ready: useViewReady(mirror), route: useViewEntry(mirror, SELF_KEY) };
+}
+
+export interface RoutePanelProps {
+  target: RouteTarget;
+  route: RouteView | undefined;
+  ready: boolean;
+  floorName(id: string): string | null;
+  /** the floor shown now: its steps are marked */
+  floorId: string | null;
+  onShowFloor(floorId: string): void;
+  onClose(): void;
+}
+
+export function RoutePanel({ target, route, ready, floorName, floorId, onShowFloor, onClose }: RoutePanelProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [target]);
+  return (
+    <section
+      className="route-panel"
+      aria-label={`Directions to ${target.name}`}
+      onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onClose(); } }}
+    >
+      <header>
+        <h2 ref={heading} tabIndex={-1}>Directions to {target.name}</h2>
+        <button type="button" onClick={onClose} aria-label="Close directions">×</button>
+      </header>
+      {!ready || !route ? (
+        <p role="status">Finding the way…</p>
+      ) : route.status !== 'ok' ? (
+        <p role="status">{STATUS_WORDS[route.status]}</p>
+      ) : (
+        <>
+          <p className="route-summary" role="status">
+            {route.steps.length} steps · {route.metres} m walking
+            {route.floorIds.length > 1 ? ` · ${route.floorIds.length} floors` : ''}
+          </p>
+          <ol className="route-steps">
+            {route.steps.map((step) => {
+              const here = step.floorId === floorId;
+              return (
+                <li key={step.n} className={here ? 'here' : undefined} data-step={step.n}>
+                  <button type="button" onClick={() => onShowFloor(step.floorId)} aria-current={here ? 'step' : undefined}>
+                    <span className="route-n" aria-hidden="true">{step.n}</span>
+                    <span className="route-text">{step.text}</span>
+                    <span className="route-floor">{floorName(step.floorId) ?? ''}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

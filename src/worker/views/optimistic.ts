@@ -1,0 +1,149 @@
+// Optimistic actions at the view level (docs/engine.md "Optimistic
+// actions"): an intent's expected result is drafted onto the affected view
+// entries with immer at once, so the person sees it before the server
+// answers. The store is never touched (the batch applier stays its one
+// writer): the overlay sits between a view's source and the hub's diff. A
+// refusal rolls each drafted entry back with the inverse patches immer gave,
+// and the next flush reconciles it with the store; an acceptance keeps the
+// draft until the truth arrives (the entry's source changes) or a grace
+// period ends. With nothing drafted, a view pays one size check per entry.
+
+import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
+import type { ViewName, ViewSpec } from '../../shared/api.js';
+import type { Dirty, DirtyChannel, ViewSource } from './viewHub.js';
+
+enablePatches();
+
+/** How long an accepted draft may stand in for the truth the live stream brings. */
+export const OPTIMISTIC_GRACE_MS = 10_000;
+
+export interface OptimisticEdit {
+  view: ViewName;
+  /** the entry's key in that view (SELF_KEY for one-entry views) */
+  key: string;
+  /** for views keyed by their spec (asset, roomDisplay): which subscriptions */
+  spec?: (spec: ViewSpec) => boolean;
+  /** the expected result, written on an immer draft of the entry */
+  recipe(draft: Draft<Record<string, unknown>>): void;
+}
+
+export interface PendingAction {
+  /** the server agreed: the draft stands until its answer shows in the store */
+  accept(): void;
+  /** the server refused: every drafted entry rolls back */
+  refuse(): void;
+}
+
+export interface OptimisticHooks {
+  /** wakes the view hub for these keys of the overlay's channel */
+  markDirty(channel: DirtyChannel, keys: Iterable<string>): void;
+  /** runs fn after ms on the engine's scheduler, under a key */
+  after(ms: number, key: string, fn: () => void): void;
+}
+
+export interface OptimisticOverlay {
+  /** drafts the edits onto their views now */
+  begin(edits: OptimisticEdit[]): PendingAction;
+  /** the view source as the hub sees it: drafts over the source's entries */
+  wrap(spec: ViewSpec, source: ViewSource): ViewSource;
+  /** actions whose drafts still show */
+  readonly size: number;
+}
+
+interface Action { id: number; edits: OptimisticEdit[]; accepted: boolean }
+
+const CHANNEL = 'optimistic' satisfies DirtyChannel;
+const dirtyKey = (view: ViewName, key: string) => `${view}\u0000${key}`;
+
+export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverlay {
+  const actions = new Map<number, Action>();
+  /** view+key of refused drafts, until each subscription has rolled them back */
+  const refused = new Set<string>();
+  let nextId = 1;
+
+  const touch = (edits: OptimisticEdit[]) => hooks.markDirty(CHANNEL, edits.map((e) => dirtyKey(e.view, e.key)));
+  const drop = (action: Action) => { if (actions.delete(action.id)) touch(action.edits); };
+
+  return {
+    get size() { return actions.size; },
+    begin(edits) {
+      const action: Action = { id: nextId++, edits, accepted: false };
+      actions.set(action.id, action);
+      touch(edits);
+      let settled = false;
+      return {
+        accept() {
+          if (settled) return;
+          settled = true;
+          action.accepted = true;
+          hooks.after(OPTIMISTIC_GRACE_MS, `optimistic:${action.id}`, () => drop(action));
+        },
+        refuse() {
+          if (settled) return;
+          settled = true;
+          actions.delete(action.id);
+          const keys = edits.map((e) => dirtyKey(e.view, e.key));
+          for (const k of keys) refused.add(k);
+          touch(edits);
+          hooks.after(OPTIMISTIC_GRACE_MS, `optimistic:${action.id}`, () => { for (const k of keys) refused.delete(k); });
+        },
+      };
+    },
+    wrap(spec, source) {
+      const mine = (e: OptimisticEdit) => e.view === spec.view && (!e.spec || e.spec(spec));
+      /** per key: the entry as last drafted and the patches that undo the draft */
+      const drafted = new Map<string, { entry: unknown; inverse: Patch[] }>();
+
+      function liveEdits(key: string): OptimisticEdit[] {
+        const out: OptimisticEdit[] = [];
+        for (const action of actions.values()) for (const e of action.edits) if (e.key === key && mine(e)) out.push(e);
+        return out;
+      }
+
+      return {
+        keys: () => source.keys(),
+        entry(key) {
+          const base = source.entry(key);
+          if (actions.size === 0 && drafted.size === 0) return base;
+          const edits = liveEdits(key);
+          const last = drafted.get(key);
+          if (edits.length === 0 || base === undefined) {
+            drafted.delete(key);
+            if (last && refused.has(dirtyKey(spec.view, key))) {
+              // undo exactly the draft, on the entry as the person saw it; the next flush reads the store again
+              hooks.markDirty(CHANNEL, [dirtyKey(spec.view, key)]);
+              return applyPatches(last.entry as object, last.inverse);
+            }
+            return base;
+          }
+          const [next, , inverse] = produceWithPatches(base as Record<string, unknown>, (draft) => {
+            for (const e of edits) e.recipe(draft);
+          });
+          drafted.set(key, { entry: next, inverse });
+          return next;
+        },
+        meta: () => source.meta(),
+        affected(d: Dirty) {
+          const found = source.affected(d);
+          // read twice below: a one-shot iterable becomes a list
+          const own = found === null || found === 'all' ? found : [...found];
+          // an accepted draft gives way once its entry's source changes: the truth has arrived
+          if (own && actions.size > 0) {
+            for (const key of own === 'all' ? [...drafted.keys()] : own) {
+              for (const action of [...actions.values()]) {
+                if (action.accepted && action.edits.some((e) => e.key === key && mine(e))) drop(action);
+              }
+            }
+          }
+          const overlay = d.get(CHANNEL);
+          if (!overlay || own === 'all') return own;
+          const prefix = `${spec.view}\u0000`;
+          const keys = overlay === 'all' ? [...drafted.keys()] : [...overlay].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+          if (keys.length === 0) return own;
+          return new Set([...(own ?? []), ...keys]);
+        },
+        metaAffected: (d) => source.metaAffected(d),
+      };
+    },
+  };
+}

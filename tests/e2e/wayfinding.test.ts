@@ -1,0 +1,113 @@
+// Directions between floors and buildings in real Chromium against the
+// reference server (wayfinding enabled in the demo organization): asked from
+// the finder by keyboard (Shift+Enter) and by mouse (Directions), listed in
+// numbered words, drawn on each floor the route crosses.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WireAsset } from '../../src/shared/rest.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let startFloor: WireAsset;
+let destination: WireAsset;
+let destinationFloor: WireAsset;
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
+const floorSelect = () => page.getByLabel('Floor', { exact: true });
+const panel = () => page.getByRole('region', { name: /^Directions to / });
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ simulate: false });
+  const { store, seed } = server.server;
+  const location = store.locations.get(seed.locationIds[0]!)!;
+  const [a, b] = location.buildings.map((id) => store.assets.get(id)!);
+  startFloor = store.assets.get(a!.floors![1]!)!;
+  destinationFloor = store.assets.get(b!.floors![1]!)!;
+  destination = [...store.assets.values()].find((x) => x.subtype === 'desk' && x.parent_id === destinationFloor.id && !x.unpublished)!;
+  // the signed-in person stands on the first building's upper floor (their manual location)
+  const token = await server.signIn('regular');
+  const res = await server.api(`/organizations/${seed.organizationId}/users/${server.accounts.regular.userId}`, {
+    method: 'PATCH', token, json: { location: { location_id: location.id, floor_id: startFloor.id, x: 20, y: 12, time: Date.now() } },
+  });
+  expect(res.status).toBeLessThan(300);
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  await page.goto(`${viewer.url}/`);
+  await page.getByLabel('Email').fill(server.accounts.regular.email);
+  await page.getByLabel('Password').fill(server.accounts.regular.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.locator('g.asset-room').first().waitFor();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('directions in Chromium', () => {
+  it('by keyboard: Shift+Enter on a finder result lists the way to another building in numbered words and draws it here', async () => {
+    await page.keyboard.press('/');
+    await page.keyboard.type(`desk ${destination.name.split(' ')[1]}`);
+    const wanted = page.locator(`[data-result-key="a:${destination.id}"]`);
+    await wanted.waitFor();
+    for (let i = 0; i < 10 && (await wanted.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+Enter');
+    await panel().waitFor();
+    const steps = panel().locator('.route-steps li');
+    await steps.first().waitFor();
+    const words = await panel().locator('.route-text').allInnerTexts();
+    expect(words[0]).toMatch(/^Walk \d+ m to the (lift|stairs)$/);
+    expect(words).toContain('Take the lift to Floor 0');
+    expect(words).toContain(`Go through the passage to ${store().assets.get(destinationFloor.parent_id!)!.name}, Floor 0`);
+    expect(words).toContain('Take the lift to Floor 1');
+    expect(words.at(-1)).toBe(`Walk ${words.at(-1)!.match(/\d+/)![0]} m to ${destination.name}`);
+    // the way starts on the person's floor, drawn with its numbered steps
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(startFloor.id);
+    await page.locator('.route-overlay .route-step[data-step="1"]').waitFor();
+    expect(await page.locator('.route-overlay .route-line').count()).toBeGreaterThan(0);
+    await shot('route-01-start-floor');
+  });
+
+  it('by mouse: a step shows its floor, where the route arrives and goes on', async () => {
+    const last = panel().locator('.route-steps li').last();
+    await last.getByRole('button').click();
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(destinationFloor.id);
+    await page.locator('.route-overlay .route-arrival').first().waitFor();
+    expect(await last.getAttribute('class')).toBe('here');
+    await shot('route-02-destination-floor');
+  });
+
+  it('Escape closes the directions; Directions in a finder row opens them by mouse', async () => {
+    await panel().locator('h2').focus();
+    await page.keyboard.press('Escape');
+    expect(await panel().count()).toBe(0);
+    expect(await page.locator('.route-overlay').count()).toBe(0);
+    await finder().click();
+    await finder().fill('meeting rooms');
+    const row = page.getByRole('listbox', { name: 'Results' }).getByRole('option').first();
+    await row.waitFor();
+    await row.locator('.finder-route').click();
+    await panel().waitFor();
+    await panel().locator('.route-steps li').first().waitFor();
+    await shot('route-03-by-mouse');
+  });
+});
+
+function store() {
+  return server.server.store;
+}
