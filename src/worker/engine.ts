@@ -39,6 +39,7 @@ import { createSearchDocs, noteForSearch } from './search/searchDocs.js';
 import { createSearchIndex } from './search/searchIndex.js';
 import { searchSource } from './search/searchSource.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
+import { createOptimisticOverlay } from './views/optimistic.js';
 import { createReportService } from './reports/reportService.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 
@@ -115,7 +116,11 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     logger: deps.logger,
     flushIntervalMs: deps.flushIntervalMs,
-    createSource: (spec) => sources(spec),
+    createSource: (spec) => optimistic.wrap(spec, sources(spec)),
+  });
+  const optimistic = createOptimisticOverlay({
+    markDirty: (channel, keys) => hub.markDirty(channel, keys),
+    after: (ms, key, fn) => scheduler.scheduleIn(key, ms, fn),
   });
   const feed = createFeed(() => corrected.now(), () => hub.markDirty('feed'));
   const storeLogger = feed.logger(deps.logger, 'validation');
@@ -446,6 +451,8 @@ export function createEngine(deps: EngineDeps): Engine {
     userId: viewerUserId,
     apply,
     unauthorized: () => session?.unauthorized(),
+    optimistic,
+    facts,
   });
 
   const api: Engine = {

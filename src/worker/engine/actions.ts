@@ -18,6 +18,9 @@ import type { ChangeBatch } from '../ports.js';
 import type { RestClient } from '../rest/restClient.js';
 import { sensorsOf, type Store } from '../store/store.js';
 import { failure, toResult } from './results.js';
+import type { FactsCache } from '../derive/factsCache.js';
+import type { OptimisticOverlay, OptimisticEdit } from '../views/optimistic.js';
+import { bookingEdits, closeTicketEdits, manualLocationEdits, renameEdits, voteEdits } from './optimisticEdits.js';
 
 /** How long a voice is shown (it fades out over the last 75 %); config.voiceValidFor overrides. */
 export const VOICE_VALID_FOR_MS = 24 * 3600 * 1000;
@@ -67,6 +70,9 @@ export interface ActionContext {
   apply(batch: ChangeBatch): void;
   /** an authenticated call answered 401 */
   unauthorized(): void;
+  /** drafts an intent's expected result onto the views until the server answers */
+  optimistic: OptimisticOverlay;
+  facts: FactsCache;
 }
 
 const forbidden = (message: string) => failure(403, { statusCode: 403, error: 'Forbidden', message }, message);
@@ -102,6 +108,14 @@ export function createActions(ctx: ActionContext) {
     }
   }
 
+  /** Runs a call with its expected result drafted onto the views; a refusal rolls the draft back. */
+  async function optimistically<T>(edits: OptimisticEdit[], run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+    const pending = ctx.optimistic.begin(edits);
+    const result = await run();
+    if (result.ok) pending.accept(); else pending.refuse();
+    return result;
+  }
+
   function place(): { org: Id; loc: Id } | ApiResult<never> {
     if (!store.organizationId || !store.locationId) return failure(409, null, ACTION_MESSAGES.NO_LOCATION);
     return { org: store.organizationId, loc: store.locationId };
@@ -132,7 +146,11 @@ export function createActions(ctx: ActionContext) {
         end = start + minutes * MINUTE_MS;
       }
       const subject = typeof request.subject === 'string' && request.subject.trim() ? request.subject.trim().slice(0, 200) : 'Meeting';
-      const result = await call((rest) => rest.book({ room_id: request.roomId, start, end, subject }));
+      const expected: ReservationEvent = { start, end, subject, user_id: ctx.userId() ?? '', booking_ref: `pending-${start}` };
+      const result = await optimistically(
+        bookingEdits(request.roomId, ctx.facts.get(request.roomId), ctx.config(), expected),
+        () => call((rest) => rest.book({ room_id: request.roomId, start, end, subject })),
+      );
       return result.ok ? { ok: true, value: result.value.event } : result;
     },
 
@@ -183,7 +201,8 @@ export function createActions(ctx: ActionContext) {
       if (refused) return refused;
       const value = ticket.value && typeof ticket.value === 'object' ? ticket.value as Record<string, unknown> : {};
       // the service role may set only the ticket's status (the server checks the same)
-      const result = await call((rest) => rest.updateAsset(s.org, s.loc, ticketId, { value: { ...value, status: 'closed' } }));
+      const result = await optimistically(closeTicketEdits(ticketId),
+        () => call((rest) => rest.updateAsset(s.org, s.loc, ticketId, { value: { ...value, status: 'closed' } })));
       if (result.ok) applyAsset(s.loc, s.org, result.value);
       return result;
     },
@@ -191,7 +210,8 @@ export function createActions(ctx: ActionContext) {
     async vote(assetId: Id, direction: 1 | -1 | 0): Promise<ApiResult<unknown>> {
       const s = place();
       if (isFailure(s)) return s;
-      const result = await call((rest) => (direction === 0 ? rest.deleteVote(s.org, s.loc, assetId) : rest.vote(s.org, s.loc, assetId, direction)));
+      const result = await optimistically(voteEdits(assetId, direction),
+        () => call((rest) => (direction === 0 ? rest.deleteVote(s.org, s.loc, assetId) : rest.vote(s.org, s.loc, assetId, direction))));
       if (result.ok && result.value && typeof result.value === 'object') {
         const v = result.value as { up?: unknown; down?: unknown; mine?: unknown };
         const mine = v.mine === 1 || v.mine === -1 || v.mine === 0 ? v.mine : direction;
@@ -219,7 +239,9 @@ export function createActions(ctx: ActionContext) {
       }
       const payload = assetUpdatePayload(picked);
       if (Object.keys(payload).length === 0) return badRequest(ACTION_MESSAGES.NOTHING_TO_CHANGE);
-      const result = await call((rest) => rest.updateAsset(s.org, s.loc, assetId, payload));
+      const previous = store.assets.get(assetId)?.name ?? '';
+      const edits = typeof payload.name === 'string' ? renameEdits(assetId, previous, payload.name) : [];
+      const result = await optimistically(edits, () => call((rest) => rest.updateAsset(s.org, s.loc, assetId, payload)));
       if (result.ok) applyAsset(s.loc, s.org, result.value);
       return result;
     },
@@ -234,7 +256,8 @@ export function createActions(ctx: ActionContext) {
           ? { location_id: store.locationId!, floor_id: location.floorId, x: location.x, y: location.y, time: ctx.now() }
           : null,
       };
-      const result = await call((rest) => rest.updateUser(org, uid, body as never));
+      const edits = location ? manualLocationEdits(uid, store.locationId!, location, ctx.now()) : [];
+      const result = await optimistically(edits, () => call((rest) => rest.updateUser(org, uid, body as never)));
       if (result.ok) ctx.apply({ scope: organizationScope(org), changes: [{ collection: 'users', kind: 'modified', data: result.value }] });
       return result;
     },

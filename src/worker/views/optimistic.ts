@@ -8,11 +8,13 @@
 // draft until the truth arrives (the entry's source changes) or a grace
 // period ends. With nothing drafted, a view pays one size check per entry.
 
-import { applyPatches, enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
+import { enablePatches, Immer, type Draft, type Patch } from 'immer';
 import type { ViewName, ViewSpec } from '../../shared/api.js';
 import type { Dirty, DirtyChannel, ViewSource } from './viewHub.js';
 
 enablePatches();
+// entries share objects with the store (outlines, events): freezing them would freeze the store's
+const immer = new Immer({ autoFreeze: false });
 
 /** How long an accepted draft may stand in for the truth the live stream brings. */
 export const OPTIMISTIC_GRACE_MS = 10_000;
@@ -112,11 +114,11 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
             if (last && refused.has(dirtyKey(spec.view, key))) {
               // undo exactly the draft, on the entry as the person saw it; the next flush reads the store again
               hooks.markDirty(CHANNEL, [dirtyKey(spec.view, key)]);
-              return applyPatches(last.entry as object, last.inverse);
+              return immer.applyPatches(last.entry as object, last.inverse);
             }
             return base;
           }
-          const [next, , inverse] = produceWithPatches(base as Record<string, unknown>, (draft) => {
+          const [next, , inverse] = immer.produceWithPatches(base as Record<string, unknown>, (draft) => {
             for (const e of edits) e.recipe(draft);
           });
           drafted.set(key, { entry: next, inverse });

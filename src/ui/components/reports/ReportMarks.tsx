@@ -4,13 +4,21 @@
 
 import { memo } from 'react';
 import type { ReportMark } from '../../../shared/reports/types.js';
-import { useViewEntry } from '../../hooks/useView.js';
+import type { DrawState } from '../../../shared/api.js';
+import { useViewSelector } from '../../hooks/useViewSelector.js';
+import { sameData } from '../../engine/viewMirror.js';
 import { svgY } from '../../lib/viewport.js';
 import { useFloorContext } from '../floorContext.js';
 
+/** What a mark draws of the asset: its shape and name, not its live status (which changes far more often). */
+function shapeOf(entry: DrawState | undefined) {
+  return entry ? { outline: entry.outline, x: entry.x, y: entry.y, width: entry.width, depth: entry.depth, name: entry.name } : null;
+}
+
 function MarkImpl({ mark }: { mark: ReportMark }) {
   const { mirror, open } = useFloorContext();
-  const entry = useViewEntry(mirror, mark.assetId);
+  // a patch brings new arrays even when the outline is the same: compare by content
+  const entry = useViewSelector(mirror, mark.assetId, shapeOf, sameData);
   if (!entry) return null;
   const common = {
     className: 'report-mark', fill: mark.color, 'data-asset-id': mark.assetId, 'data-color': mark.color,
