@@ -1,0 +1,74 @@
+// What the browser benches watch in the app page, installed before any of the
+// page's scripts (context.addInitScript with { content }): main-thread long tasks (a buffered
+// PerformanceObserver), the sign-in submit, and once per animation frame the
+// floor's state — how many assets are drawn and whether they are saved data.
+// A state is stamped with the frame after the one that showed it, so the time
+// includes painting it.
+
+export interface FloorFrame {
+  /** ms since navigation start: the frame after the state was first seen (painted by then) */
+  at: number;
+  /** drawn asset nodes (children of the viewer's assets layer) */
+  count: number;
+  /** the viewer's data-from-cache, or null while no floor viewer is shown */
+  fromCache: boolean | null;
+}
+
+export interface ProbeData {
+  longTasks: Array<{ start: number; duration: number }>;
+  frames: FloorFrame[];
+  submitAt: number | null;
+  /** first-contentful-paint, ms since navigation start */
+  fcp: number | null;
+}
+
+/**
+ * The probe's source, run in the page before its own scripts. Plain
+ * JavaScript text: a serialised TypeScript function would carry the
+ * bundler's helpers (`__name`), which do not exist in the page.
+ */
+export const FLOOR_PROBE_SCRIPT = `(() => {
+  const data = { longTasks: [], frames: [], submitAt: null, fcp: null };
+  window.__probe = data;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) data.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') data.fcp = e.startTime;
+    }).observe({ type: 'paint', buffered: true });
+  } catch (error) {
+    // without these entry types the bench reports what it has
+  }
+  document.addEventListener('submit', () => { data.submitAt = performance.now(); }, true);
+  let last = '';
+  let pending = null;
+  const tick = () => {
+    if (pending) {
+      data.frames.push({ at: performance.now(), count: pending.count, fromCache: pending.fromCache });
+      pending = null;
+    }
+    const svg = document.querySelector('svg.floor-svg');
+    const layer = svg ? svg.querySelector('g.layer-assets') : null;
+    const count = layer ? layer.childElementCount : 0;
+    const attr = svg ? svg.getAttribute('data-from-cache') : null;
+    const fromCache = attr === 'true' ? true : attr === 'false' ? false : null;
+    const key = count + '|' + fromCache;
+    if (key !== last) {
+      last = key;
+      pending = { count, fromCache };
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();`;
+
+/** The frame at which the floor reached `count` assets (the first of a run of frames that satisfy `when`). */
+export function firstFrame(frames: readonly FloorFrame[], when: (f: FloorFrame) => boolean): FloorFrame | null {
+  return frames.find(when) ?? null;
+}
+
+/** Long tasks that started in [from, to) (ms since navigation start). */
+export function tasksIn(data: ProbeData, from: number, to: number): Array<{ start: number; duration: number }> {
+  return data.longTasks.filter((t) => t.start >= from && t.start < to);
+}

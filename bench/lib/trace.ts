@@ -1,0 +1,126 @@
+// Where the time goes in the browser: a Chrome trace of the page's renderer
+// (main thread and workers) with V8's sampling profiler, summarised per
+// thread as self time per function and as time in top-level tasks. Used by
+// bench/profileApp.ts; never by a timed target.
+
+import type { CDPSession, Page } from 'playwright-core';
+
+const CATEGORIES = [
+  'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute',
+  'disabled-by-default-v8.cpu_profiler', 'toplevel', 'blink.user_timing',
+].join(',');
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  id?: string;
+  args?: { name?: string; data?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+export interface Tracer {
+  stop(): Promise<TraceEvent[]>;
+}
+
+export async function startTrace(page: Page): Promise<Tracer> {
+  const session: CDPSession = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  session.on('Tracing.dataCollected', (e) => { events.push(...(e.value as unknown as TraceEvent[])); });
+  await session.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES.split(','), recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' } as never);
+  return {
+    async stop() {
+      const done = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
+      await session.send('Tracing.end');
+      await done;
+      await session.detach();
+      return events;
+    },
+  };
+}
+
+interface CpuNode { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }
+
+export interface ThreadSummary {
+  thread: string;
+  /** ms of samples per function (self time), largest first */
+  self: Array<{ fn: string; ms: number }>;
+  /** ms of samples per function including callees, largest first */
+  total: Array<{ fn: string; ms: number }>;
+  /** top-level tasks longer than 50 ms: start (ms, trace clock), duration */
+  longTasks: Array<{ at: number; ms: number }>;
+  sampledMs: number;
+}
+
+/** Self and inclusive time per function and long tasks, per named thread of the trace. */
+export function summarise(events: TraceEvent[], sinceUs = 0): ThreadSummary[] {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  // profiles arrive as a Profile event and ProfileChunks sharing an id
+  const profiles = new Map<string, { key: string; start: number; nodes: Map<number, CpuNode>; samples: number[]; deltas: number[] }>();
+  for (const e of events) {
+    if (e.name === 'Profile') {
+      profiles.set(`${e.pid}:${e.id}`, { key: `${e.pid}:${e.tid}`, start: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts), nodes: new Map(), samples: [], deltas: [] });
+    } else if (e.name === 'ProfileChunk') {
+      const p = profiles.get(`${e.pid}:${e.id}`);
+      const data = e.args?.data as { cpuProfile?: { nodes?: CpuNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
+      if (!p || !data) continue;
+      for (const n of data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
+      p.samples.push(...(data.cpuProfile?.samples ?? []));
+      p.deltas.push(...(data.timeDeltas ?? []));
+    }
+  }
+  const out: ThreadSummary[] = [];
+  for (const p of profiles.values()) {
+    const label = (n: CpuNode) => {
+      const f = n.callFrame;
+      const file = (f.url ?? '').split('/').pop() ?? '';
+      return `${f.functionName || '(anonymous)'} ${file}:${(f.lineNumber ?? -1) + 1}`;
+    };
+    const self = new Map<string, number>();
+    const total = new Map<string, number>();
+    let t = p.start;
+    let sampled = 0;
+    for (let i = 0; i < p.samples.length; i++) {
+      const dt = p.deltas[i] ?? 0;
+      t += dt;
+      if (t < sinceUs) continue;
+      const node = p.nodes.get(p.samples[i]!);
+      if (!node) continue;
+      const ms = Math.max(0, (p.deltas[i + 1] ?? dt)) / 1000;
+      const name = label(node);
+      if (node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)') continue;
+      sampled += ms;
+      self.set(name, (self.get(name) ?? 0) + ms);
+      const seen = new Set<string>();
+      for (let n: CpuNode | undefined = node; n; n = n.parent !== undefined ? p.nodes.get(n.parent) : undefined) {
+        const l = label(n);
+        if (seen.has(l)) continue;
+        seen.add(l);
+        total.set(l, (total.get(l) ?? 0) + ms);
+      }
+    }
+    // parents are given as children lists in some versions
+    const longTasks = events
+      .filter((e) => `${e.pid}:${e.tid}` === p.key && e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && e.ts >= sinceUs)
+      .map((e) => ({ at: e.ts / 1000, ms: (e.dur ?? 0) / 1000 }));
+    const sorted = (m: Map<string, number>) => [...m].map(([fn, ms]) => ({ fn, ms })).sort((a, b) => b.ms - a.ms);
+    out.push({ thread: names.get(p.key) ?? p.key, self: sorted(self), total: sorted(total), longTasks, sampledMs: sampled });
+  }
+  return out;
+}
+
+/** Fills in `parent` from `children` lists (newer V8 sends children, not parents). */
+export function linkParents(events: TraceEvent[]): void {
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk') continue;
+    const nodes = (e.args?.data as { cpuProfile?: { nodes?: Array<CpuNode & { children?: number[] }> } })?.cpuProfile?.nodes ?? [];
+    for (const n of nodes) for (const c of n.children ?? []) {
+      const child = nodes.find((x) => x.id === c);
+      if (child) child.parent = n.id;
+    }
+  }
+}

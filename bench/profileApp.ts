@@ -1,0 +1,110 @@
+// Where the reopen's time goes (a diagnostic, not a target): signs in once on a
+// fresh profile (cold), relaunches Chromium on it (warm) and traces the warm
+// reopen, or with `cold` the sign-in itself, then prints per thread (the page's
+// main thread, the engine worker) the functions with the most self and total
+// time and the long tasks. `node --import tsx bench/profileApp.ts [cold|warm]`.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startStoreyServer } from '../server/app.js';
+import { buildApp, launchProfile } from './lib/browser.js';
+import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
+import { fmt } from './lib/report.js';
+import { linkParents, startTrace, summarise } from './lib/trace.js';
+
+const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
+const TOP = Number(process.env.TOP ?? 30);
+
+async function settle(page: Page): Promise<void> {
+  for (;;) {
+    await page.waitForTimeout(250);
+    const ok = await page.evaluate(() => {
+      const p = (window as unknown as { __probe: ProbeData }).__probe;
+      const last = p.frames[p.frames.length - 1];
+      return !!last && last.fromCache === false && last.count > 0 && performance.now() - last.at > 1500;
+    });
+    if (ok) return;
+  }
+}
+
+/** Logs every view message the page receives from the worker: when, which view kind, how many entries, how long applying it took. */
+const MESSAGE_LOG = `(() => {
+  const log = [];
+  window.__messages = log;
+  const orig = MessagePort.prototype.addEventListener;
+  MessagePort.prototype.addEventListener = function (type, listener, options) {
+    if (type !== 'message' || typeof listener !== 'function') return orig.call(this, type, listener, options);
+    return orig.call(this, type, function (event) {
+      const t0 = performance.now();
+      const r = listener.call(this, event);
+      const d = event.data;
+      const args = d && d.argumentList;
+      const m = args && args[0] && args[0].value;
+      if (m && (m.type === 'snapshot' || m.type === 'patch')) {
+        const n = m.type === 'snapshot' ? Object.keys(m.entries).length : Object.keys(m.upserted).length + m.removed.length;
+        const first = m.type === 'snapshot' ? Object.values(m.entries)[0] : Object.values(m.upserted)[0];
+        const kind = first ? Object.keys(first).slice(0, 3).join(',') : (m.meta ? 'meta' : '-');
+        log.push([Math.round(t0), m.type, n, kind, Math.round(performance.now() - t0)]);
+      }
+      return r;
+    }, options);
+  };
+})();`;
+
+async function open(profile: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await launchProfile(profile);
+  await context.addInitScript({ content: FLOOR_PROBE_SCRIPT });
+  await context.addInitScript({ content: MESSAGE_LOG });
+  const page = context.pages()[0] ?? await context.newPage();
+  return { context, page };
+}
+
+const dist = mkdtempSync(join(tmpdir(), 'storey-profile-app-'));
+const profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
+await buildApp(dist, { minify: false });
+const server = await startStoreyServer({
+  host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist,
+  seed: { seed: 1, desks: 10_000, sensors: 20_000, historyDays: 1 },
+});
+try {
+  let { context, page } = await open(profile);
+  await page.goto(server.url);
+  const { email, password } = server.seed.accounts.regular;
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  let tracer = phase === 'cold' ? await startTrace(page) : null;
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await settle(page);
+  if (phase === 'warm') {
+    await page.waitForTimeout(6_000);
+    await context.close();
+    ({ context, page } = await open(profile));
+    await page.goto('about:blank');
+    tracer = await startTrace(page);
+    await page.goto(server.url);
+    await settle(page);
+  }
+  const events = await tracer!.stop();
+  const probe = await page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
+  const messages = await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
+  await context.close();
+  console.log(`view messages [at, type, entries, first entry's keys, ms to apply]:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`);
+  if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, JSON.stringify({ traceEvents: events }));
+  linkParents(events);
+  console.log(`frames: ${probe.frames.map((f) => `${fmt(f.at)}:${f.count}${f.fromCache ? 'c' : ''}`).join(' ')}`);
+  console.log(`long tasks (main): ${probe.longTasks.map((t) => `${fmt(t.start)}+${fmt(t.duration)}`).join(' ')}`);
+  for (const s of summarise(events)) {
+    if (s.sampledMs < 20) continue;
+    console.log(`\n### ${s.thread}: ${fmt(s.sampledMs)} ms sampled; long tasks ${s.longTasks.map((t) => fmt(t.ms)).join(', ')}`);
+    console.log('self:');
+    for (const f of s.self.slice(0, TOP)) console.log(`  ${fmt(f.ms).padStart(8)}  ${f.fn}`);
+    console.log('total:');
+    for (const f of s.total.slice(0, TOP)) console.log(`  ${fmt(f.ms).padStart(8)}  ${f.fn}`);
+  }
+} finally {
+  await server.close();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(dist, { recursive: true, force: true });
+}
