@@ -108,6 +108,31 @@ describe('directions in Chromium', () => {
   });
 });
 
+describe('directions from a chosen asset', () => {
+  it('starts from the asset highlighted on the map when chosen as the start', async () => {
+    const { store: s, seed } = server.server;
+    const location = s.locations.get(seed.locationIds[0]!)!;
+    const groundA = s.assets.get(location.buildings[0]!)!.floors![0]!;
+    const start = [...s.assets.values()].find((x) => x.subtype === 'desk' && x.parent_id === groundA && !x.unpublished)!;
+    await panel().getByRole('button', { name: 'Close directions' }).click();
+    // show the start desk (highlighted), then ask the way from it
+    await finder().click();
+    await finder().fill(`desk ${start.name.split(' ')[1]}`);
+    const startRow = page.locator(`[data-result-key="a:${start.id}"]`);
+    await startRow.click();
+    await expect.poll(() => page.locator(`[data-asset-id="${start.id}"]`).getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
+    await finder().click();
+    await finder().fill(`desk ${destination.name.split(' ')[1]}`);
+    await page.locator(`[data-result-key="a:${destination.id}"] .finder-route`).click();
+    await panel().waitFor();
+    await shot('route-04a-before-from');
+    await panel().getByRole('combobox', { name: 'Start from' }).selectOption({ label: start.name }, { timeout: 5000 });
+    await expect.poll(async () => (await panel().locator('.route-text').allInnerTexts())[0], { timeout: 5000 }).toMatch(/^Walk \d+ m to the passage$/);
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(groundA);
+    await shot('route-04-from-asset');
+  });
+});
+
 function store() {
   return server.server.store;
 }

@@ -176,8 +176,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   }, [api, routeStart]);
 
   // a finder result: its floor, one of its layers on, highlighted (assets) or centred (people)
+  const [shown, setShown] = useState<{ id: string; name: string } | null>(null);
   const showResult = (r: SearchResult) => {
     if (!r.floorId) return;
+    if (r.target === 'asset') setShown({ id: r.id, name: r.name });
     void api.selectFloor(r.floorId);
     setLink((l) => ({
       ...l,
@@ -277,6 +279,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             )}
             {routeTarget ? (
               <RoutePanel
+                starts={[
+                  { label: 'your position', from: { kind: 'me' } },
+                  ...(link.asset && link.asset !== (routeTarget.to.kind === 'me' ? null : routeTarget.to.id)
+                    ? [{ label: (shown?.id === link.asset ? shown.name : floor?.getSnapshot(link.asset)?.name) || 'the highlighted asset', from: { kind: 'asset' as const, id: link.asset } }]
+                    : []),
+                ]}
+                onFrom={(from) => setRouteTarget((t) => (t ? { ...t, from } : t))}
                 target={routeTarget}
                 route={route}
                 ready={routeReady}

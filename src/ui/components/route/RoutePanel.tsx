@@ -36,11 +36,16 @@ export interface RoutePanelProps {
   floorId: string | null;
   onShowFloor(floorId: string): void;
   onClose(): void;
+  /** where the route may start: the viewer, or the asset highlighted on the map */
+  starts: Array<{ label: string; from: RouteEndpoint }>;
+  onFrom(from: RouteEndpoint): void;
 }
 
-export function RoutePanel({ target, route, ready, floorName, floorId, onShowFloor, onClose }: RoutePanelProps) {
+const endpointKey = (e: RouteEndpoint) => (e.kind === 'me' ? 'me' : `${e.kind}:${e.id}`);
+
+export function RoutePanel({ target, route, ready, floorName, floorId, onShowFloor, onClose, starts, onFrom }: RoutePanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [target]);
+  useEffect(() => heading.current?.focus(), [target.to]);
   return (
     <section
       className="route-panel"
@@ -51,6 +56,14 @@ export function RoutePanel({ target, route, ready, floorName, floorId, onShowFlo
         <h2 ref={heading} tabIndex={-1}>Directions to {target.name}</h2>
         <button type="button" onClick={onClose} aria-label="Close directions">×</button>
       </header>
+      {starts.length > 1 ? (
+        <label className="route-from">
+          From{' '}
+          <select aria-label="Start from" value={endpointKey(target.from)} onChange={(e) => onFrom(starts.find((s) => endpointKey(s.from) === e.target.value)!.from)}>
+            {starts.map((s) => <option key={endpointKey(s.from)} value={endpointKey(s.from)}>{s.label}</option>)}
+          </select>
+        </label>
+      ) : null}
       {!ready || !route ? (
         <p role="status">Finding the way…</p>
       ) : route.status !== 'ok' ? (
