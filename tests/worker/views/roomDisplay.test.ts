@@ -76,6 +76,16 @@ describe('roomDisplay view', () => {
     expect(entry()!.bookMinutes).toEqual([15, 30]);
   });
 
+  it('turns free at the end of the meeting by time alone (the §4 refresh), and offers booking again', async () => {
+    setup(true);
+    const entry = await display();
+    engine.internals.sink.apply(reservations([event(-5, 20, 'Walk-in'), event(90, 120, 'Review')], T0 + 1000));
+    await flush(1000);
+    expect(entry()).toMatchObject({ status: 'reserved', current: { subject: 'Walk-in' }, bookMinutes: [] });
+    await flush(20 * MIN);
+    expect(entry()).toMatchObject({ status: 'free', statusKind: 'free', current: null, next: { subject: 'Review' }, bookMinutes: [15, 30, 60] });
+  });
+
   it('is empty for an unknown room', async () => {
     setup(true);
     const view = await collect<RoomDisplayEntry>(engine, { view: 'roomDisplay', roomId: 'nope' });
