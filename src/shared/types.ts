@@ -205,6 +205,12 @@ export interface Sensor {
   vendor_id: string | null;
   /** derived client-side (manual-location sensors) */
   local?: boolean;
+  /**
+   * derived client-side for occupancy sensors: when the desk or room last went
+   * from occupied to free (the clean-desk phase counts from it; spec §9);
+   * null while occupied or unknown
+   */
+  left_at?: number | null;
 }
 
 export interface ExternalObject {

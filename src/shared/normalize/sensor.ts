@@ -11,6 +11,7 @@ import {
 import { WARN } from './warnings.js';
 
 import { LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE } from '../kinds.js';
+import { isOccupiedValue } from '../rules/roomStatus.js';
 
 export { LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE };
 
@@ -124,7 +125,14 @@ export function normalizeSensor(raw: unknown, ctx: NormalizeContext): Sensor | n
     vendor_id: toStrOrNull(r.vendor_id),
   };
   if (r.local === true) sensor.local = true;
+  const leftAt = toTime(r.left_at) ?? leftAtOf(sensor.last_measurement, sensor.previous_measurement);
+  if (leftAt !== null) sensor.left_at = leftAt;
   return sensor;
+}
+
+/** When a reading pair shows the occupied → free transition: the free reading's time; else null. */
+export function leftAtOf(last: MeasurementValue | null, previous: MeasurementValue | null): number | null {
+  return last && previous && !isOccupiedValue(last.value) && isOccupiedValue(previous.value) ? last.time : null;
 }
 
 /** Normalizes a listing; duplicate ids warn and the later copy wins. */

@@ -1,11 +1,12 @@
 // Clean-desk colours (spec §9): a d3 colour scale over the share of the
-// clean-desk policy time (cleanDeskPolicy minutes) that has passed since a
-// desk was last occupied. Thresholds 0, 0.08, 0.081, 0.999, 1; see
-// docs/domain.md for what each phase means.
+// clean-desk policy time (cleanDeskPolicy minutes of working hours, hourStart
+// to hourEnd in the location's zone) that has passed since a desk was last
+// left. Thresholds 0, 0.08, 0.081, 0.999, 1; docs/domain.md has the phases.
 
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { interpolateRgb } from 'd3-interpolate';
 import { BASE_CONFIG, type BaseConfig } from '../config.js';
+import { addDaysToKey, calendarDay, dateKeyOf, overlapMs, workingWindow, type CalendarDay } from '../reports/calendar.js';
 
 const MINUTE_MS = 60_000;
 
@@ -24,10 +25,55 @@ type CleanDeskConfig = Pick<BaseConfig, 'cleanDesk'>;
  * Share of the policy elapsed since the desk was last occupied: 0 while
  * occupied (or just left), 1 when the policy time has passed. Not clamped.
  */
-export function cleanDeskRatio(lastOccupiedAt: number | null, occupiedNow: boolean, now: number, policyMinutes: number): number | null {
+export function cleanDeskRatio(
+  lastOccupiedAt: number | null,
+  occupiedNow: boolean,
+  now: number,
+  policyMinutes: number,
+  hours?: WorkingHours,
+): number | null {
   if (occupiedNow) return 0;
   if (lastOccupiedAt === null || policyMinutes <= 0) return null;
-  return Math.max(0, now - lastOccupiedAt) / (policyMinutes * MINUTE_MS);
+  const elapsed = hours ? workingMsBetween(lastOccupiedAt, now, hours) : Math.max(0, now - lastOccupiedAt);
+  return elapsed / (policyMinutes * MINUTE_MS);
+}
+
+/** The working hours of spec §9 in a location's zone: only these minutes count toward the clean-desk policy. */
+export interface WorkingHours {
+  timeZone: string;
+  hourStart: number;
+  hourEnd: number;
+}
+
+/** Days looked at, at most: a desk left longer ago counts as long past the policy anyway. */
+const MAX_DAYS = 14;
+const dayMemo = new Map<string, CalendarDay>();
+
+/** The local day, memoized: every desk of a location asks for the same few days. */
+function dayOf(key: string, timeZone: string): CalendarDay {
+  const memoKey = `${timeZone}|${key}`;
+  let day = dayMemo.get(memoKey);
+  if (!day) {
+    if (dayMemo.size > 256) dayMemo.clear();
+    day = calendarDay(key, timeZone);
+    dayMemo.set(memoKey, day);
+  }
+  return day;
+}
+
+/** ms of [from, to) inside the working hours (hourStart ≤ local hour < hourEnd) of each local day, DST-aware. */
+export function workingMsBetween(from: number, to: number, hours: WorkingHours): number {
+  if (!(to > from)) return 0;
+  let total = 0;
+  let key = dateKeyOf(from, hours.timeZone);
+  const last = dateKeyOf(to, hours.timeZone);
+  for (let i = 0; i < MAX_DAYS; i++) {
+    const day = dayOf(key, hours.timeZone);
+    total += overlapMs(from, to, workingWindow(day, hours.hourStart, hours.hourEnd));
+    if (key === last) break;
+    key = addDaysToKey(key, 1);
+  }
+  return total;
 }
 
 /**

@@ -64,12 +64,10 @@ export function reservationStatus(events: readonly ReservationEvent[], now: numb
   if (active) lines.push(formatSlot(active, zone));
   lines.push(next && nextIsToday ? `${MSG.NEXT_PREFIX} ${formatSlot(next, zone)}` : MSG.NO_RESERVATIONS);
 
-  const candidates: number[] = [now + RESERVATION_REFRESH_CAP_MS];
+  // spec §4: the end of the current event, the start of the next, or the end of the local day, capped at 7 days
+  const candidates: number[] = [now + RESERVATION_REFRESH_CAP_MS, endOfLocalDay(now, zone)];
   if (active) candidates.push(active.end);
-  if (next) {
-    candidates.push(next.start);
-    if (!nextIsToday) candidates.push(endOfLocalDay(now, zone));
-  }
+  if (next) candidates.push(next.start);
   // an event starting exactly now becomes active 1 ms later (strictly between)
   const refreshAt = Math.max(now + 1, Math.min(...candidates));
   return { active, next, nextIsToday, lines, text: lines.join('\n'), refreshAt };

@@ -180,12 +180,13 @@ function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: Resol
   if (isOccupiedValue(reading.value)) {
     return { occupied: true, phase: 'in_use', ratio: 0, color: colors.room[2] ?? colors.missing, word: 'occupied', statusKind: 'busy' };
   }
-  const previous = sensor.previous_measurement;
-  const leftAt = previous && isOccupiedValue(previous.value) ? reading.time : null;
+  // the phase counts from when the desk was last left (it survives later 'free' readings), today only
+  const leftAt = typeof sensor.left_at === 'number' ? sensor.left_at : null;
+  const hours = { timeZone: ctx.timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd };
   const ratio = leftAt !== null && isOnLocalDayOf(leftAt, ctx.now, ctx.timeZone)
-    ? cleanDeskRatio(leftAt, false, ctx.now, config.cleanDeskPolicy) : null;
+    ? cleanDeskRatio(leftAt, false, ctx.now, config.cleanDeskPolicy, hours) : null;
   if (ratio === null) return { occupied: false, phase: null, ratio: null, color: colors.room[0] ?? colors.missing, word: 'free', statusKind: 'free' };
-  if (ratio < 1) next.push(leftAt! + config.cleanDeskPolicy * 60_000);
+  if (ratio < 1) next.push(ctx.now + (1 - ratio) * config.cleanDeskPolicy * 60_000);
   next.push(endOfLocalDayAt(ctx.now, ctx.timeZone));
   const phase = cleanDeskPhase(ratio, false, config);
   return {
@@ -235,7 +236,9 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     && (!user || user.visible || own);
   const config = ctx.config.forAsset(asset);
   const latest = latestValue(asset, sensors);
-  const freshness = computeFreshness({ type: asset.type, timeout_action: asset.timeout_action, privacy_filtered: asset.privacy_filtered, local: own }, latest, now);
+  // spec §4: 'not drawn when privacy-filtered and not local' — local is the asset's own flag (§3),
+  // the client-derived employee asset of a user, not "stands for the viewer" (docs/domain.md)
+  const freshness = computeFreshness(asset, latest, now);
   const next: number[] = [];
   if (freshness.recheckAt !== null && freshness.action !== 'none') next.push(freshness.recheckAt);
   // a fade starts later: from then on the timeline re-derives it

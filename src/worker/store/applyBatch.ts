@@ -6,14 +6,16 @@
 
 import { MSG } from '../../shared/messages.js';
 import type { StreamScope } from '../../shared/protocol.js';
-import type { Building, Floor, Id } from '../../shared/types.js';
+import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
+import { isPrivacyZone } from '../../shared/rules/location.js';
+import type { Asset, Building, Floor, Id, Sensor } from '../../shared/types.js';
 import type { ChangeBatch, Logger, SinkChange } from '../ports.js';
 import { createDelta, markPersist, type StoreDelta } from './delta.js';
 import { applyHeartbeat, applyMeasurement } from './measurements.js';
 import {
   normalizeContext, normalizeEntity, normalizeStructureAsset, type EntityCollection,
 } from './normalizeEntities.js';
-import { latestLocation, placeAsset } from './located.js';
+import { latestLocation, placeAsset, refilterFloor, relocate } from './located.js';
 import {
   indexAsset, indexSensor, reindexAll, sensorsOf, unindexAsset, type Store,
 } from './store.js';
@@ -61,6 +63,7 @@ export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptio
     delta.all = true;
   }
   placeLoadedAssets(store, delta, reindex);
+  for (const floorId of reindex ? store.floors.keys() : delta.privacyFloors) refilterFloor(store, floorId, delta);
   return delta;
 }
 
@@ -74,7 +77,8 @@ function placeLoadedAssets(store: Store, delta: StoreDelta, everything: boolean)
   for (const sensorId of sensorIds) {
     const sensor = store.sensors.get(sensorId);
     if (!sensor || sensor.type !== 'location' || !sensor.last_measurement) continue;
-    for (const assetId of store.assetsBySensor.get(sensorId) ?? []) {
+    // placing re-indexes the asset (out of and back into this very set): walk a copy, or it never ends
+    for (const assetId of [...(store.assetsBySensor.get(sensorId) ?? [])]) {
       const asset = store.assets.get(assetId);
       const value = asset ? latestLocation(sensorsOf(store, asset)) : null;
       if (!asset || !value || (asset.x === value.x && asset.y === value.y && store.floorOf.get(assetId) === value.floor_id)) continue;
@@ -162,6 +166,7 @@ function replaceCollection(store: Store, collection: EntityCollection, items: un
   }
   for (const entity of list) {
     const previous = map.get(entity.id);
+    if (collection === 'sensors') keepLeftAt(entity as Sensor, previous as Sensor | undefined);
     map.set(entity.id, entity);
     if (collection === 'sensors') indexSensor(store, entity as never, previous as never);
     touched(store, collection, entity.id, delta, options);
@@ -184,18 +189,30 @@ function changeEntity(store: Store, collection: EntityCollection, change: SinkCh
   if (!entity) return false;
   const previous = map.get(entity.id);
   if (change.kind === 'created' && previous) options.logger.warn(`Duplicate id ${entity.id} in ${collection}; the later one wins`);
-  if (collection === 'sensors') keepMeasurements(entity as never, previous as never);
+  if (collection === 'sensors') keepMeasurements(entity as Sensor, previous as Sensor | undefined);
   map.set(entity.id, entity);
   if (collection === 'sensors') indexSensor(store, entity as never, previous as never);
   touched(store, collection, entity.id, delta, options);
   return false;
 }
 
-/** A sensor update without measurements keeps the ones already applied live. */
-function keepMeasurements(next: { last_measurement: unknown; previous_measurement: unknown }, previous?: typeof next) {
+/**
+ * A sensor record update keeps what live data taught: the measurements when
+ * it carries none, and when a desk was last left while it is still free.
+ */
+function keepMeasurements(next: Sensor, previous?: Sensor) {
   if (!previous) return;
   if (next.last_measurement === null) next.last_measurement = previous.last_measurement;
   if (next.previous_measurement === null) next.previous_measurement = previous.previous_measurement;
+  keepLeftAt(next, previous);
+}
+
+/** A reload of a still-free desk keeps when it was left (its record shows only the last two readings). */
+function keepLeftAt(next: Sensor, previous?: Sensor) {
+  const last = next.last_measurement;
+  if (previous && (next.left_at ?? null) === null && typeof previous.left_at === 'number' && last && !isOccupiedValue(last.value) && last.time >= previous.left_at) {
+    next.left_at = previous.left_at;
+  }
 }
 
 // ---------------------------------------------------------------- assets (incl. buildings and floors)
@@ -240,6 +257,7 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
     if (store.floors.delete(id)) { markPersist(delta, 'floors', id); delta.structure = true; return true; }
     const previous = store.assets.get(id);
     if (!previous) return false;
+    notePrivacyFloor(store, previous, delta);
     store.assets.delete(id);
     unindexAsset(store, previous);
     delta.assets.add(id);
@@ -270,11 +288,21 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
     markPersist(delta, 'assets', asset.id);
     return true;
   }
+  if (previous) notePrivacyFloor(store, previous, delta);
   store.assets.set(asset.id, asset);
   indexAsset(store, asset, previous);
+  relocate(store, asset);
+  notePrivacyFloor(store, asset, delta);
   delta.assets.add(asset.id);
   markPersist(delta, 'assets', asset.id);
   return false;
+}
+
+/** A privacy zone changed on its floor: the floor's employees are re-filtered after the batch. */
+function notePrivacyFloor(store: Store, asset: Asset, delta: StoreDelta): void {
+  if (!isPrivacyZone(asset)) return;
+  const floorId = store.floorOf.get(asset.id);
+  if (floorId) delta.privacyFloors.add(floorId);
 }
 
 /** The viewer's own vote and the tally an answer carried (live asset updates carry only the tally). */

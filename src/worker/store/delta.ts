@@ -24,12 +24,14 @@ export interface StoreDelta {
   persist: Map<string, [CachedCollection, Id]>;
   /** alert-on-activity watches that fired (and were cleared) */
   activity: ActivityAlert[];
+  /** floors whose privacy zones were created, moved, re-typed or deleted: their employees are re-filtered */
+  privacyFloors: Set<Id>;
 }
 
 export function createDelta(): StoreDelta {
   return {
     assets: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
-    all: false, persist: new Map(), activity: [],
+    all: false, persist: new Map(), activity: [], privacyFloors: new Set(),
   };
 }
 

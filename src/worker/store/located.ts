@@ -4,7 +4,8 @@
 
 import { isPrivacyFiltered, isPrivacyZone, locationMove, type ZoneLike } from '../../shared/rules/location.js';
 import type { Asset, Id, MeasurementValue, Sensor } from '../../shared/types.js';
-import { indexAsset, type Store } from './store.js';
+import { markPersist, type StoreDelta } from './delta.js';
+import { indexAsset, sensorsOf, type Store } from './store.js';
 
 /** Resolves `floor` (an index) in the building of the asset's current floor. */
 function floorIdByIndex(store: Store, index: number, currentFloorId: Id | null): Id | null {
@@ -53,4 +54,38 @@ export function latestLocation(sensors: Sensor[]): MeasurementValue | null {
     if (v && typeof v.x === 'number' && (!best || v.time > best.time)) best = v;
   }
   return best;
+}
+
+/**
+ * Re-decides the privacy filter of the employees on a floor (spec §4): a
+ * privacy zone created, moved, re-typed or deleted around someone filters or
+ * unfilters them without waiting for their next location value.
+ */
+export function refilterFloor(store: Store, floorId: Id, delta: StoreDelta): void {
+  const zones = zonesOnFloor(store, floorId);
+  for (const id of store.assetsByFloor.get(floorId) ?? []) {
+    const asset = store.assets.get(id);
+    if (!asset || asset.type !== 'employee') continue;
+    const reported = latestLocation(sensorsOf(store, asset))?.zones ?? [];
+    const extra = reported.map((z) => store.assets.get(z)).filter((z): z is Asset => !!z);
+    const filtered = isPrivacyFiltered(asset, [asset.x, asset.y], [...zones, ...extra], reported);
+    if (filtered === asset.privacy_filtered) continue;
+    asset.privacy_filtered = filtered;
+    delta.assets.add(id);
+    markPersist(delta, 'assets', id);
+  }
+}
+
+/**
+ * After an asset's record changed: its position and floor still come from
+ * its newest location value (a rename must not send someone back to the
+ * record's stale place or lift their privacy filter), else its own record.
+ */
+export function relocate(store: Store, asset: Asset): void {
+  const value = latestLocation(sensorsOf(store, asset));
+  if (value) placeAsset(store, asset, value);
+  else if (asset.type === 'employee') {
+    const floorId = store.floorOf.get(asset.id) ?? null;
+    asset.privacy_filtered = isPrivacyFiltered(asset, [asset.x, asset.y], zonesOnFloor(store, floorId));
+  }
 }

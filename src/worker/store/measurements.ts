@@ -5,12 +5,14 @@
 
 import { normalizeMeasurementValue } from '../../shared/normalize/sensor.js';
 import { clearAlertOnActivity } from '../../shared/rules/location.js';
+import { isOccupancySensorType } from '../../shared/kinds.js';
+import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
 import { isRecord, toId, toNumOrNull, toTime } from '../../shared/normalize/primitives.js';
 import type { Logger } from '../ports.js';
 import { markPersist, type StoreDelta } from './delta.js';
 import { placeAsset } from './located.js';
 import { RECENT_VALUES_KEPT, type Store } from './store.js';
-import type { Id, MeasurementValue } from '../../shared/types.js';
+import type { Id, MeasurementValue, Sensor } from '../../shared/types.js';
 
 interface Context {
   logger: Logger;
@@ -33,6 +35,7 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   if (newer) sensor.previous_measurement = previous;
   rememberValue(store, sensorId, value, newer);
   sensor.last_measurement = value;
+  if (newer && isOccupancySensorType(sensor.type)) noteOccupancy(sensor, value);
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
   sensor.value = value.value;
   if (value.battery_level !== null) sensor.last_status = { battery_level: value.battery_level };
@@ -74,6 +77,15 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
   for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.assets.add(assetId);
+}
+
+/**
+ * Clean desk (spec §9): the phase counts from when the desk was last left, so
+ * it survives the periodic 'free' readings that follow; a new occupancy ends it.
+ */
+function noteOccupancy(sensor: Sensor, value: MeasurementValue): void {
+  if (isOccupiedValue(value.value)) sensor.left_at = null;
+  else if (sensor.previous_measurement && isOccupiedValue(sensor.previous_measurement.value)) sensor.left_at = value.time;
 }
 
 /** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */

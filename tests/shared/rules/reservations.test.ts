@@ -1,3 +1,4 @@
+import { RESERVATION_REFRESH_CAP_MS } from '../../../src/shared/constants.js';
 import { describe, expect, it } from 'vitest';
 import {
   activeEvent, formatSlot, isEventActive, nextEvent, reservationStatus,
@@ -48,13 +49,22 @@ describe('reservations', () => {
   });
 
   describe('reservationStatus', () => {
-    it("says 'No reservations' with nothing ahead and re-checks after the 7-day cap", () => {
-      const now = utc('2024-01-15T10:00:00Z');
+    it("says 'No reservations' with nothing ahead and re-checks at the end of the local day (spec §4)", () => {
+      const now = utc('2024-01-15T10:00:00Z'); // 12:00 in Helsinki
       const s = reservationStatus([ev(now - 2 * HOUR_MS, now - HOUR_MS)], now, HEL);
       expect(s.text).toBe('No reservations');
       expect(s.text).toBe(MSG.NO_RESERVATIONS);
-      expect(s.refreshAt).toBe(now + 7 * DAY_MS);
-      expect(s.refreshAt - now).toBe(6048e5);
+      expect(s.refreshAt).toBe(utc('2024-01-15T22:00:00Z'));
+    });
+
+    it('never waits longer than the 7-day cap', () => {
+      expect(RESERVATION_REFRESH_CAP_MS).toBe(6048e5);
+      // a zone whose day cannot end sooner is not possible; the cap bounds an event far ahead
+      const now = utc('2024-01-15T10:00:00Z');
+      const far = ev(now + 30 * DAY_MS, now + 31 * DAY_MS);
+      const s = reservationStatus([far], now, HEL);
+      expect(s.refreshAt - now).toBeLessThanOrEqual(RESERVATION_REFRESH_CAP_MS);
+      expect(s.refreshAt).toBe(utc('2024-01-15T22:00:00Z'));
     });
 
     it("shows the current slot, then 'Next:' and the next event of the same local day", () => {

@@ -184,7 +184,7 @@ describe('createEngine', () => {
   });
 
   describe('setManualLocation', () => {
-    it('places the user\'s own employee asset, which stays visible to them inside a privacy zone', async () => {
+    it('places the user\'s own employee asset; a manual location, local by spec §3, is drawn even inside a privacy zone', async () => {
       const zone = { id: 'z1', type: 'zone', subtype: 'privacy', parent_id: 'f1', outline: [[10, 10], [20, 10], [20, 20], [10, 20]] };
       const inZone = { location_id: LOCATION_ID, floor_id: 'f1', x: 15, y: 15, time: T0 };
       const { backend } = await signedInEngine({ assets: [zone], users: [wireUser('u1'), wireUser('u2', { location: inZone }), wireUser('u3', { location: { ...inZone, x: 40 } })] });
@@ -197,9 +197,12 @@ describe('createEngine', () => {
       expect(floor.entries.get(userAssetId('u1'))).toMatchObject({ x: 12, y: 13, kind: 'employee' });
       const people = await collect<PersonEntry>(engine, { view: 'people' });
       expect(people.entries.get('u1')).toMatchObject({ visible: true, floorId: 'f1', x: 12, y: 13, manual: true });
-      expect(people.entries.get('u2')).toMatchObject({ visible: false, x: null, floorId: null });
+      // spec §4 'not drawn when privacy-filtered and not local': the derived asset of a manual location is
+      // local (§3), the person's own declaration of where they are, so it is drawn (docs/domain.md)
+      expect(engine.internals.store.assets.get(userAssetId('u2'))).toMatchObject({ local: true, privacy_filtered: true });
+      expect(people.entries.get('u2')).toMatchObject({ visible: true, x: 15, floorId: 'f1', manual: true });
       expect(people.entries.get('u3')).toMatchObject({ visible: true, x: 40, y: 15 });
-      expect(floor.entries.has(userAssetId('u2'))).toBe(false);
+      expect(floor.entries.has(userAssetId('u2'))).toBe(true);
       expect(floor.entries.has(userAssetId('u3'))).toBe(true);
     });
   });

@@ -29,6 +29,19 @@ const floorIds = (store: Store, floorId: string) => [...(store.assetsByFloor.get
 
 describe('store', () => {
   describe('applyBatch', () => {
+    it('places two assets fed by one location sensor whose value names no floor, without hanging (initial load and live)', () => {
+      // placing re-indexes each asset out of and back into the sensor's set: walking that live set never ended
+      const shared = { id: 's-shared', type: 'location', last_measurement: { time: T0, valid_for: 600_000, x: 3, y: 4 } };
+      const a = { id: 'e1', type: 'employee', name: 'A', parent_id: 'f1', data_providers: ['s-shared'] };
+      const b = { id: 'e2', type: 'employee', name: 'B', parent_id: 'f1', data_providers: ['s-shared'] };
+      const { store, apply } = loaded([a, b], [shared]);
+      expect(store.assets.get('e1')).toMatchObject({ x: 3, y: 4, parent_id: 'f1' });
+      expect(store.assets.get('e2')).toMatchObject({ x: 3, y: 4, parent_id: 'f1' });
+      apply({ scope: locationScope, changes: [{ collection: 'sensors', kind: 'modified', id: 's-shared', data: { ...shared, last_measurement: { time: T0 + 1, valid_for: 600_000, x: 5, y: 6, floor_id: 'elsewhere' } } }] });
+      expect(store.assets.get('e1')).toMatchObject({ x: 5, y: 6 });
+      expect([...store.assetsBySensor.get('s-shared')!].sort()).toEqual(['e1', 'e2']);
+    });
+
     it('keeps buildings and floors apart from drawable assets and indexes assets per floor', () => {
       const { store } = loaded([wireDesk('d1', 'f1'), wireDesk('d2', 'f2')], [wireOccupancySensor('s-d1', T0, 0)]);
       expect([...store.buildings.keys()]).toEqual(['b1']);

@@ -153,6 +153,59 @@ describe('views', () => {
       expect(view.entries.get('e1')).toMatchObject({ x: 30, y: 30 });
     });
 
+    describe('privacy zones changing around someone (spec §4)', () => {
+      const inside = { ...annSensor, last_measurement: { ...annSensor.last_measurement, x: 12, y: 17 } };
+      const asset = (data: Record<string, unknown>) => ({ scope: locationScope, changes: [{ collection: 'assets' as const, kind: 'modified' as const, id: String(data.id), data }] });
+
+      it('filters an employee when a privacy zone is created around them, and unfilters them when it is deleted', async () => {
+        ({ engine } = createTestEngine());
+        feedLocation(engine, [ann], [inside]);
+        const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+        expect(view.entries.get('e1')).toMatchObject({ x: 12, y: 17 });
+        engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'created', id: 'z1', data: zone }] });
+        await advance(0);
+        expect(view.entries.has('e1')).toBe(false);
+        engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'deleted', id: 'z1' }] });
+        await advance(0);
+        expect(view.entries.get('e1')).toMatchObject({ x: 12, y: 17 });
+      });
+
+      it('re-decides when the zone is moved away or re-typed', async () => {
+        ({ engine } = createTestEngine());
+        feedLocation(engine, [ann, zone], [inside]);
+        const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+        expect(view.entries.has('e1')).toBe(false);
+        engine.internals.sink.apply(asset({ ...zone, outline: [[30, 30], [40, 30], [40, 40], [30, 40]] }));
+        await advance(0);
+        expect(view.entries.has('e1')).toBe(true);
+        engine.internals.sink.apply(asset(zone));
+        await advance(0);
+        expect(view.entries.has('e1')).toBe(false);
+        engine.internals.sink.apply(asset({ ...zone, subtype: 'collaboration' }));
+        await advance(0);
+        expect(view.entries.has('e1')).toBe(true);
+      });
+
+      it('keeps the position and privacy filter of the last location value when the employee record changes (a rename)', async () => {
+        ({ engine } = createTestEngine());
+        feedLocation(engine, [ann, zone], [annSensor]);
+        const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers'] });
+        engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 1000, valid_for: 10 * MIN, x: 30, y: 31, floor_id: 'f1' }));
+        await advance(0);
+        engine.internals.sink.apply(asset({ ...ann, name: 'Ann Smith' }));
+        await advance(0);
+        expect(view.entries.get('e1')).toMatchObject({ name: 'Ann Smith', x: 30, y: 31 });
+        engine.internals.sink.apply(measurement('s-e1', 'location', { time: T0 + 2000, valid_for: 10 * MIN, x: 12, y: 17, floor_id: 'f1' }));
+        await advance(0);
+        expect(view.entries.has('e1')).toBe(false);
+        engine.internals.sink.apply(asset({ ...ann, name: 'Ann S.' }));
+        await advance(0);
+        // the rename does not lift the filter, nor send her back to the record's (1, 1)
+        expect(view.entries.has('e1')).toBe(false);
+        expect(engine.internals.store.assets.get('e1')).toMatchObject({ x: 12, y: 17, privacy_filtered: true });
+      });
+    });
+
     it('moves an asset that changes floor out of one floor view and into the other', async () => {
       ({ engine } = createTestEngine());
       feedLocation(engine, [ann], [annSensor]);
@@ -204,6 +257,41 @@ describe('views', () => {
       await advance(0);
       expect(view.entries.get('dev1')).toMatchObject({ status: 'battery low', statusKind: 'attention' });
       expect(popup.entries.get(SELF_KEY)).toMatchObject({ battery: 15, lastCommunication: T0 + MIN, status: 'battery low' });
+    });
+
+    it('keeps the clean-desk phase through the free readings that follow a desk being left (spec §9)', async () => {
+      ({ engine } = createTestEngine());
+      const desk = { id: 'd1', type: 'shape', subtype: 'desk', name: 'D1', parent_id: 'f1', data_providers: ['s-d1'] };
+      feedLocation(engine, [desk], [{ id: 's-d1', type: 'occupancy', last_measurement: { time: T0 - MIN, valid_for: 8 * 60 * MIN, value: 1 } }]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0, valid_for: 8 * 60 * MIN, value: 0 }));
+      await advance(30 * MIN);
+      // sensors report periodically: a second and third 'free' reading must not erase the phase
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 30 * MIN, valid_for: 8 * 60 * MIN, value: 0 }));
+      await advance(60 * MIN);
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 90 * MIN, valid_for: 8 * 60 * MIN, value: 0 }));
+      await advance(0);
+      expect(view.entries.get('d1')).toMatchObject({ status: 'should be cleared', statusKind: 'attention' });
+      await advance(31 * MIN);
+      expect(view.entries.get('d1')).toMatchObject({ status: 'clean desk policy exceeded' });
+      // sitting down again ends it
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 122 * MIN, valid_for: 8 * 60 * MIN, value: 1 }));
+      await advance(0);
+      expect(view.entries.get('d1')).toMatchObject({ status: 'occupied', statusKind: 'busy' });
+    });
+
+    it('counts only the minutes inside the working hours (hourStart 7 – hourEnd 18, the location\'s zone)', async () => {
+      ({ engine } = createTestEngine());
+      // left at 17:30 UTC (the fixture location is in UTC); policy 120 working minutes
+      const left = Date.UTC(2025, 0, 15, 17, 30);
+      vi.setSystemTime(left - MIN);
+      const desk = { id: 'd1', type: 'shape', subtype: 'desk', name: 'D1', parent_id: 'f1', data_providers: ['s-d1'] };
+      feedLocation(engine, [desk], [{ id: 's-d1', type: 'occupancy', last_measurement: { time: left - 2 * MIN, valid_for: 8 * 60 * MIN, value: 1 } }]);
+      const view = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: left, valid_for: 8 * 60 * MIN, value: 0 }));
+      await advance(MIN + 3 * 60 * MIN); // 20:30: three wall hours later, but only 30 working minutes
+      expect(view.entries.get('d1')).toMatchObject({ status: 'should be cleared' });
+      expect(view.entries.get('d1')!.status).not.toBe('clean desk policy exceeded');
     });
 
     it('re-derives clean-desk colours on the real-time timeline after a desk is left', async () => {
