@@ -13,6 +13,8 @@ export default defineConfig({
           include: ['tests/shared/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/server/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // starting a seeded reference server takes seconds when every project runs at once on 2 cores
+          hookTimeout: 60_000,
         },
       },
       {

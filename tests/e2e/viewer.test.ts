@@ -37,6 +37,8 @@ async function cancelCurrentBookings(): Promise<void> {
   const { store } = server.server;
   const now = Date.now();
   for (const booking of [...store.bookings.values()]) {
+    // only this location's rooms: the edit role of this organization may not touch others
+    if (store.sensors.get(booking.sensorId)?.location_id !== locationId()) continue;
     const events = (store.sensors.get(booking.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
     const event = events.find((e) => e.booking_ref === booking.bookingRef);
     if (!event || !(event.start < now && now < event.end)) continue;
