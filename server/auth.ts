@@ -2,8 +2,8 @@
 // tokens, one-time mail codes, roles from permissions (spec §6) and OpenID
 // id_token verification (HS256 / RS256 through node:crypto).
 
+import { hasRole as sharedHasRole, rolesFromPermissions } from '../src/shared/roles.js';
 import { createHmac, createPublicKey, randomBytes, scryptSync, timingSafeEqual, verify as verifySignature } from 'node:crypto';
-import { ROLE_PERMISSIONS } from '../src/shared/constants.js';
 import type { Id, Role } from '../src/shared/types.js';
 import type { MailCodePurpose } from './store/records.js';
 import type { Store } from './store/store.js';
@@ -31,12 +31,13 @@ export function verifyPassword(password: string, stored: string | null): boolean
   return timingSafeEqual(expected, actual);
 }
 
+/** Roles of a permission list (one home: src/shared/roles.ts). */
 export function rolesOf(permissions: readonly string[]): Role[] {
-  return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => permissions.includes(ROLE_PERMISSIONS[role]));
+  return rolesFromPermissions({ permissions });
 }
 
 export function hasRole(permissions: readonly string[], role: Role): boolean {
-  return permissions.includes(ROLE_PERMISSIONS[role]);
+  return sharedHasRole({ permissions }, role);
 }
 
 export function issueToken(store: Store, userId: Id, options: { display?: boolean } = {}): { token: string; expiresAt: number } {

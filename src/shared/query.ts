@@ -23,6 +23,11 @@ export function stringifyQuery(params: Record<string, unknown>): string {
   return qs.stringify(params, { arrayFormat: 'repeat', skipNulls: true });
 }
 
+/** An application/x-www-form-urlencoded body (spaces as '+', RFC 1738), through qs like every query. */
+export function stringifyForm(fields: Record<string, unknown>): string {
+  return qs.stringify(fields, { arrayFormat: 'repeat', skipNulls: true, format: 'RFC1738' });
+}
+
 /**
  * A repeatable parameter as a list of strings. Past the array limit qs gives
  * an object keyed by index instead of an array; both read the same here.

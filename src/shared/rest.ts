@@ -7,6 +7,7 @@
 // (WireAsset, WireUser, …) build on the normalized types of types.ts.
 
 import type { Static } from 'typebox';
+import { stringifyQuery } from './query.js';
 import type { AssetsQuery } from './schemas/assets.js';
 import type { ExternalObjectsQuery } from './schemas/people.js';
 import type { MeasurementsQuery as MeasurementsQuerySchema, SensorsQuery } from './schemas/sensors.js';
@@ -27,15 +28,10 @@ export function apiBase(host: string, version: number = DEFAULT_API_VERSION): st
   return `${host.replace(/\/+$/, '')}/v${version}`;
 }
 
-/** Query string from a flat record; arrays repeat the key (sensor_id=1&sensor_id=2); undefined is skipped. */
+/** `?a=1&b=2&b=3` from a flat record through qs (arrays repeat their key, spec §7), or '' when empty. */
 export function queryString(params: Record<string, string | number | boolean | ReadonlyArray<string | number> | undefined | null>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
+  const text = stringifyQuery(params);
+  return text ? `?${text}` : '';
 }
 
 const e = encodeURIComponent;

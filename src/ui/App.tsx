@@ -4,6 +4,7 @@
 
 import { useEffect, useState } from 'react';
 import { SELF_KEY } from '../shared/api.js';
+import { parseQuery } from '../shared/query.js';
 import { SignIn, failureText } from './components/SignIn.js';
 import { Shell } from './components/Shell.js';
 import { EngineContext, useEngine as useEngineFromContext } from './hooks/engineContext.js';
@@ -12,9 +13,8 @@ import type { EngineClient } from './engine/engineClient.js';
 
 /** Reads `id_token` from an OpenID fragment (#id_token=…&state=…). */
 export function idTokenFromHash(hash: string): string | null {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const token = params.get('id_token');
-  return token && /^[A-Za-z0-9_.-]+$/.test(token) ? token : null;
+  const token = parseQuery(hash.replace(/^#/, '')).id_token;
+  return typeof token === 'string' && /^[A-Za-z0-9_.-]+$/.test(token) ? token : null;
 }
 
 export interface AppProps {

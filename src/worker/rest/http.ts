@@ -2,6 +2,7 @@
 // header when a token exists, JSON / form / blob bodies, and non-OK answers
 // thrown as HttpError. The token only ever travels in the header.
 
+import { stringifyForm } from '../../shared/query.js';
 import { apiBase, DEFAULT_API_VERSION } from '../../shared/rest.js';
 import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, type StreamPosition } from '../../shared/protocol.js';
 import type { FetchFn } from '../ports.js';
@@ -61,7 +62,7 @@ export function createHttp(options: HttpOptions): Http {
       init.body = JSON.stringify(body.json);
     } else if (body && 'form' in body) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      init.body = new URLSearchParams(body.form).toString();
+      init.body = stringifyForm(body.form);
     } else if (body && 'blob' in body) {
       const type = body.contentType ?? (body.blob instanceof Blob ? body.blob.type : '') ?? '';
       headers['content-type'] = type || 'application/octet-stream';

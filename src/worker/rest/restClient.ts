@@ -3,7 +3,7 @@
 // uses `load` to get the stream position an initial load reflects.
 
 import {
-  MEASUREMENTS_INGEST_API_VERSION, restPaths, SETTINGS_API_VERSION,
+  MEASUREMENTS_INGEST_API_VERSION, queryString, restPaths, SETTINGS_API_VERSION,
   type AcceptedResponse, type AssetsQuery, type AuthUriResponse, type BookingRequest, type BookingResponse,
   type CancelBookingRequest, type CreateAssetRequest, type CreateExternalObjectRequest,
   type CreateLocationRequest, type CreateNotificationRequest, type CreateOrganizationRequest,
@@ -18,7 +18,6 @@ import {
 } from '../../shared/rest.js';
 import type { Id, Settings } from '../../shared/types.js';
 import type { LoadProgress } from '../../shared/api.js';
-import { stringifyQuery } from '../../shared/query.js';
 import { assetUpdatePayload as sharedAssetUpdatePayload } from '../../shared/assetUpdate.js';
 import { createHttp, type Http, type HttpOptions, type HttpResult } from './http.js';
 import { fetchAllMeasurements, type MeasurementRange } from './measurements.js';
@@ -28,10 +27,9 @@ export type ImageBody = Blob | ArrayBuffer | Uint8Array;
 
 const p = restPaths;
 
-/** `?a=1&b=2&b=3` through qs (arrays repeat their key, spec §7), or '' */
+/** `?a=1&b=2&b=3` through qs (arrays repeat their key, spec §7), or '' (one home: src/shared/rest.ts queryString) */
 export function query(params: object | undefined): string {
-  const text = params ? stringifyQuery(params as Record<string, unknown>) : '';
-  return text ? `?${text}` : '';
+  return params ? queryString(params as Parameters<typeof queryString>[0]) : '';
 }
 
 export function createRestClient(options: RestClientOptions) {

@@ -3,6 +3,7 @@
 // that imports pusher-js, lazily: its Node build in Node (tests), its worker
 // build in the browser worker (the web build touches window and document).
 
+import { stringifyForm } from '../../shared/query.js';
 import type { Options } from 'pusher-js';
 import { pusherChannel, PUSHER_EVENT, type StreamScope } from '../../shared/protocol.js';
 import { restPaths } from '../../shared/rest.js';
@@ -61,7 +62,7 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
   const emitState = (state: string) => { for (const l of stateListeners) l(state); };
 
   function authorize(params: { socketId: string; channelName: string }, callback: (error: Error | null, data: any) => void) {
-    const body = new URLSearchParams({ ...options.authParams, socket_id: params.socketId, channel_name: params.channelName });
+    const body = stringifyForm({ ...options.authParams, socket_id: params.socketId, channel_name: params.channelName });
     options.fetch(`${options.baseUrl}${restPaths.pusherAuth()}`, {
       method: 'POST',
       headers: {

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import type { ViewListener, ViewMessage, ViewSpec } from '../../shared/api.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
-import { deepEqual } from './equal.js';
+import { dequal as deepEqual } from 'dequal';
 
 export const VIEW_FLUSH_INTERVAL_MS = 50;
 
