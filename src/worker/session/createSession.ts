@@ -270,10 +270,10 @@ export function createSession(options: SessionOptions): Session {
     dispatch({ type: 'signInStarted' });
     const generation = state.ctx.generation;
     try {
-      const response = await call();
+      const response = await runWithTimeout(clock, timeouts.settingsMs, () => call());
       if (!response || typeof response.token !== 'string' || response.token === '') throw new SignInError('Sign-in answered without a token.');
       token = response.token;
-      const s = await fetchSettings();
+      const s = await runWithTimeout(clock, timeouts.settingsMs, (signal) => fetchSettings(signal));
       if (generation !== state.ctx.generation) throw new SignInError(SUPERSEDED);
       settings = s;
       port.settings(s);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { MSG } from '../../../src/shared/messages.js';
 import { RECONNECT_MAX_DELAY_MS, RECONNECT_STEP_MS, TIME_SYNC_INTERVAL_MS } from '../../../src/shared/constants.js';
-import { connected, createFixture, LOC, ORG, USER } from '../sync/fakes.js';
+import { connected, createFixture, LOC, LOC11, ORG, USER } from '../sync/fakes.js';
 import { scopeKey } from '../../../src/shared/protocol.js';
 
 const networkError = (message: string) => ({ level: 'error', type: 'network', message });
@@ -244,6 +244,120 @@ describe('createSession', () => {
       f.sync.setOnline(true);
       await vi.advanceTimersByTimeAsync(0);
       expect(f.sync.state()).toMatchObject({ state: 'connected', nextRetryAt: null });
+    });
+  });
+
+  describe('timeouts', () => {
+    const never = () => new Promise<never>(() => undefined);
+    const SHORT = { timeSyncMs: 1_000, settingsMs: 1_000, transportMs: 1_000, loadMs: 1_000 };
+
+    it.each([
+      ['GET /v1/current_time', MSG.COULD_NOT_SYNC_TIME],
+      ['GET /v2/settings', MSG.PROBLEM_CONNECTING],
+    ])('fails a first connect whose %s never answers, then recovers on the back-off once it answers', async (route, message) => {
+      const f = createFixture({ timeouts: SHORT });
+      const [method, path] = route.split(' ') as [string, string];
+      const healthy = path === '/v2/settings' ? () => ({ body: f.settings }) : () => ({ body: { time: Date.now() } });
+      // the sign-in's own settings call answers; the connect step's first call hangs
+      let calls = 0;
+      f.api.on(method, path, () => {
+        calls += 1;
+        return calls === (path === '/v2/settings' ? 2 : 1) ? never() : healthy();
+      });
+      await f.sync.signIn('ada@example.com', 'password1');
+      await vi.advanceTimersByTimeAsync(SHORT.timeSyncMs);
+      await f.settled();
+      expect(f.errors.map((e) => e.message)).toEqual([message]);
+      expect(f.sync.state()).toMatchObject({ state: 'error', nextRetryAt: Date.now() + 5_000 });
+      await vi.advanceTimersByTimeAsync(5_000);
+      await f.until((st) => st.phase.name === 'live');
+      expect(f.sync.state()).toMatchObject({ state: 'connected', attempts: 0 });
+    });
+
+    it('fails a sign-in whose server never answers instead of hanging, and stays signed out', async () => {
+      const f = createFixture({ timeouts: SHORT });
+      f.api.on('POST', '/v1/login', never);
+      const signing = f.sync.signIn('ada@example.com', 'password1');
+      const outcome = expect(signing).rejects.toMatchObject({ name: 'StepTimeoutError' });
+      await vi.advanceTimersByTimeAsync(SHORT.settingsMs);
+      await outcome;
+      expect(f.session.state().phase.name).toBe('signedOut');
+      expect(f.session.token()).toBeNull();
+    });
+
+    it('gives up on a broker that never answers (no CONNACK) and retries on the back-off', async () => {
+      const f = createFixture({ timeouts: SHORT });
+      f.connectOutcomes.push(never);
+      await f.sync.signIn('ada@example.com', 'password1');
+      await vi.advanceTimersByTimeAsync(SHORT.transportMs);
+      await f.settled();
+      expect(f.errors.map((e) => e.message)).toEqual([MSG.PROBLEM_CONNECTING]);
+      expect(f.transports[0]!.disconnected).toBe(true);
+      await vi.advanceTimersByTimeAsync(5_000);
+      await f.until((s) => s.phase.name === 'live');
+      expect(f.transports).toHaveLength(2);
+    });
+
+    it("fails an initial load that never answers with 'Failed trying to load.', and the reconnect reloads it", async () => {
+      const f = createFixture({ timeouts: SHORT });
+      let hang = true;
+      f.api.on('GET', '/v1/notifications', () => (hang ? never() : { body: [{ id: 'n1' }], headers: { 'x-stream-id': 'u', 'x-stream-sequence': '0' } }));
+      await f.sync.signIn('ada@example.com', 'password1');
+      await vi.advanceTimersByTimeAsync(SHORT.loadMs);
+      await f.settled();
+      expect(f.errors.map((e) => e.message)).toEqual([MSG.FAILED_TRYING_TO_LOAD]);
+      hang = false;
+      await vi.advanceTimersByTimeAsync(5_000);
+      await f.until((s) => s.phase.name === 'live');
+      expect(f.batches.at(-1)!.changes[0]).toMatchObject({ collection: 'notifications', kind: 'initial', items: [{ id: 'n1' }] });
+    });
+  });
+
+  describe('401', () => {
+    it('ends the session when the settings answer 401 mid-session, without retrying', async () => {
+      const f = createFixture();
+      await connected(f, { location: true });
+      f.api.on('GET', '/v2/settings', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Token expired' } }));
+      f.transport().state('disconnected');
+      await vi.advanceTimersByTimeAsync(5_000);
+      await f.settled();
+      expect(f.session.state().phase).toMatchObject({ name: 'sessionExpired', reason: 'Your session has ended — sign in again.' });
+      expect(f.sync.state().state).toBe('idle');
+      expect(f.port.ended).toEqual(['expired']);
+      expect(f.session.token()).toBeNull();
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(f.transports).toHaveLength(1);
+    });
+  });
+
+  describe('sign-out and switches during a connect', () => {
+    it('signing out while the attempt is connecting drops it: nothing of it lands afterwards', async () => {
+      const f = createFixture();
+      let release!: () => void;
+      f.connectOutcomes.push(() => new Promise<void>((resolve) => { release = resolve; }));
+      await f.sync.signIn('ada@example.com', 'password1');
+      await vi.waitFor(() => expect(release).toBeDefined());
+      f.session.signOut();
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.session.state().phase.name).toBe('signedOut');
+      expect(f.batches).toEqual([]);
+      expect(f.scheduler.size()).toBe(0);
+    });
+
+    it('a location chosen while connecting is the one loaded once connected', async () => {
+      const f = createFixture();
+      await connected(f, { location: true });
+      let release!: () => void;
+      f.connectOutcomes.push(() => new Promise<void>((resolve) => { release = resolve; }));
+      f.transport().state('disconnected');
+      await vi.advanceTimersByTimeAsync(5_000);
+      await vi.waitFor(() => expect(release).toBeDefined());
+      const chosen = f.session.selectLocation('11');
+      release();
+      await expect(chosen).resolves.toEqual({ ok: true, value: undefined });
+      expect(f.sync.subscriptionState(LOC11)).toBe('loaded');
+      expect(f.sync.subscriptionState(LOC)).toBe('inactive');
     });
   });
 
