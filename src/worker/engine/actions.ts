@@ -20,7 +20,7 @@ import { sensorsOf, type Store } from '../store/store.js';
 import { failure, toResult } from './results.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { OptimisticOverlay, OptimisticEdit } from '../views/optimistic.js';
-import { bookingEdits, closeTicketEdits, manualLocationEdits, renameEdits, voteEdits } from './optimisticEdits.js';
+import { bookingEdits, closeTicketEdits, createTicketEdits, manualLocationEdits, renameEdits, voteEdits } from './optimisticEdits.js';
 
 /** How long a voice is shown (it fades out over the last 75 %); config.voiceValidFor overrides. */
 export const VOICE_VALID_FOR_MS = 24 * 3600 * 1000;
@@ -85,6 +85,8 @@ function validFor(config: ResolvedConfig, kind: 'ticket' | 'voice'): number {
 
 export function createActions(ctx: ActionContext) {
   const { store } = ctx;
+  /** keys of tickets drafted while being created */
+  let ticketSeq = 0;
 
   /** A REST call as an ApiResult; a 401 ends the session. */
   async function call<T>(run: (rest: RestClient) => Promise<T>): Promise<ApiResult<T>> {
@@ -186,7 +188,8 @@ export function createActions(ctx: ActionContext) {
         // moderation: the ticket or voice waits unpublished until an editor publishes it
         unpublished: config.ticketsVoicesRequireModeration,
       };
-      const result = await call((rest) => rest.createAsset(s.org, s.loc, body));
+      const edits = createTicketEdits({ kind, floorId: request.floorId, x: request.x, y: request.y, name: body.name!, text, unpublished: !!body.unpublished }, ++ticketSeq);
+      const result = await optimistically(edits, () => call((rest) => rest.createAsset(s.org, s.loc, body)));
       if (result.ok) applyAsset(s.loc, s.org, result.value);
       return result;
     },

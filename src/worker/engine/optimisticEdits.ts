@@ -101,3 +101,20 @@ export function closeTicketEdits(ticketId: Id): OptimisticEdit[] {
     },
   }];
 }
+
+/** A ticket or voice being created (the `seq`-th): drawn where it was put, marked as being sent, until the server's asset arrives. */
+export function createTicketEdits(request: { kind: 'ticket' | 'voice'; floorId: Id; x: number; y: number; name: string; text: string; unpublished: boolean }, seq: number): OptimisticEdit[] {
+  const key = `pending-${request.kind}:${seq}`;
+  const layers = request.kind === 'ticket' ? ['info', 'service'] : ['info'];
+  return [{
+    view: 'floor',
+    key,
+    spec: (spec) => spec.view === 'floor' && spec.floorId === request.floorId && spec.layers.some((l) => layers.includes(l)),
+    create: () => ({
+      id: key, kind: request.kind, statusKind: 'none', layers: [...layers], x: request.x, y: request.y, angle: 0,
+      width: 1.5, depth: 1.5, outline: null, color: null, alpha: 1, greyedOut: false, missingSymbol: false,
+      name: request.name, label: request.name, text: request.text, status: 'sending', unpublished: request.unpublished,
+    }),
+    recipe: () => undefined,
+  }];
+}

@@ -27,6 +27,8 @@ export interface OptimisticEdit {
   spec?: (spec: ViewSpec) => boolean;
   /** the expected result, written on an immer draft of the entry */
   recipe(draft: Draft<Record<string, unknown>>): void;
+  /** a new entry (a ticket being created): drafted from this while the source has none; removed again if refused */
+  create?: () => Record<string, unknown>;
 }
 
 export interface PendingAction {
@@ -54,6 +56,9 @@ export interface OptimisticOverlay {
 
 interface Action { id: number; edits: OptimisticEdit[]; accepted: boolean }
 
+/** Only new entries: the action's answer brings them into the store at once, under their real keys. */
+const createsOnly = (action: Action) => action.edits.every((e) => e.create);
+
 const CHANNEL = 'optimistic' satisfies DirtyChannel;
 const dirtyKey = (view: ViewName, key: string) => `${view}\u0000${key}`;
 
@@ -78,6 +83,7 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
           if (settled) return;
           settled = true;
           action.accepted = true;
+          if (createsOnly(action)) { drop(action); return; }
           hooks.after(OPTIMISTIC_GRACE_MS, `optimistic:${action.id}`, () => drop(action));
         },
         refuse() {
@@ -93,8 +99,8 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
     },
     wrap(spec, source) {
       const mine = (e: OptimisticEdit) => e.view === spec.view && (!e.spec || e.spec(spec));
-      /** per key: the entry as last drafted and the patches that undo the draft */
-      const drafted = new Map<string, { entry: unknown; inverse: Patch[] }>();
+      /** per key: the entry as last drafted and the patches that undo the draft (none for a created one: it goes) */
+      const drafted = new Map<string, { entry: unknown; inverse: Patch[]; created: boolean }>();
 
       function liveEdits(key: string): OptimisticEdit[] {
         const out: OptimisticEdit[] = [];
@@ -103,25 +109,32 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
       }
 
       return {
-        keys: () => source.keys(),
+        keys() {
+          const own = source.keys();
+          if (actions.size === 0) return own;
+          const created: string[] = [];
+          for (const action of actions.values()) for (const e of action.edits) if (e.create && mine(e)) created.push(e.key);
+          return created.length ? new Set([...own, ...created]) : own;
+        },
         entry(key) {
           const base = source.entry(key);
           if (actions.size === 0 && drafted.size === 0) return base;
           const edits = liveEdits(key);
           const last = drafted.get(key);
-          if (edits.length === 0 || base === undefined) {
+          const start = base ?? edits.find((e) => e.create)?.create?.();
+          if (edits.length === 0 || start === undefined) {
             drafted.delete(key);
             if (last && refused.has(dirtyKey(spec.view, key))) {
               // undo exactly the draft, on the entry as the person saw it; the next flush reads the store again
               hooks.markDirty(CHANNEL, [dirtyKey(spec.view, key)]);
-              return immer.applyPatches(last.entry as object, last.inverse);
+              return last.created ? undefined : immer.applyPatches(last.entry as object, last.inverse);
             }
             return base;
           }
-          const [next, , inverse] = immer.produceWithPatches(base as Record<string, unknown>, (draft) => {
+          const [next, , inverse] = immer.produceWithPatches(start as Record<string, unknown>, (draft) => {
             for (const e of edits) e.recipe(draft);
           });
-          drafted.set(key, { entry: next, inverse });
+          drafted.set(key, { entry: next, inverse, created: base === undefined });
           return next;
         },
         meta: () => source.meta(),

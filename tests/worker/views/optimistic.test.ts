@@ -118,6 +118,35 @@ describe('optimistic actions', () => {
     expect(floor.entries.get('d1')).toMatchObject({ name: 'Desk 1', label: 'Desk 1' });
   });
 
+  it('draws a new ticket at once, marked as being sent, and takes it away when the server refuses', async () => {
+    const backend = await signedIn({});
+    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+    const server = deferred();
+    backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
+    const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
+    await settle();
+    const pending = [...floor.entries.values()].filter((e) => e.kind === 'ticket');
+    expect(pending).toMatchObject([{ name: 'Lamp broken', status: 'sending', x: 2, y: 3 }]);
+    server.release({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'No' } });
+    expect((await creating).ok).toBe(false);
+    await settle();
+    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket')).toEqual([]);
+  });
+
+  it('swaps the drafted ticket for the real one when the server agrees', async () => {
+    const backend = await signedIn({});
+    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+    const server = deferred();
+    backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
+    const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
+    await settle();
+    server.release({ status: 201, body: { id: 't9', type: 'ticket', name: 'Lamp broken', parent_id: 'f1', x: 2, y: 3, speech_bubble: 'Lamp broken', value: { time: Date.now(), valid_for: 3_600_000, status: 'open', text: 'Lamp broken' } } });
+    expect((await creating).ok).toBe(true);
+    await settle();
+    const tickets = [...floor.entries.values()].filter((e) => e.kind === 'ticket');
+    expect(tickets.map((t) => t.id)).toEqual(['t9']);
+  });
+
   it('places the viewer where they set their location at once', async () => {
     const backend = await signedIn({});
     const people = await collect<PersonEntry>(engine, { view: 'people' });
