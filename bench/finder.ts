@@ -59,7 +59,7 @@ async function buildIndex(engine: Engine): Promise<number> {
   let indexing: unknown = true;
   const t0 = performance.now();
   const id = await engine.subscribe({ view: 'search', query: 'makela' }, (message) => {
-    if (message.type === 'snapshot' || message.meta) indexing = (message.meta as SearchMeta).indexing;
+    if (message.type === 'snapshot' || (message.type === 'patch' && message.meta)) indexing = (message.meta as SearchMeta).indexing;
   });
   await waitUntil(() => { engine.internals.hub.flush(); return indexing === null; }, 'search index built');
   const ms = performance.now() - t0;

@@ -157,7 +157,7 @@ export function createViewCounter(): ViewCounter {
     snapshotEntries: 0,
     listener(message) {
       counter.messages += 1;
-      if (message.type === 'snapshot') counter.snapshotEntries += Object.keys(message.entries).length;
+      if (message.type !== 'patch') counter.snapshotEntries += Object.keys(message.entries).length;
       else counter.patchEntries += Object.keys(message.upserted).length + message.removed.length;
     },
   };

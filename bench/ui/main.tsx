@@ -9,6 +9,7 @@ import type { DrawState, FloorViewMeta, ViewMessage } from '../../src/shared/api
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import { FloorViewer } from '../../src/ui/components/FloorViewer.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
+import { nextTask } from '../../src/ui/engine/workerEngine.js';
 import { STATUS_MARK_COLOR, STATUS_MARK_MIN_ZOOM, statusMarkShape } from '../../src/ui/lib/statusMark.js';
 import '../../src/ui/styles.css';
 
@@ -22,7 +23,8 @@ let applied = 0;
 let onMessage: (message: ViewMessage<DrawState, FloorViewMeta>) => void;
 
 if (mode === 'viewer') {
-  const mirror = createViewMirror<DrawState, FloorViewMeta>();
+  // as the app's mirrors: a large message applies in slices, one task each
+  const mirror = createViewMirror<DrawState, FloorViewMeta>({ schedule: nextTask(), now: () => performance.now() });
   onMessage = (message) => { mirror.apply(message); };
   const policy = { apiHost: null, cdnBaseUrl: null, origin: location.origin };
   createRoot(root).render(<FloorViewer mirror={mirror} layers={DEFAULT_LAYERS} imagePolicy={policy} />);
@@ -95,7 +97,7 @@ function createBarePage(plain: boolean): (message: ViewMessage<DrawState, FloorV
       const k = Math.min(1280 / maxX, 800 / maxY) * 0.92;
       bareView = { x: 20, y: 20, k };
       setBareView(bareView);
-    } else {
+    } else if (message.type === 'patch') {
       for (const [id, e] of Object.entries(message.upserted)) draw(id, e);
     }
   };

@@ -45,10 +45,22 @@ export const SELF_KEY = 'self';
 
 export interface ViewSnapshotMessage<T = unknown, M = unknown> {
   type: 'snapshot';
-  /** increases by one per message of this subscription */
+  /** increases by one per snapshot or patch of this subscription */
   version: number;
   entries: Record<string, T>;
   meta: M;
+  /** a large snapshot comes in this many messages: this one, then snapshotPart messages of its version */
+  parts?: number;
+}
+
+/** The rest of a snapshot sent in parts; the snapshot is whole once every part arrived. */
+export interface ViewSnapshotPartMessage<T = unknown> {
+  type: 'snapshotPart';
+  /** the snapshot's version */
+  version: number;
+  /** 1 … parts − 1 */
+  part: number;
+  entries: Record<string, T>;
 }
 
 export interface ViewPatchMessage<T = unknown, M = unknown> {
@@ -61,7 +73,7 @@ export interface ViewPatchMessage<T = unknown, M = unknown> {
   meta?: M;
 }
 
-export type ViewMessage<T = unknown, M = unknown> = ViewSnapshotMessage<T, M> | ViewPatchMessage<T, M>;
+export type ViewMessage<T = unknown, M = unknown> = ViewSnapshotMessage<T, M> | ViewSnapshotPartMessage<T> | ViewPatchMessage<T, M>;
 export type ViewListener = (message: ViewMessage) => void;
 
 /** Colour legend of a scale-coloured layer (environment sensors, clean desk…). */

@@ -5,7 +5,7 @@
 // views and persistence, and exposes intents. All side effects come in
 // through `deps`; every fact has one owner, listed in docs/engine.md.
 
-import type { ApiResult, EngineApi, EngineInit, LoadProgress, ViewListener, ViewSpec } from '../shared/api.js';
+import type { ApiResult, DrawState, EngineApi, EngineInit, LoadProgress, ViewListener, ViewSpec } from '../shared/api.js';
 import { REALTIME_TIMELINE_INTERVAL_MS, TIME_SYNC_INTERVAL_MS } from '../shared/constants.js';
 import { MSG } from '../shared/messages.js';
 import { normalizeSettings } from '../shared/normalize/people.js';
@@ -27,7 +27,10 @@ import { createSession } from './session/createSession.js';
 import { initialSessionState } from './session/machine.js';
 import { DEFAULT_SESSION_TIMEOUTS } from './session/timeouts.js';
 import type { Session, SessionHost, SessionTimeouts } from './session/types.js';
-import { createPersister, type Persister, type StoragePort, type StoredSession } from './storage/index.js';
+import {
+  createPersister, SHARED_PART, type Persister, type SavedView, type StoragePort, type StoredSession,
+} from './storage/index.js';
+import { createViewSaver } from './engine/viewSaver.js';
 import { applyBatch } from './store/applyBatch.js';
 import { createDelta, type StoreDelta } from './store/delta.js';
 import { withPersonSiblings } from './store/people.js';
@@ -81,6 +84,8 @@ export interface Engine extends EngineApi {
 }
 
 const TIMELINE_KEY = 'engine:timeline';
+/** a reopen reads the other floors once the first floor snapshot went out, or after this long without one */
+const REST_RESTORE_FALLBACK_MS = 300;
 const SEARCH_BUILD_KEY = 'engine:search-build';
 const ROOM_DISPLAY_KEY = 'engine:room-display:';
 const SIGNED_OUT = initialSessionState();
@@ -106,6 +111,13 @@ export function createEngine(deps: EngineDeps): Engine {
   let locationLive = false;
   /** bumps at every location switch and session end: a slower cache read of an older one is dropped */
   let epoch = 0;
+  // a reopen restores the saved location in parts (docs/engine.md, "Reopen"): the shared part and the
+  // shown floor (or its saved view) first, the other floors after the first floor snapshot went out
+  let savedView: { floorId: Id; layers: string[]; entries: Map<string, DrawState> } | null = null;
+  let restoredParts = new Set<string>();
+  let restRestore: (() => void) | null = null;
+  /** parts of a saved location are still being read: the store cannot be written whole yet */
+  let restoring = false;
   /** the browser's online state, kept while no session exists yet */
   let browserOnline = true;
   let disposed = false;
@@ -151,6 +163,19 @@ export function createEngine(deps: EngineDeps): Engine {
     logger: deps.logger,
     now: () => corrected.now(),
     position: (scope) => session?.position(scope) ?? null,
+    floorId: () => navigation.floor(roles)?.id ?? null,
+    ready: () => !restoring,
+  });
+
+  const viewSaver = createViewSaver({
+    hub, scheduler, storage,
+    logger: deps.logger,
+    key: () => {
+      const userId = viewerUserId();
+      return userId && store.locationId ? { userId, locationId: store.locationId } : null;
+    },
+    floorId: () => navigation.floor(roles)?.id ?? null,
+    now: () => corrected.now(),
   });
 
   function timeZone(): string {
@@ -181,6 +206,11 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     session: sessionView,
     feed: () => feed.entries(),
+    savedFloorView(floorId, layers) {
+      if (!savedView || !fromCache || restoredParts.has(floorId) || savedView.floorId !== floorId) return null;
+      if (savedView.layers.length !== layers.length || savedView.layers.some((l, i) => l !== layers[i])) return null;
+      return savedView.entries;
+    },
     report: (spec) => reports.source(spec),
     search: (spec) => searchSource(searchIndex, searchDocs, spec),
     roomDisplay: {
@@ -242,6 +272,9 @@ export function createEngine(deps: EngineDeps): Engine {
       // live data replaced the saved location
       locationLive = true;
       fromCache = false;
+      savedView = null;
+      restRestore = null;
+      viewSaver.start();
       rederiveUsers();
       hub.markDirty('structure');
       hub.markDirty('session');
@@ -311,14 +344,66 @@ export function createEngine(deps: EngineDeps): Engine {
     hub.markDirty('session');
   }
 
-  /** Serves a cached location at once, unless a newer switch or live data came first. */
-  async function serveCached(userId: Id, organizationId: Id, locationId: Id): Promise<void> {
+  /**
+   * Serves a cached location at once, unless a newer switch or live data came first: the
+   * shared part and the shown floor's part (or, with a saved view of that floor, only the
+   * shared part), then the other parts once a floor snapshot went out.
+   */
+  async function serveCached(userId: Id, organizationId: Id, locationId: Id, view: SavedView | null = null): Promise<void> {
     const mine = epoch;
+    const wanted = () => mine === epoch && !locationLive;
     const locationOnly = store.organizations.has(organizationId);
-    const restored = await cache.restore(userId, locationId, locationOnly, () => mine === epoch && !locationLive);
-    if (!restored || mine !== epoch) return;
+    restoring = true;
+    const hint = navigation.chosenFloorId();
+    const restored = await cache.restore(userId, locationId, locationOnly, wanted, {
+      parts(meta) {
+        const floorId = hint ?? meta.floorId ?? null;
+        return floorId && view?.floorId !== floorId ? [SHARED_PART, floorId] : [SHARED_PART];
+      },
+    });
+    if (!restored || mine !== epoch) {
+      if (mine === epoch) restoring = false;
+      return;
+    }
     fromCache = true;
+    savedView = view ? { floorId: view.floorId, layers: view.layers, entries: new Map(Object.entries(view.entries as Record<string, DrawState>)) } : null;
+    restoredParts = new Set(restored.parts);
     everythingChanged();
+    rederiveUsers();
+    const rest = restored.allParts.filter((p) => !restoredParts.has(p));
+    if (rest.length === 0) { restoring = false; return; }
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      restRestore = null;
+      clock.clearTimeout(fallback);
+      void restoreRest(userId, locationId, rest, wanted)
+        .catch((error: unknown) => deps.logger.warn('Serving the saved location failed', error))
+        .finally(() => { if (mine === epoch) restoring = false; });
+    };
+    // the first floor snapshot goes out before the worker parses the other floors; without one, soon anyway
+    const fallback = clock.setTimeout(start, REST_RESTORE_FALLBACK_MS);
+    restRestore = () => { clock.clearTimeout(fallback); clock.setTimeout(start, 0); };
+  }
+
+  /** The rest of a reopen: the other parts of the saved location, the shown floor first, one at a time. */
+  async function restoreRest(userId: Id, locationId: Id, parts: string[], wanted: () => boolean): Promise<void> {
+    const shown = navigation.floor(roles)?.id ?? null;
+    const ordered = [...parts].sort((a, b) => Number(b === shown) - Number(a === shown));
+    for (const part of ordered) {
+      const merged = await cache.restore(userId, locationId, false, wanted, { parts: () => [part], merge: true });
+      if (!merged || !wanted()) return;
+      restoredParts.add(part);
+      facts.invalidate(merged.added);
+      if (savedView?.floorId === part) {
+        // the saved view gives way to the floor itself; keys it showed that are gone must go too
+        savedView = null;
+        hub.markDirty('assets');
+      } else hub.markDirty('assets', merged.added);
+      hub.markDirty('structure');
+    }
+    searchIndex.reset();
     rederiveUsers();
   }
 
@@ -337,6 +422,7 @@ export function createEngine(deps: EngineDeps): Engine {
       // a resumed session already serves this organization from the cache
       if (organizationId !== null && organizationId === store.organizationId && fromCache) return;
       epoch += 1;
+      forgetReopen();
       reports.reset();
       persister.setSource(null);
       const notifications = new Map(store.notifications);
@@ -352,6 +438,7 @@ export function createEngine(deps: EngineDeps): Engine {
       // a resumed session already serves this location from the cache; the live load replaces it
       if (locationId !== null && locationId === store.locationId && fromCache) return;
       epoch += 1;
+      forgetReopen();
       reports.reset();
       const same = store.locationId === locationId;
       persister.setSource(null);
@@ -371,6 +458,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     endSession(reason) {
       epoch += 1;
+      forgetReopen();
       reports.reset();
       const uid = settings?.user.id ?? null;
       persister.setSource(null);
@@ -401,6 +489,14 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   /** a resumed session keeps its saved floor through the first location switch */
   let resumedFloor = false;
+
+  function forgetReopen() {
+    savedView = null;
+    restoredParts = new Set();
+    restRestore = null;
+    restoring = false;
+    viewSaver.stop();
+  }
 
   function ensureSession(init: { host: string; version?: number }): Session {
     const version = init.version ?? DEFAULT_API_VERSION;
@@ -461,7 +557,12 @@ export function createEngine(deps: EngineDeps): Engine {
       await cache.open();
     },
 
-    subscribe: async (spec: ViewSpec, listener: ViewListener) => hub.subscribe(spec, listener),
+    async subscribe(spec: ViewSpec, listener: ViewListener) {
+      const id = hub.subscribe(spec, listener);
+      // the first floor snapshot of a reopen is out: now the other floors may be read
+      if (spec.view === 'floor') restRestore?.();
+      return id;
+    },
     async unsubscribe(id) { hub.unsubscribe(id); },
 
     signIn: (email, password, options) => signedIn((s) => s.signIn(email, password, options)),
@@ -485,10 +586,12 @@ export function createEngine(deps: EngineDeps): Engine {
         clearStore(store);
         store.organizationId = stored.organizationId;
         store.locationId = stored.locationId;
-        await serveCached(stored.userId, stored.organizationId, stored.locationId);
+        const view = await storage.loadView({ userId: stored.userId, locationId: stored.locationId }).catch(() => null);
+        await serveCached(stored.userId, stored.organizationId, stored.locationId, view);
       }
       s.resume({ token: stored.token, userId: stored.userId, organizationId: stored.organizationId, locationId: stored.locationId });
-      cache.target(stored.userId);
+      // the store holds what the cache holds: nothing to write until something changes
+      cache.target(stored.userId, { fromCache: true });
       return true;
     },
 

@@ -201,7 +201,7 @@ describe.each(['pusher', 'mqtt'] as const)('engine against the reference server 
     expect(before).not.toBeNull();
     const seen: string[] = [];
     const watchId = await engine.subscribe({ view: 'connection' }, (m) => {
-      for (const v of Object.values(m.type === 'snapshot' ? m.entries : m.upserted)) seen.push((v as ConnectionView).state);
+      for (const v of Object.values(m.type === 'patch' ? m.upserted : m.entries)) seen.push((v as ConnectionView).state);
     });
     await current.close();
     await vi.waitFor(() => { expect(connection.entries.get(SELF_KEY)!.state).not.toBe('connected'); }, WAIT);

@@ -114,6 +114,95 @@ describe('viewMirror', () => {
     });
   });
 
+  describe('slices', () => {
+    /** a schedule the test runs by hand: each task stands for a task of the browser, with a paint in between */
+    function manual() {
+      const tasks: Array<() => void> = [];
+      return { schedule: (t: () => void) => { tasks.push(t); }, run: () => { tasks.shift()?.(); }, get pending() { return tasks.length; } };
+    }
+    const entries = (n: number, color = 'red', from = 0) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i + from}`, { id: `k${i + from}`, color }]));
+
+    it('applies a large snapshot a slice per task, meta first, and tells per slice what changed', () => {
+      const tasks = manual();
+      const m = createViewMirror<Entry, { loading: boolean }>({ schedule: tasks.schedule, sliceEntries: 100 });
+      const changes: number[] = [];
+      m.subscribeChanges((changed) => changes.push(changed.size));
+      expect(m.apply({ type: 'snapshot', version: 1, entries: entries(250), meta: { loading: false } })).toBe(true);
+      expect(m.ready).toBe(true);
+      expect(m.getMeta()).toEqual({ loading: false });
+      expect(m.getKeys()).toHaveLength(100);
+      expect(m.settled).toBe(false);
+      tasks.run();
+      tasks.run();
+      expect(m.getKeys()).toHaveLength(250);
+      expect(m.settled).toBe(true);
+      expect(m.version).toBe(1);
+      expect(changes).toEqual([100, 100, 50]);
+      expect(tasks.pending).toBe(0);
+    });
+
+    it('applies a small message at once and queues later messages behind a large one, in order', () => {
+      const tasks = manual();
+      const m = createViewMirror<Entry, null>({ schedule: tasks.schedule, sliceEntries: 100 });
+      m.apply({ type: 'snapshot', version: 1, entries: { a: { id: 'a', color: 'red' } }, meta: null });
+      expect(m.getSnapshot('a')).toEqual({ id: 'a', color: 'red' });
+      m.apply({ type: 'patch', version: 2, upserted: entries(150, 'blue'), removed: [] });
+      expect(m.apply({ type: 'patch', version: 3, upserted: { k0: { id: 'k0', color: 'green' } }, removed: ['a'] })).toBe(false);
+      expect(m.getSnapshot('a')).toBeDefined();
+      tasks.run();
+      expect(m.getSnapshot('k0')).toEqual({ id: 'k0', color: 'green' });
+      expect(m.getSnapshot('a')).toBeUndefined();
+      expect(m.version).toBe(3);
+    });
+
+    it('holds the meta of a large patch until all of its entries are applied', () => {
+      const tasks = manual();
+      const m = createViewMirror<Entry, { fromCache: boolean }>({ schedule: tasks.schedule, sliceEntries: 100 });
+      m.apply({ type: 'snapshot', version: 1, entries: entries(10), meta: { fromCache: true } });
+      m.apply({ type: 'patch', version: 2, upserted: entries(150, 'blue'), removed: [], meta: { fromCache: false } });
+      expect(m.getMeta()).toEqual({ fromCache: true });
+      tasks.run();
+      expect(m.getMeta()).toEqual({ fromCache: false });
+    });
+
+    it('puts a snapshot sent in parts together and removes what it lacks only once the last part is there', () => {
+      const m = createViewMirror<Entry, null>();
+      m.apply({ type: 'snapshot', version: 1, entries: { old: { id: 'old', color: 'red' } }, meta: null });
+      m.reset();
+      m.apply({ type: 'snapshot', version: 1, entries: entries(2), meta: null, parts: 2 });
+      expect(m.getSnapshot('old')).toBeDefined();
+      expect(m.apply({ type: 'patch', version: 2, upserted: { k0: { id: 'k0', color: 'blue' } }, removed: [] })).toBe(false);
+      m.apply({ type: 'snapshotPart', version: 1, part: 1, entries: entries(2, 'red', 2) });
+      expect(m.getKeys()).toEqual(['k0', 'k1', 'k2', 'k3']);
+      expect(m.getSnapshot('k0')).toEqual({ id: 'k0', color: 'blue' });
+      expect(m.version).toBe(2);
+    });
+
+    it('drops what is not applied yet when a new subscription resets it', () => {
+      const tasks = manual();
+      const m = createViewMirror<Entry, null>({ schedule: tasks.schedule, sliceEntries: 100 });
+      m.apply({ type: 'snapshot', version: 1, entries: entries(300), meta: null });
+      m.reset();
+      m.apply({ type: 'snapshot', version: 1, entries: { a: { id: 'a', color: 'red' } }, meta: null });
+      tasks.run();
+      tasks.run();
+      expect(m.getKeys()).toEqual(['a']);
+    });
+
+    it('sizes the next slice by how long the last one took', async () => {
+      const tasks = manual();
+      let t = 0;
+      const m = createViewMirror<Entry, null>({ schedule: tasks.schedule, sliceEntries: 100, now: () => t });
+      // every listener call costs 48 ms of the clock: four times the target
+      m.subscribeChanges(() => { t += 48; });
+      m.apply({ type: 'snapshot', version: 1, entries: entries(1000), meta: null });
+      await Promise.resolve();
+      const before = m.getKeys().length;
+      tasks.run();
+      expect(m.getKeys().length - before).toBe(25);
+    });
+  });
+
   describe('sameData', () => {
     it('compares plain data structurally', () => {
       expect(sameData({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);

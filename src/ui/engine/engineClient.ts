@@ -4,7 +4,7 @@
 // in-memory fake; `markCallback` is Comlink.proxy for the real worker.
 
 import type { EngineApi, ViewListener, ViewName, ViewSpec, ViewTypes } from '../../shared/api.js';
-import { createViewMirror, type ViewMirror } from './viewMirror.js';
+import { createViewMirror, type ViewMirror, type ViewMirrorOptions } from './viewMirror.js';
 
 /** What the client needs of the engine: the API with promise-returning methods. */
 export type EngineLike = {
@@ -18,6 +18,8 @@ export interface EngineClientOptions {
   markCallback?: (listener: ViewListener) => ViewListener;
   /** called for failures of subscribe/unsubscribe, which have no caller to reject */
   onError?: (error: unknown) => void;
+  /** how mirrors apply large messages (in slices, one task each, in the browser) */
+  mirror?: ViewMirrorOptions;
 }
 
 export interface ViewHandle<V extends ViewName> {
@@ -42,7 +44,7 @@ export function createEngineClient(api: EngineLike, options: EngineClientOptions
   const open = new Set<{ close(): void }>();
 
   function view<V extends ViewName>(initial: Extract<ViewSpec, { view: V }>): ViewHandle<V> {
-    const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>();
+    const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>(options.mirror);
     let spec = initial;
     let closed = false;
     // each subscription gets a generation; messages of an older one are dropped

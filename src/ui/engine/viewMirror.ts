@@ -2,15 +2,21 @@
 // snapshot and patches and notifies per-key subscribers, so a changed desk
 // re-renders that desk only. Pure TypeScript (no DOM, no React) so the
 // engine's Comlink tests can drive it in Node.
+//
+// Given a `schedule`, a large message is applied in slices, one task each,
+// so React renders a floor of thousands of assets over a few frames instead
+// of one long task (issue 14: no main-thread task over 50 ms). The slice
+// size adapts to keep each slice, React's render included, near
+// SLICE_TARGET_MS. Messages are always applied in order.
 
 import type { ViewMessage, ViewName, ViewTypes } from '../../shared/api.js';
 
 export type Listener = () => void;
-/** Told which keys changed in one applied message (meta changes are not keys). */
+/** Told which keys changed in one applied slice (meta changes are not keys). */
 export type ChangeListener = (changed: ReadonlySet<string>, metaChanged: boolean) => void;
 
 export interface ViewMirror<T = unknown, M = unknown> {
-  /** applies one message; returns whether anything visible changed */
+  /** takes one message; returns whether anything visible changed at once (false for a stale message) */
   apply(message: ViewMessage<T, M>): boolean;
   /** the entry of one key; the same object until that key changes */
   getSnapshot(key: string): T | undefined;
@@ -23,17 +29,34 @@ export interface ViewMirror<T = unknown, M = unknown> {
   subscribeKeys(listener: Listener): () => void;
   getMeta(): M | undefined;
   subscribeMeta(listener: Listener): () => void;
-  /** whole view: notified once per applied message that changed something */
+  /** whole view: notified once per applied slice that changed something */
   subscribeAll(listener: Listener): () => void;
   /** like subscribeAll, with the changed keys */
   subscribeChanges(listener: ChangeListener): () => void;
-  /** whether a snapshot has arrived since creation or the last reset */
+  /** whether a snapshot has started to apply since creation or the last reset (its meta is there) */
   readonly ready: boolean;
+  /** whether every message taken so far is applied (no slice pending) */
+  readonly settled: boolean;
   /** version of the last applied message of the current subscription */
   readonly version: number;
-  /** expects a new snapshot (a new subscription feeds this mirror) */
+  /** expects a new snapshot (a new subscription feeds this mirror); drops what is not applied yet */
   reset(): void;
 }
+
+export interface ViewMirrorOptions {
+  /** runs a task later (a new macrotask, so the browser may paint in between); none: every message applies at once */
+  schedule?: (task: () => void) => void;
+  /** a monotonic clock in ms, to adapt the slice size (performance.now) */
+  now?: () => number;
+  /** entries of the first slice (default SLICE_FIRST_ENTRIES) */
+  sliceEntries?: number;
+}
+
+/** What one slice aims to cost, the render it causes included: well under a 50 ms long task, about a frame. */
+export const SLICE_TARGET_MS = 12;
+export const SLICE_FIRST_ENTRIES = 200;
+const SLICE_MIN_ENTRIES = 25;
+const SLICE_MAX_ENTRIES = 5_000;
 
 export type ViewMirrorOf<V extends ViewName> = ViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>;
 
@@ -57,7 +80,24 @@ export function sameData(a: unknown, b: unknown): boolean {
   return true;
 }
 
-export function createViewMirror<T = unknown, M = unknown>(): ViewMirror<T, M> {
+/** A message being applied: its entries as a list with a cursor, so a slice can stop anywhere. */
+interface Job<T, M> {
+  snapshot: boolean;
+  version: number;
+  items: Array<[string, T]>;
+  cursor: number;
+  removed: string[];
+  meta: M | undefined;
+  hasMeta: boolean;
+  /** snapshot parts still to come */
+  partsLeft: number;
+  /** snapshot: every key it holds (the rest are removed when it completes) */
+  seen: Set<string> | null;
+  started: boolean;
+}
+
+export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOptions = {}): ViewMirror<T, M> {
+  const { schedule, now } = options;
   const entries = new Map<string, T>();
   const keyListeners = new Map<string, Set<Listener>>();
   const keysListeners = new Set<Listener>();
@@ -69,6 +109,12 @@ export function createViewMirror<T = unknown, M = unknown>(): ViewMirror<T, M> {
   let ready = false;
   let entriesCache: Record<string, T> | null = {};
   let keysCache: string[] | null = [];
+  const queue: Array<Job<T, M>> = [];
+  /** version of the last message taken (applied or queued) and whether a snapshot was taken */
+  let accepted = 0;
+  let snapshotAccepted = false;
+  let sliceSize = schedule ? options.sliceEntries ?? SLICE_FIRST_ENTRIES : Infinity;
+  let scheduled = false;
 
   function add<L>(set: Set<L>, listener: L): () => void {
     set.add(listener);
@@ -87,46 +133,89 @@ export function createViewMirror<T = unknown, M = unknown>(): ViewMirror<T, M> {
     return old === undefined;
   }
 
-  function apply(message: ViewMessage<T, M>): boolean {
+  function take(message: ViewMessage<T, M>): boolean {
+    if (message.type === 'snapshot') {
+      accepted = message.version;
+      snapshotAccepted = true;
+      queue.push({
+        snapshot: true, version: message.version, items: Object.entries(message.entries), cursor: 0, removed: [],
+        meta: message.meta, hasMeta: true, partsLeft: Math.max(1, message.parts ?? 1) - 1, seen: new Set(), started: false,
+      });
+      return true;
+    }
+    if (message.type === 'snapshotPart') {
+      const job = queue.find((j) => j.snapshot && j.version === message.version && j.partsLeft > 0);
+      if (!job) return false;
+      job.partsLeft -= 1;
+      for (const item of Object.entries(message.entries)) job.items.push(item);
+      return true;
+    }
+    // patches before the snapshot, or replays of older versions, are stale
+    if (!snapshotAccepted || message.version <= accepted) return false;
+    accepted = message.version;
+    queue.push({
+      snapshot: false, version: message.version, items: Object.entries(message.upserted), cursor: 0, removed: message.removed,
+      meta: message.meta, hasMeta: message.meta !== undefined, partsLeft: 0, seen: null, started: false,
+    });
+    return true;
+  }
+
+  /** Applies up to one slice of the queue and notifies; returns whether anything changed. */
+  function slice(): boolean {
     const changed = new Set<string>();
     let keysChanged = false;
     let metaChanged = false;
-    if (message.type === 'snapshot') {
-      for (const key of [...entries.keys()]) {
-        if (!Object.prototype.hasOwnProperty.call(message.entries, key)) {
-          entries.delete(key);
-          changed.add(key);
-          keysChanged = true;
+    let quota = sliceSize;
+    const t0 = now?.();
+    while (queue.length && quota > 0) {
+      const job = queue[0]!;
+      if (!job.started) {
+        job.started = true;
+        // a snapshot's meta comes first (the floor and its outline, before its assets)
+        if (job.snapshot) {
+          if (!ready || !sameData(meta, job.meta)) { meta = job.meta; metaChanged = true; }
+          ready = true;
         }
+        for (const key of job.removed) {
+          if (entries.delete(key)) { changed.add(key); keysChanged = true; }
+        }
+        quota -= job.removed.length;
       }
-      for (const [key, value] of Object.entries(message.entries)) {
+      for (; job.cursor < job.items.length && quota > 0; job.cursor++, quota--) {
+        const [key, value] = job.items[job.cursor]!;
+        job.seen?.add(key);
         if (put(key, value, changed)) keysChanged = true;
       }
-      if (!ready || !sameData(meta, message.meta)) {
-        meta = message.meta;
-        metaChanged = true;
-      }
-      ready = true;
-      version = message.version;
-    } else {
-      // patches before the snapshot, or replays of older versions, are stale
-      if (!ready || message.version <= version) return false;
-      version = message.version;
-      for (const key of message.removed) {
-        if (entries.delete(key)) {
-          changed.add(key);
-          keysChanged = true;
+      if (job.cursor < job.items.length) break;
+      // a snapshot whose parts are still on their way waits for them
+      if (job.partsLeft > 0) break;
+      if (job.seen) {
+        for (const key of [...entries.keys()]) {
+          if (!job.seen.has(key)) { entries.delete(key); changed.add(key); keysChanged = true; }
         }
       }
-      for (const [key, value] of Object.entries(message.upserted)) {
-        if (put(key, value, changed)) keysChanged = true;
-      }
-      if (message.meta !== undefined && !sameData(meta, message.meta)) {
-        meta = message.meta;
-        metaChanged = true;
-      }
+      // a patch's meta (e.g. saved → live data) holds once all of its entries do
+      if (!job.snapshot && job.hasMeta && !sameData(meta, job.meta)) { meta = job.meta; metaChanged = true; }
+      version = job.version;
+      queue.shift();
     }
-    if (changed.size === 0 && !metaChanged) return false;
+    notify(changed, keysChanged, metaChanged);
+    if (t0 !== undefined && now && quota <= 0) {
+      // measured after React's render of this slice (a microtask queued before this one)
+      queueMicrotask(() => {
+        const spent = Math.max(0.5, now() - t0);
+        sliceSize = Math.round(Math.min(SLICE_MAX_ENTRIES, Math.max(SLICE_MIN_ENTRIES, sliceSize * Math.min(2, SLICE_TARGET_MS / spent))));
+      });
+    }
+    if (schedule && !scheduled && queue.length && !(queue[0]!.cursor >= queue[0]!.items.length && queue[0]!.partsLeft > 0)) {
+      scheduled = true;
+      schedule(() => { scheduled = false; slice(); });
+    }
+    return changed.size > 0 || metaChanged;
+  }
+
+  function notify(changed: Set<string>, keysChanged: boolean, metaChanged: boolean): void {
+    if (changed.size === 0 && !metaChanged) return;
     if (changed.size > 0) entriesCache = null;
     if (keysChanged) keysCache = null;
     for (const key of changed) {
@@ -137,11 +226,15 @@ export function createViewMirror<T = unknown, M = unknown>(): ViewMirror<T, M> {
     if (metaChanged) for (const l of [...metaListeners]) l();
     for (const l of [...changeListeners]) l(changed, metaChanged);
     for (const l of [...allListeners]) l();
-    return true;
   }
 
   return {
-    apply,
+    apply(message) {
+      const wasIdle = queue.length === 0;
+      if (!take(message)) return false;
+      // work already queued goes first; a slice is on its way for it
+      return wasIdle || !scheduled ? slice() : false;
+    },
     getSnapshot: (key) => entries.get(key),
     subscribe(key, listener) {
       let set = keyListeners.get(key);
@@ -168,12 +261,18 @@ export function createViewMirror<T = unknown, M = unknown>(): ViewMirror<T, M> {
     get ready() {
       return ready;
     },
+    get settled() {
+      return queue.length === 0;
+    },
     get version() {
       return version;
     },
     reset() {
       ready = false;
       version = 0;
+      accepted = 0;
+      snapshotAccepted = false;
+      queue.length = 0;
     },
   };
 }

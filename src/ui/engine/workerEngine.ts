@@ -13,11 +13,27 @@ export interface WorkerEngine {
   terminate(): void;
 }
 
+/**
+ * Runs tasks in later tasks of their own, in order, through a MessageChannel:
+ * unlike setTimeout it is not clamped to 4 ms, and the browser may paint
+ * between two of them (a large view applies over a few frames).
+ */
+export function nextTask(): (task: () => void) => void {
+  const channel = new MessageChannel();
+  const tasks: Array<() => void> = [];
+  channel.port1.onmessage = () => tasks.shift()?.();
+  return (task) => {
+    tasks.push(task);
+    channel.port2.postMessage(null);
+  };
+}
+
 export function createWorkerEngine(): WorkerEngine {
   const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<EngineApi>(worker);
   const client = createEngineClient(remote as unknown as EngineLike, {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
+    mirror: { schedule: nextTask(), now: () => performance.now() },
   });
   return {
     client,

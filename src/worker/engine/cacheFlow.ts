@@ -6,9 +6,11 @@ import { locationScope, organizationScope, userScope } from '../sync/scopeLoader
 import type { StreamPosition, StreamScope } from '../../shared/protocol.js';
 import type { Id } from '../../shared/types.js';
 import type { Logger } from '../ports.js';
-import { STORAGE_WARNINGS, type Persister, type StoragePort, type StoredSession } from '../storage/index.js';
+import {
+  STORAGE_WARNINGS, type CachedLocationMeta, type Persister, type StoragePort, type StoredSession,
+} from '../storage/index.js';
 import type { Store } from '../store/store.js';
-import { createPersistSource, restoreInto } from './cache.js';
+import { createPersistSource, mergeInto, restoreInto } from './cache.js';
 import type { Feed } from './feed.js';
 
 export interface CacheFlowOptions {
@@ -19,17 +21,41 @@ export interface CacheFlowOptions {
   logger: Logger;
   now(): number;
   position(scope: StreamScope): StreamPosition | null;
+  /** the floor shown now (saved with the cache, read first on a reopen) */
+  floorId?(): Id | null;
+  /** false while the store is still being filled from the cache: it is not written whole until then */
+  ready?(): boolean;
+}
+
+export interface RestoreOptions {
+  /** which parts to read once the meta is known; default every part */
+  parts?(meta: CachedLocationMeta): readonly string[];
+  /** add the parts to what the store holds (the rest of a reopen) instead of replacing it */
+  merge?: boolean;
+}
+
+export interface Restored {
+  /** the parts read now */
+  parts: string[];
+  /** every part the cache holds */
+  allParts: string[];
+  meta: CachedLocationMeta;
+  /** merge: the assets added or whose sensors arrived */
+  added: Set<Id>;
 }
 
 export interface CacheFlow {
   open(): Promise<void>;
-  /** points the persister at the store's (user, location), or stops it; the first write is a full one */
-  target(userId: Id | null): void;
   /**
-   * Restores a cached location into the store; false when there is none, it was
-   * unreadable, or `stillWanted` says no once the read is done (a later switch or live data won).
+   * points the persister at the store's (user, location), or stops it; the first write is a full one,
+   * unless `fromCache`: the store then holds what the cache holds (maybe not all of it yet)
    */
-  restore(userId: Id, locationId: Id, locationOnly: boolean, stillWanted?: () => boolean): Promise<boolean>;
+  target(userId: Id | null, options?: { fromCache?: boolean }): void;
+  /**
+   * Restores a cached location (or some of its parts) into the store; null when there is none,
+   * it was unreadable, or `stillWanted` says no once the read is done (a later switch or live data won).
+   */
+  restore(userId: Id, locationId: Id, locationOnly: boolean, stillWanted?: () => boolean, options?: RestoreOptions): Promise<Restored | null>;
   saveSession(session: StoredSession | null): Promise<void>;
 }
 
@@ -47,7 +73,7 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
       return ready;
     },
 
-    target(userId) {
+    target(userId, targetOptions = {}) {
       if (!userId || !store.locationId || !store.organizationId) { persister.setSource(null); return; }
       const organizationId = store.organizationId;
       const locationId = store.locationId;
@@ -57,6 +83,8 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
         key: { userId, locationId },
         organizationId,
         now: options.now,
+        floorId: options.floorId,
+        ready: options.ready,
         streams() {
           const out: Record<string, StreamPosition> = {};
           for (const scope of scopes) {
@@ -66,26 +94,28 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
           return out;
         },
       }));
-      // what the store already holds (the organization loaded before the location was chosen) is saved too
-      persister.requestFull();
+      // what the store already holds (the organization loaded before the location was chosen) is saved too;
+      // a store filled from the cache holds nothing new, and maybe only some parts of it so far
+      if (!targetOptions.fromCache) persister.requestFull();
     },
 
-    async restore(userId, locationId, locationOnly, stillWanted = () => true) {
+    async restore(userId, locationId, locationOnly, stillWanted = () => true, restoreOptions = {}) {
       await flow.open();
       let cached;
       try {
-        cached = await storage.loadLocation({ userId, locationId }, warn);
+        cached = await storage.loadLocation({ userId, locationId }, warn, { parts: restoreOptions.parts });
       } catch (error) {
         logger.warn(STORAGE_WARNINGS.UNREADABLE_DROPPED, error);
         warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
-        return false;
+        return null;
       }
-      if (!cached || !stillWanted()) return false;
-      if (!restoreInto(store, cached, { locationOnly })) {
+      if (!cached || !stillWanted()) return null;
+      const added = restoreOptions.merge ? mergeInto(store, cached) : restoreInto(store, cached, { locationOnly }) ? new Set<Id>() : null;
+      if (!added) {
         warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
-        return false;
+        return null;
       }
-      return true;
+      return { parts: cached.parts, allParts: cached.meta.parts ?? cached.parts, meta: cached.meta, added };
     },
 
     async saveSession(session) {

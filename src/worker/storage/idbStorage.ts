@@ -3,20 +3,22 @@
 // older schema is dropped with a warning rather than migrated, because it is
 // only a cache — the live initial loads rebuild it.
 //
-// A location is a few large records, not one row per entity: a full write
-// stores its entities in base chunks of CHUNK_ENTITIES, and each incremental
-// write appends one delta record of its puts and deletes. A reopen reads them
-// all in one getAll and replays the deltas in order; once MAX_DELTA_RECORDS
-// deltas pile up the write asks the persister for a full rewrite (compaction).
-// A record is the JSON text of its changes: IndexedDB copies a string as one
-// block, where an object graph is cloned object by object (3–4× slower to read
-// back in fake-indexeddb), and the cached entities are JSON wire data anyway.
+// A location is kept in parts (a floor's assets and their sensors, or the
+// shared rest), each a few large records: a full write stores a part's
+// entities in base chunks of CHUNK_ENTITIES, and each incremental write
+// appends one delta record per touched part. A read takes the parts it is
+// asked for (the shown floor first, the rest later) with one getAll per part
+// and replays each part's deltas in order; once MAX_DELTA_RECORDS deltas pile
+// up the write asks the persister for a full rewrite (compaction). A record
+// is the JSON text of its changes: IndexedDB copies a string as one block,
+// where an object graph is cloned object by object (3–4× slower to read back
+// in fake-indexeddb), and the cached entities are JSON wire data anyway.
 
-import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import {
-  CACHED_COLLECTIONS, STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, isReadableMeta,
+  CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, isReadableMeta,
   type CacheKey, type CachedCollection, type CachedLocation, type CachedLocationMeta, type CacheWrite,
-  type StorageOpenResult, type StoragePort, type StoredSession,
+  type SavedView, type StorageOpenResult, type StoragePort, type StoredSession,
 } from './storagePort.js';
 
 /** Entities per base record: large enough that a reopen reads a handful of records, small enough to stay cheap to clone. */
@@ -26,21 +28,25 @@ export const MAX_DELTA_RECORDS = 60;
 /** Entity changes held in delta records after which a write asks for a full rewrite, so a reopen replays little. */
 export const MAX_DELTA_ENTITIES = 4 * CHUNK_ENTITIES;
 
-type BaseKey = [string, string, 'base', number];
-/** [user, location, 'delta', index, entity changes in deltas up to and including this one] */
-type DeltaKey = [string, string, 'delta', number, number];
-type RecordKey = BaseKey | DeltaKey;
+/** [user, location, part, 'base' | 'delta', n]: 'base' sorts before 'delta'; deltas by a sequence over all parts */
+type RecordKey = [string, string, string, 'base' | 'delta', number];
 
 /** JSON text: a base record is an array of puts; a delta record `{ delta: changes }` holds puts and deletes (value null), applied in order. */
 type ChangeRecord = string;
 
+/** What the meta record holds beyond the port's meta: the storage's own bookkeeping of delta records. */
+interface StoredMeta extends CachedLocationMeta {
+  deltas?: { next: number; records: number; entities: number };
+}
+
 interface StoreyDb extends DBSchema {
   /** key [userId, locationId] */
-  meta: { key: [string, string]; value: CachedLocationMeta };
-  /** key BaseKey | DeltaKey: 'base' sorts before 'delta', deltas by index */
+  meta: { key: [string, string]; value: StoredMeta };
   records: { key: RecordKey; value: ChangeRecord };
   /** key 'current' */
   session: { key: string; value: StoredSession };
+  /** key [userId, locationId]: the JSON text of a SavedView */
+  views: { key: [string, string]; value: string };
 }
 
 export interface IdbStorageOptions {
@@ -64,40 +70,52 @@ function readableChange(c: unknown): c is Change {
     && (change.value === null || (!!change.value && typeof change.value === 'object'));
 }
 
-/** Replays records (bases, then deltas in order) into entity lists; null when any part is unreadable. */
-function replay(records: readonly unknown[]): CachedLocation['entities'] | null {
+/** Replays one part's records (bases, then deltas in order) into `entities`; false when any of it is unreadable. */
+function replay(records: readonly unknown[], entities: CachedLocation['entities']): boolean {
   const parsed: Array<{ delta: boolean; changes: unknown[] }> = [];
   for (const record of records) {
-    if (typeof record !== 'string') return null;
+    if (typeof record !== 'string') return false;
     let body: unknown;
-    try { body = JSON.parse(record); } catch { return null; }
+    try { body = JSON.parse(record); } catch { return false; }
     const delta = !Array.isArray(body);
     const changes = delta ? (body as { delta?: unknown } | null)?.delta : body;
-    if (!Array.isArray(changes)) return null;
+    if (!Array.isArray(changes)) return false;
     parsed.push({ delta, changes });
   }
-  const entities = Object.fromEntries(CACHED_COLLECTIONS.map((c) => [c, [] as unknown[]])) as CachedLocation['entities'];
   if (!parsed.some((r) => r.delta)) {
     // bases only (the usual reopen after a compaction): entities are unique, no merge needed
     for (const { changes } of parsed) {
       for (const c of changes) {
-        if (!readableChange(c) || c.value === null) return null;
+        if (!readableChange(c) || c.value === null) return false;
         entities[c.collection].push(c.value);
       }
     }
-    return entities;
+    return true;
   }
   const latest = new Map<string, { collection: CachedCollection; value: unknown }>();
   for (const { changes } of parsed) {
     for (const c of changes) {
-      if (!readableChange(c)) return null;
+      if (!readableChange(c)) return false;
       const rowId = `${c.collection}\u0000${c.id}`;
       if (c.value === null) latest.delete(rowId);
       else latest.set(rowId, { collection: c.collection, value: c.value });
     }
   }
   for (const { collection, value } of latest.values()) entities[collection].push(value);
-  return entities;
+  return true;
+}
+
+function readableView(value: unknown, key: CacheKey): SavedView | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const view = JSON.parse(value) as Partial<SavedView> & CacheKey;
+    return view && view.userId === key.userId && view.locationId === key.locationId && typeof view.floorId === 'string'
+      && Array.isArray(view.layers) && typeof view.savedAt === 'number' && !!view.entries && typeof view.entries === 'object'
+      ? { floorId: view.floorId, layers: view.layers, savedAt: view.savedAt, entries: view.entries }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
@@ -115,6 +133,7 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
         database.createObjectStore('meta');
         database.createObjectStore('records');
         database.createObjectStore('session');
+        database.createObjectStore('views');
       },
     });
   }
@@ -125,15 +144,50 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
   }
 
   const locationRange = (key: CacheKey) => IDBKeyRange.bound([key.userId, key.locationId], [key.userId, key.locationId, UPPER]);
+  const partRange = (key: CacheKey, part: string) => IDBKeyRange.bound([key.userId, key.locationId, part], [key.userId, key.locationId, part, UPPER]);
 
   async function dropLocation(key: CacheKey): Promise<void> {
     const d = await handle();
-    const tx = d.transaction(['meta', 'records'], 'readwrite');
+    const tx = d.transaction(['meta', 'records', 'views'], 'readwrite');
     await Promise.all([
       tx.objectStore('meta').delete([key.userId, key.locationId]),
       tx.objectStore('records').delete(locationRange(key)),
+      tx.objectStore('views').delete([key.userId, key.locationId]),
       tx.done,
     ]);
+  }
+
+  /** Puts a part's records of a write; returns the parts touched and the entity changes of its delta records. */
+  function putRecords(
+    tx: IDBPTransaction<StoreyDb, Array<'meta' | 'records'>, 'readwrite'>, key: CacheKey, write: CacheWrite, meta: StoredMeta | undefined,
+  ): { ops: Array<Promise<unknown>>; parts: Set<string>; deltas: NonNullable<StoredMeta['deltas']> } {
+    const records = tx.objectStore('records');
+    const ops: Array<Promise<unknown>> = [];
+    const byPart = new Map<string, Change[]>();
+    for (const c of write.changes) {
+      if (write.full && c.value === null) continue;
+      const part = c.part ?? SHARED_PART;
+      let list = byPart.get(part);
+      if (!list) byPart.set(part, (list = []));
+      list.push(c);
+    }
+    if (write.full) {
+      ops.push(records.delete(locationRange(key)));
+      for (const [part, puts] of byPart) {
+        for (let i = 0, n = 0; i < puts.length; i += CHUNK_ENTITIES, n++) {
+          ops.push(records.put(JSON.stringify(puts.slice(i, i + CHUNK_ENTITIES)), [key.userId, key.locationId, part, 'base', n]));
+        }
+      }
+      return { ops, parts: new Set(byPart.keys()), deltas: { next: 0, records: 0, entities: 0 } };
+    }
+    const deltas = { ...(meta?.deltas ?? { next: 0, records: 0, entities: 0 }) };
+    for (const [part, changes] of byPart) {
+      ops.push(records.put(JSON.stringify({ delta: changes }), [key.userId, key.locationId, part, 'delta', deltas.next]));
+      deltas.next += 1;
+      deltas.records += 1;
+      deltas.entities += changes.length;
+    }
+    return { ops, parts: new Set([...(meta?.parts ?? []), ...byPart.keys()]), deltas };
   }
 
   const storage: StoragePort = {
@@ -153,51 +207,40 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
       return { warnings };
     },
 
-    async loadLocation(key, onWarning): Promise<CachedLocation | null> {
+    async loadLocation(key, onWarning, options = {}): Promise<CachedLocation | null> {
       const d = await handle();
       const tx = d.transaction(['meta', 'records'], 'readonly');
-      const [meta, records] = await Promise.all([
-        tx.objectStore('meta').get([key.userId, key.locationId]),
-        tx.objectStore('records').getAll(locationRange(key)),
-        tx.done,
-      ]);
+      const store = tx.objectStore('records');
+      const meta = await tx.objectStore('meta').get([key.userId, key.locationId]);
+      let readable = meta !== undefined && isReadableMeta(meta, key) && meta.schema === version;
+      const wanted = readable ? [...new Set(options.parts?.(meta!) ?? meta!.parts ?? [SHARED_PART])] : [];
+      const records = await Promise.all(wanted.map((part) => store.getAll(partRange(key, part))));
+      await tx.done;
       if (meta === undefined) return null;
-      if (!isReadableMeta(meta, key) || meta.schema !== version) {
+      const entities = Object.fromEntries(CACHED_COLLECTIONS.map((c) => [c, [] as unknown[]])) as CachedLocation['entities'];
+      if (readable) readable = records.every((list) => replay(list, entities));
+      if (!readable) {
         await dropLocation(key);
-        onWarning(isReadableMeta(meta, key) ? STORAGE_WARNINGS.SCHEMA_DROPPED : STORAGE_WARNINGS.UNREADABLE_DROPPED);
+        onWarning(isReadableMeta(meta, key) && meta.schema !== version ? STORAGE_WARNINGS.SCHEMA_DROPPED : STORAGE_WARNINGS.UNREADABLE_DROPPED);
         return null;
       }
-      const entities = replay(records);
-      if (!entities) {
-        await dropLocation(key);
-        onWarning(STORAGE_WARNINGS.UNREADABLE_DROPPED);
-        return null;
-      }
-      return { meta, entities };
+      const { deltas: _bookkeeping, ...publicMeta } = meta;
+      return { meta: publicMeta, entities, parts: wanted };
     },
 
     async write(key, write) {
       const d = await handle();
       const tx = d.transaction(['meta', 'records'], 'readwrite');
-      const records = tx.objectStore('records');
-      const ops: Promise<unknown>[] = [];
+      let ops: Array<Promise<unknown>> = [];
       let compact = false;
       try {
-        if (write.full) {
-          ops.push(records.delete(locationRange(key)));
-          const puts = write.changes.filter((c) => c.value !== null);
-          for (let i = 0, n = 0; i < puts.length; i += CHUNK_ENTITIES, n++) {
-            ops.push(records.put(JSON.stringify(puts.slice(i, i + CHUNK_ENTITIES)), [key.userId, key.locationId, 'base', n]));
-          }
-        } else if (write.changes.length) {
-          const deltaRange = IDBKeyRange.bound([key.userId, key.locationId, 'delta'], [key.userId, key.locationId, 'delta', UPPER]);
-          const last = (await records.openKeyCursor(deltaRange, 'prev'))?.key as DeltaKey | undefined;
-          const index = last ? last[3] + 1 : 0;
-          const entities = (last ? last[4] : 0) + write.changes.length;
-          compact = index + 1 >= MAX_DELTA_RECORDS || entities >= MAX_DELTA_ENTITIES;
-          ops.push(records.put(JSON.stringify({ delta: write.changes }), [key.userId, key.locationId, 'delta', index, entities]));
-        }
-        ops.push(tx.objectStore('meta').put({ ...write.meta, schema: version }, [key.userId, key.locationId]));
+        const before = await tx.objectStore('meta').get([key.userId, key.locationId]);
+        const current = before && isReadableMeta(before, key) && before.schema === version ? before : undefined;
+        const written = putRecords(tx, key, write, current);
+        ops = written.ops;
+        compact = written.deltas.records >= MAX_DELTA_RECORDS || written.deltas.entities >= MAX_DELTA_ENTITIES;
+        const meta: StoredMeta = { ...write.meta, schema: version, parts: [...written.parts], deltas: written.deltas };
+        ops.push(tx.objectStore('meta').put(meta, [key.userId, key.locationId]));
       } catch (error) {
         // e.g. a value that cannot be serialized: abort so nothing of this write lands
         ops.forEach((op) => op.catch(() => undefined));
@@ -211,14 +254,25 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
       return { compact };
     },
 
+    async loadView(key) {
+      const d = await handle();
+      return readableView(await d.get('views', [key.userId, key.locationId]), key);
+    },
+
+    async saveView(key, view) {
+      const d = await handle();
+      await d.put('views', JSON.stringify({ ...view, ...key }), [key.userId, key.locationId]);
+    },
+
     async clearUser(userId) {
       const d = await handle();
       const range = IDBKeyRange.bound([userId], [userId, UPPER]);
-      const tx = d.transaction(['meta', 'records', 'session'], 'readwrite');
+      const tx = d.transaction(['meta', 'records', 'session', 'views'], 'readwrite');
       const session = await tx.objectStore('session').get(SESSION_KEY);
       await Promise.all([
         tx.objectStore('meta').delete(range),
         tx.objectStore('records').delete(range),
+        tx.objectStore('views').delete(range),
         session?.userId === userId ? tx.objectStore('session').delete(SESSION_KEY) : Promise.resolve(),
         tx.done,
       ]);

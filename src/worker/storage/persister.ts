@@ -3,11 +3,13 @@
 // transaction at most every PERSIST_THROTTLE_MS. A failed write (quota, a
 // closed database) never stops the engine: it is retried later as a full
 // rewrite, since we cannot know which part of the failed write landed.
+// Each entity goes to the part its source names (a floor, or the shared
+// part); an entity that moved parts is deleted from the part it was in.
 
 import type { Id } from '../../shared/types.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import {
-  STORAGE_WARNINGS, type CacheKey, type CachedCollection, type CacheWrite, type StoragePort,
+  SHARED_PART, STORAGE_WARNINGS, type CacheKey, type CachedCollection, type CacheWrite, type StoragePort,
 } from './storagePort.js';
 
 export const PERSIST_THROTTLE_MS = 1_000;
@@ -15,6 +17,8 @@ export const PERSIST_RETRY_MIN_MS = 2_000;
 export const PERSIST_RETRY_MAX_MS = 60_000;
 /** A write touching at least this many entities and half the location is written as a full rewrite instead. */
 export const PERSIST_FULL_MIN_ENTITIES = 1_000;
+/** How soon a full rewrite that waits for the store to be filled looks again. */
+const READY_POLL_MS = 100;
 
 export interface PersistSource {
   key: CacheKey;
@@ -25,6 +29,10 @@ export interface PersistSource {
   all(): Array<{ collection: CachedCollection; id: Id; value: unknown }>;
   /** about how many entities all() returns (cheap), so a write touching most of them becomes a full rewrite */
   size?(): number;
+  /** where an entity is kept: a floor's part or SHARED_PART (the default) */
+  part?(collection: CachedCollection, id: Id, value: unknown): string;
+  /** false while the store is still being filled (a reopen reading the cache in parts): a full rewrite waits */
+  ready?(): boolean;
 }
 
 export interface Persister {
@@ -56,6 +64,8 @@ export function createPersister(options: PersisterOptions): Persister {
   let timer: TimerHandle | null = null;
   let writing: Promise<void> | null = null;
   let failures = 0;
+  /** entity → the part it was last written to, for entities outside the shared part */
+  const placed = new Map<string, string>();
 
   function arm(delay: number) {
     if (timer !== null || !source) return;
@@ -69,11 +79,11 @@ export function createPersister(options: PersisterOptions): Persister {
     const batch = pending;
     // an initial (re)load touches everything: one full rewrite stores it compactly instead of as one huge delta
     const isFull = full || (batch.size >= PERSIST_FULL_MIN_ENTITIES && !!src.size && batch.size * 2 >= src.size());
+    // half a store would replace the whole cache: wait until it is filled
+    if (isFull && src.ready && !src.ready()) { arm(Math.min(throttle, READY_POLL_MS)); return; }
     pending = new Map();
     full = false;
-    const changes: CacheWrite['changes'] = isFull
-      ? src.all()
-      : [...batch.values()].map(([collection, id]) => ({ collection, id, value: src.read(collection, id) }));
+    const changes = isFull ? placeAll(src) : placeChanges(src, batch);
     const run = (async () => {
       try {
         const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
@@ -95,6 +105,32 @@ export function createPersister(options: PersisterOptions): Persister {
     else if (pending.size || full) arm(throttle);
   }
 
+  function placeAll(src: PersistSource): CacheWrite['changes'] {
+    placed.clear();
+    const out: CacheWrite['changes'] = [];
+    for (const { collection, id, value } of src.all()) {
+      const part = src.part?.(collection, id, value) ?? SHARED_PART;
+      if (part !== SHARED_PART) placed.set(`${collection}\u0000${id}`, part);
+      out.push({ collection, id, value, part });
+    }
+    return out;
+  }
+
+  function placeChanges(src: PersistSource, batch: Map<string, [CachedCollection, Id]>): CacheWrite['changes'] {
+    const out: CacheWrite['changes'] = [];
+    for (const [key, [collection, id]] of batch) {
+      const value = src.read(collection, id);
+      const was = placed.get(key) ?? SHARED_PART;
+      const part = value === null ? was : src.part?.(collection, id, value) ?? SHARED_PART;
+      // moved to another part (a desk to another floor): gone from the old one
+      if (part !== was && value !== null) out.push({ collection, id, value: null, part: was });
+      out.push({ collection, id, value, part });
+      if (value === null || part === SHARED_PART) placed.delete(key);
+      else placed.set(key, part);
+    }
+    return out;
+  }
+
   return {
     setSource(next) {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
@@ -102,6 +138,7 @@ export function createPersister(options: PersisterOptions): Persister {
       pending = new Map();
       full = false;
       failures = 0;
+      placed.clear();
     },
     note(entries) {
       if (!source) return;

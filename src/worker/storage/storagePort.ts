@@ -1,12 +1,18 @@
 // The engine's persistence port (DESIGN §5): what it keeps across reloads per
 // (user, location) — normalized entities, stream positions, savedAt — and the
 // session. idbStorage implements it on IndexedDB; memoryStorage in tests.
+// A location is stored in parts: one per floor (its assets and their
+// sensors) and a shared part (structure, people, users…), so a reopen reads
+// the shown floor first and the rest after its first frame (issue 14).
 
 import type { StreamPosition } from '../../shared/protocol.js';
 import type { Id } from '../../shared/types.js';
 
 /** Bump when the shape of cached entities changes: older caches are dropped with a warning. */
-export const STORAGE_SCHEMA_VERSION = 2;
+export const STORAGE_SCHEMA_VERSION = 3;
+
+/** The part of a location that is not one floor's: structure, users, people, sensors of no floor. */
+export const SHARED_PART = '';
 
 /** Collections cached per location; derived (local) entities are rebuilt, never stored. */
 export const CACHED_COLLECTIONS = [
@@ -27,11 +33,33 @@ export interface CachedLocationMeta extends CacheKey {
   savedAt: number;
   /** scopeKey → last applied stream position */
   streams: Record<string, StreamPosition>;
+  /** the floor shown when this was saved: a reopen reads its part first */
+  floorId?: Id | null;
+  /** every part with stored entities (the storage keeps it) */
+  parts?: string[];
 }
 
 export interface CachedLocation {
   meta: CachedLocationMeta;
   entities: Record<CachedCollection, unknown[]>;
+  /** the parts these entities come from (every part unless the read asked for some) */
+  parts: string[];
+}
+
+export interface LoadOptions {
+  /** which parts to read, chosen once the meta is known; default every part */
+  parts?(meta: CachedLocationMeta): readonly string[];
+}
+
+/** A floor view as last sent, stored ready to serve on a reopen before any entity is restored. */
+export interface SavedView {
+  floorId: Id;
+  /** the view's layers, in the order the view was asked with */
+  layers: string[];
+  /** corrected-clock ms */
+  savedAt: number;
+  /** key → the entry as sent */
+  entries: Record<string, unknown>;
 }
 
 /** One write: entity puts (value) and deletes (null), plus the new meta, in one transaction. */
@@ -40,7 +68,8 @@ export interface CacheWrite {
   meta: Omit<CachedLocationMeta, 'schema'>;
   /** true: replace everything stored for the key (after a failed write, tldraw-style) */
   full: boolean;
-  changes: Array<{ collection: CachedCollection; id: Id; value: unknown | null }>;
+  /** `part`: where the entity is kept (SHARED_PART when absent); a delete goes to the part the entity was in */
+  changes: Array<{ collection: CachedCollection; id: Id; value: unknown | null; part?: string }>;
 }
 
 /** What a write tells the persister: `compact` asks for the next write to be a full rewrite. */
@@ -71,7 +100,10 @@ export interface StorageOpenResult {
 export interface StoragePort {
   open(): Promise<StorageOpenResult>;
   /** null when nothing is cached; an unreadable entry is dropped and reported through `onWarning` */
-  loadLocation(key: CacheKey, onWarning: (message: string) => void): Promise<CachedLocation | null>;
+  loadLocation(key: CacheKey, onWarning: (message: string) => void, options?: LoadOptions): Promise<CachedLocation | null>;
+  /** the saved floor view of a location, or null */
+  loadView(key: CacheKey): Promise<SavedView | null>;
+  saveView(key: CacheKey, view: SavedView): Promise<void>;
   /** rejects on quota or write errors; the caller keeps running and retries */
   write(key: CacheKey, write: CacheWrite): Promise<CacheWriteResult | void>;
   clearUser(userId: Id): Promise<void>;

@@ -138,6 +138,7 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
           return next;
         },
         meta: () => source.meta(),
+        same: source.same ? (a, b) => source.same!(a, b) : undefined,
         affected(d: Dirty) {
           const found = source.affected(d);
           // read twice below: a one-shot iterable becomes a list

@@ -2,7 +2,7 @@
 // entries and meta are, computed from the store and the derived facts, and
 // which dirty channels touch which keys. The hub diffs and sends.
 
-import { SELF_KEY, type ConnectionView, type FeedEntry, type FloorViewMeta, type PersonEntry, type RoomEntry, type SessionView, type StructureEntry, type StructureMeta, type ViewSpec } from '../../shared/api.js';
+import { SELF_KEY, type ConnectionView, type DrawState, type FeedEntry, type FloorViewMeta, type PersonEntry, type RoomEntry, type SessionView, type StructureEntry, type StructureMeta, type ViewSpec } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role } from '../../shared/types.js';
@@ -31,6 +31,8 @@ export interface ViewState {
   connection(): ConnectionView;
   session(): SessionView;
   feed(): readonly FeedEntry[];
+  /** a reopen's saved view of this floor with these layers, while it stands in for the floor's data; else null */
+  savedFloorView(floorId: Id, layers: readonly MapLayer[]): ReadonlyMap<string, DrawState> | null;
   /** report views (reports/reportService.ts) */
   report(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
   /** the asset finder (search/searchSource.ts) */
@@ -48,9 +50,13 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
     const floor = store.floors.get(floorId);
     return !!floor && floorVisibleToRoles(floor, state.roles());
   };
+  // a reopen draws the floor from its saved view until the floor's own data is restored
+  const saved = () => state.savedFloorView(floorId, layerList);
   return {
-    keys: () => (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
+    keys: () => saved()?.keys() ?? (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
     entry(key) {
+      const view = saved();
+      if (view) return view.get(key);
       if (store.floorOf.get(key) !== floorId || !floorReachable()) return undefined;
       const facts = state.facts.get(key);
       return facts ? toDrawState(facts, layers) : undefined;

@@ -2,6 +2,9 @@
 // patches of only the entries whose content changed, at most one batch per
 // VIEW_FLUSH_INTERVAL_MS for the whole engine (one flush timer, not one per
 // view). Work per flush follows the dirty keys, not the size of the view.
+// A message never carries more than MESSAGE_ENTRIES entries: a larger
+// snapshot goes in parts and a larger patch as several patches, so no single
+// message costs the main thread a long task to receive (issue 14).
 
 import * as Comlink from 'comlink';
 import type { ViewListener, ViewMessage, ViewSpec } from '../../shared/api.js';
@@ -9,6 +12,8 @@ import type { Clock, Logger, TimerHandle } from '../ports.js';
 import { dequal as deepEqual } from 'dequal';
 
 export const VIEW_FLUSH_INTERVAL_MS = 50;
+/** Entries per message: about 100 KB of draw states, a few ms to clone on either side. */
+export const MESSAGE_ENTRIES = 400;
 
 export type DirtyChannel =
   | 'assets' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic';
@@ -25,6 +30,8 @@ export interface ViewSource<E = unknown, M = unknown> {
   /** keys that may have changed for this dirty set; null when unaffected */
   affected(dirty: Dirty): Iterable<string> | 'all' | null;
   metaAffected(dirty: Dirty): boolean;
+  /** whether two entries are the same (default: structural equality); a view of flat entries compares cheaper */
+  same?(a: E, b: E): boolean;
 }
 
 export type ViewSourceFactory = (spec: ViewSpec) => ViewSource;
@@ -48,6 +55,8 @@ export interface ViewHub {
   flush(): void;
   /** subscriptions (tests, diagnostics) */
   specs(): ViewSpec[];
+  /** what the first subscription matching `match` was last sent (the saved floor view) */
+  sent(match: (spec: ViewSpec) => boolean): { spec: ViewSpec; version: number; entries: ReadonlyMap<string, unknown> } | null;
   dispose(): void;
 }
 
@@ -92,6 +101,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     const upserted: Record<string, unknown> = {};
     const removed: string[] = [];
     let count = 0;
+    const same = sub.source.same ?? deepEqual;
     if (affected !== null) {
       const keys: Iterable<string> = affected === 'all'
         ? new Set([...sub.sent.keys(), ...sub.source.keys()])
@@ -101,7 +111,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
         const prev = sub.sent.get(key);
         if (entry === undefined) {
           if (prev !== undefined) { sub.sent.delete(key); removed.push(key); count++; }
-        } else if (prev === undefined || !deepEqual(prev, entry)) {
+        } else if (prev === undefined || !same(prev, entry)) {
           sub.sent.set(key, entry);
           upserted[key] = entry;
           count++;
@@ -115,10 +125,28 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       if (!deepEqual(meta, sub.sentMeta)) { sub.sentMeta = meta; sendMeta = true; }
     }
     if (count === 0 && !sendMeta) return;
-    sub.version += 1;
-    deliver(sub, sendMeta
-      ? { type: 'patch', version: sub.version, upserted, removed, meta }
-      : { type: 'patch', version: sub.version, upserted, removed });
+    // a large patch goes as several, each a whole patch of its own version; the meta comes with the last
+    const keys = Object.keys(upserted);
+    for (let i = 0; i === 0 || i < keys.length; i += MESSAGE_ENTRIES) {
+      const last = i + MESSAGE_ENTRIES >= keys.length;
+      const part: Record<string, unknown> = {};
+      if (keys.length <= MESSAGE_ENTRIES) Object.assign(part, upserted);
+      else for (const key of keys.slice(i, i + MESSAGE_ENTRIES)) part[key] = upserted[key];
+      sub.version += 1;
+      const message: ViewMessage = { type: 'patch', version: sub.version, upserted: part, removed: i === 0 ? removed : [] };
+      if (last && sendMeta) message.meta = meta;
+      deliver(sub, message);
+    }
+  }
+
+  /** A snapshot: one message, or MESSAGE_ENTRIES-sized parts of the same version. */
+  function sendSnapshot(sub: Subscription, entries: Array<[string, unknown]>, meta: unknown) {
+    const parts = Math.max(1, Math.ceil(entries.length / MESSAGE_ENTRIES));
+    const chunk = (i: number) => Object.fromEntries(entries.slice(i * MESSAGE_ENTRIES, (i + 1) * MESSAGE_ENTRIES));
+    deliver(sub, parts > 1
+      ? { type: 'snapshot', version: sub.version, entries: chunk(0), meta, parts }
+      : { type: 'snapshot', version: sub.version, entries: Object.fromEntries(entries), meta });
+    for (let part = 1; part < parts; part++) deliver(sub, { type: 'snapshotPart', version: sub.version, part, entries: chunk(part) });
   }
 
   const hub: ViewHub = {
@@ -126,17 +154,17 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       const id = nextId++;
       const source = createSource(spec);
       const sent = new Map<string, unknown>();
-      const entries: Record<string, unknown> = {};
+      const entries: Array<[string, unknown]> = [];
       for (const key of source.keys()) {
         const entry = source.entry(key);
         if (entry === undefined) continue;
         sent.set(key, entry);
-        entries[key] = entry;
+        entries.push([key, entry]);
       }
       const meta = source.meta();
       const sub: Subscription = { id, spec, listener, source, sent, sentMeta: meta, version: 1 };
       subs.set(id, sub);
-      deliver(sub, { type: 'snapshot', version: 1, entries, meta });
+      sendSnapshot(sub, entries, meta);
       return id;
     },
     unsubscribe(id) {
@@ -173,6 +201,10 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       }
     },
     specs: () => [...subs.values()].map((s) => s.spec),
+    sent(match) {
+      for (const sub of subs.values()) if (match(sub.spec)) return { spec: sub.spec, version: sub.version, entries: sub.sent };
+      return null;
+    },
     dispose() {
       if (timer !== null) clock.clearTimeout(timer);
       timer = null;

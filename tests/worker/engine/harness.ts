@@ -119,6 +119,8 @@ export async function collect<T = unknown, M = unknown>(engine: Pick<Engine, 'su
     if (message.type === 'snapshot') {
       out.entries = new Map(Object.entries(message.entries));
       out.meta = message.meta;
+    } else if (message.type === 'snapshotPart') {
+      for (const [k, v] of Object.entries(message.entries)) out.entries.set(k, v);
     } else {
       for (const [k, v] of Object.entries(message.upserted)) out.entries.set(k, v);
       for (const k of message.removed) out.entries.delete(k);

@@ -100,8 +100,8 @@ describe('engine persistence', () => {
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
       const feed = await collect<FeedEntry>(engine, { view: 'feed' });
 
-      await vi.advanceTimersByTimeAsync(1_000);
-      expect(attempts.length).toBeGreaterThanOrEqual(1);
+      // the first write waits for the cache read of the location switch (real IndexedDB work, not timers)
+      await vi.waitFor(() => expect(attempts.length).toBeGreaterThanOrEqual(1));
       engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 2_000, valid_for: 3_600_000, value: 1 }));
       await vi.advanceTimersByTimeAsync(100);
       engine.internals.hub.flush();

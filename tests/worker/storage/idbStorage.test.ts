@@ -65,6 +65,57 @@ describe.each(implementations)('%s', (_name, create) => {
     });
   });
 
+  describe('parts', () => {
+    const part = (id: string, p: string, value: unknown = desk(id)) => ({ collection: 'assets' as const, id, value, part: p });
+
+    it('reads the parts asked for once the meta is known, and lists every part in the meta', async () => {
+      const storage = create();
+      await storage.open();
+      await storage.write(key, {
+        meta: { ...meta(), floorId: 'f1' }, full: true,
+        changes: [part('d1', 'f1'), part('d2', 'f2'), { collection: 'floors', id: 'f1', value: { id: 'f1' } }],
+      });
+      const seen: Array<string | null | undefined> = [];
+      const first = await storage.loadLocation(key, () => undefined, { parts: (m) => { seen.push(m.floorId); return ['', m.floorId!]; } });
+      expect(seen).toEqual(['f1']);
+      expect(first!.parts).toEqual(['', 'f1']);
+      expect(first!.meta.parts!.sort()).toEqual(['', 'f1', 'f2']);
+      expect(first!.entities.assets).toEqual([desk('d1')]);
+      expect(first!.entities.floors).toEqual([{ id: 'f1' }]);
+      const rest = await storage.loadLocation(key, () => undefined, { parts: () => ['f2'] });
+      expect(rest!.entities.assets).toEqual([desk('d2')]);
+      expect(rest!.entities.floors).toEqual([]);
+      const all = await storage.loadLocation(key, () => undefined);
+      expect(all!.entities.assets.map((a) => (a as { id: string }).id).sort()).toEqual(['d1', 'd2']);
+      await storage.close();
+    });
+
+    it('moves an entity between parts by a delete in the old one and a put in the new one', async () => {
+      const storage = create();
+      await storage.open();
+      await storage.write(key, { meta: meta(), full: true, changes: [part('d1', 'f1'), part('d2', 'f1')] });
+      await storage.write(key, { meta: meta(), full: false, changes: [part('d1', 'f1', null), part('d1', 'f2', desk('d1', 'moved'))] });
+      expect((await storage.loadLocation(key, () => undefined, { parts: () => ['f1'] }))!.entities.assets).toEqual([desk('d2')]);
+      expect((await storage.loadLocation(key, () => undefined, { parts: () => ['f2'] }))!.entities.assets).toEqual([desk('d1', 'moved')]);
+      await storage.close();
+    });
+  });
+
+  describe('saveView and loadView', () => {
+    it('keeps a floor view ready to serve, per user and location, and forgets it with the user', async () => {
+      const storage = create();
+      await storage.open();
+      const view = { floorId: 'f1', layers: ['desks'], savedAt: 7, entries: { d1: { id: 'd1', color: '#fff' } } };
+      expect(await storage.loadView(key)).toBeNull();
+      await storage.saveView(key, view);
+      expect(await storage.loadView(key)).toEqual(view);
+      expect(await storage.loadView({ userId: 'u2', locationId: 'l1' })).toBeNull();
+      await storage.clearUser('u1');
+      expect(await storage.loadView(key)).toBeNull();
+      await storage.close();
+    });
+  });
+
   describe('saveSession and loadSession', () => {
     it('keeps the session so a reopen can resume', async () => {
       const storage = create();
@@ -216,7 +267,7 @@ describe('idbStorage', () => {
       await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
       await storage.close();
       const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
-      await raw.put('records', '{not json', ['u1', 'l1', 'base', 0]);
+      await raw.put('records', '{not json', ['u1', 'l1', '', 'base', 0]);
       raw.close();
       const reopened = createIdbStorage({ name });
       const warnings: string[] = [];
@@ -233,7 +284,7 @@ describe('idbStorage', () => {
       await storage.write(key, { meta: meta(), full: true, changes: [{ collection: 'assets', id: 'a', value: desk('a') }] });
       await storage.close();
       const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
-      await raw.put('records', JSON.stringify({ delta: [{ collection: 'nonsense', id: 'x', value: {} }] }), ['u1', 'l1', 'delta', 0, 1]);
+      await raw.put('records', JSON.stringify({ delta: [{ collection: 'nonsense', id: 'x', value: {} }] }), ['u1', 'l1', '', 'delta', 0]);
       raw.close();
       const reopened = createIdbStorage({ name });
       const warnings: string[] = [];

@@ -143,4 +143,40 @@ describe('persister', () => {
       expect(writes.map((w) => [w.full, w.changes.length])).toEqual([[false, PERSIST_FULL_MIN_ENTITIES - 1], [true, data.size]]);
     });
   });
+
+  describe('parts', () => {
+    it('keeps each entity in the part its source names and deletes it from the old part when it moves', async () => {
+      const { storage, writes } = recordingStorage();
+      const data = new Map<string, unknown>([['a', { id: 'a', floor: 'f1' }], ['b', { id: 'b', floor: null }]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), part: (_c, _id, value) => (value as { floor: string | null }).floor ?? '' });
+      persister.requestFull();
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes[0]!.changes.map((c) => [c.id, c.part])).toEqual([['a', 'f1'], ['b', '']]);
+      data.set('a', { id: 'a', floor: 'f2' });
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes[1]!.changes.map((c) => [c.id, c.part, c.value === null])).toEqual([['a', 'f1', true], ['a', 'f2', false]]);
+      data.delete('a');
+      persister.note([['assets', 'a']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes[2]!.changes.map((c) => [c.id, c.part, c.value])).toEqual([['a', 'f2', null]]);
+      const cached = await storage.loadLocation(key, () => undefined, { parts: () => ['f1', 'f2'] });
+      expect(cached!.entities.assets).toEqual([]);
+    });
+
+    it('holds a full rewrite while the store is still being filled from the cache', async () => {
+      const { storage, writes } = recordingStorage();
+      let ready = false;
+      const data = new Map<string, unknown>([['a', { id: 'a' }]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), ready: () => ready });
+      persister.requestFull();
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS * 3);
+      expect(writes).toHaveLength(0);
+      ready = true;
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes.map((w) => w.full)).toEqual([true]);
+    });
+  });
 });

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DrawState, ViewMessage } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { systemClock } from '../../../src/worker/ports.js';
-import { createViewHub, VIEW_FLUSH_INTERVAL_MS, type ViewSource } from '../../../src/worker/views/viewHub.js';
+import { createViewHub, MESSAGE_ENTRIES, VIEW_FLUSH_INTERVAL_MS, type ViewSource } from '../../../src/worker/views/viewHub.js';
+import { createViewMirror } from '../../../src/ui/engine/viewMirror.js';
 import { collect, createTestEngine, createTestLogger, feedLocation, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
@@ -44,6 +45,41 @@ describe('viewHub', () => {
       hub.markDirty('assets', ['a']);
       await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
       expect(messages).toHaveLength(2);
+    });
+
+    it('sends a large snapshot in parts and a large patch as several, which a mirror puts back together', async () => {
+      const n = MESSAGE_ENTRIES * 2 + 10;
+      const data = new Map<string, unknown>(Array.from({ length: n }, (_, i) => [`k${i}`, { n: i }]));
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      const messages: ViewMessage[] = [];
+      const mirror = createViewMirror();
+      hub.subscribe({ view: 'people' }, (m) => { messages.push(m); mirror.apply(m); });
+      expect(messages.map((m) => [m.type, m.version, Object.keys(m.type === 'patch' ? m.upserted : m.entries).length])).toEqual([
+        ['snapshot', 1, MESSAGE_ENTRIES], ['snapshotPart', 1, MESSAGE_ENTRIES], ['snapshotPart', 1, 10],
+      ]);
+      expect(messages[0]).toMatchObject({ parts: 3, meta: { size: n } });
+      expect(mirror.getKeys()).toHaveLength(n);
+
+      for (const key of data.keys()) data.set(key, { n: -1 });
+      data.delete('k0');
+      hub.markDirty('assets', 'all');
+      hub.flush();
+      const patches = messages.slice(3);
+      expect(patches.map((m) => [m.type, m.version, m.type === 'patch' ? Object.keys(m.upserted).length : 0])).toEqual([
+        ['patch', 2, MESSAGE_ENTRIES], ['patch', 3, MESSAGE_ENTRIES], ['patch', 4, n - 1 - 2 * MESSAGE_ENTRIES],
+      ]);
+      // the meta comes with the last part, once every entry it describes is there
+      expect(patches.map((m) => m.type === 'patch' && m.meta !== undefined)).toEqual([false, false, true]);
+      expect(mirror.getKeys()).toHaveLength(n - 1);
+      expect(mirror.getSnapshot('k7')).toEqual({ n: -1 });
+    });
+
+    it('tells what a view was last sent', () => {
+      const data = new Map<string, unknown>([['a', 1]]);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      hub.subscribe({ view: 'people' }, () => undefined);
+      expect(hub.sent((spec) => spec.view === 'people')).toMatchObject({ version: 1, entries: new Map([['a', 1]]) });
+      expect(hub.sent((spec) => spec.view === 'rooms')).toBeNull();
     });
 
     it('holds one flush timer for all views of the engine', async () => {

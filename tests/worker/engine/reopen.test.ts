@@ -1,0 +1,125 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DrawState, FloorViewMeta } from '../../../src/shared/api.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import { VIEW_FIRST_SAVE_MS } from '../../../src/worker/engine/viewSaver.js';
+import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
+import {
+  collect, createFakeBackend, createTestEngine, LOCATION_ID, measurement, ORG_ID, wireDesk, wireOccupancySensor,
+} from './harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const HOST = 'http://127.0.0.1:9';
+const engines: Engine[] = [];
+let dbCount = 0;
+const LAYERS = ['desks', 'desk_usage'] as const;
+
+beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
+
+const desks = [wireDesk('d1', 'f1'), wireDesk('d2', 'f1'), wireDesk('d3', 'f2')];
+const sensors = ['d1', 'd2', 'd3'].map((d) => wireOccupancySensor(`s-${d}`, T0, 1));
+
+/** Signs in, loads the location, shows floor f1 (optionally with its view open long enough to be saved), then closes. */
+async function firstVisit(name: string, options: { view?: boolean; after?(engine: Engine): Promise<void> } = {}): Promise<void> {
+  const backend = createFakeBackend({ assets: desks, sensors });
+  const { engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage: createIdbStorage({ name }) });
+  engines.push(engine);
+  await engine.init({ host: HOST });
+  expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
+  await engine.selectOrganization(ORG_ID);
+  await engine.selectLocation(LOCATION_ID);
+  await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true));
+  await engine.selectFloor('f1');
+  if (options.view) {
+    await collect(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+    await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
+    await vi.waitFor(async () => expect(await createIdbStorage({ name }).loadView({ userId: 'u1', locationId: LOCATION_ID })).not.toBeNull());
+  }
+  await options.after?.(engine);
+  await engine.internals.persister.flush();
+  await engine.dispose();
+  engines.splice(engines.indexOf(engine), 1);
+}
+
+/** A reopen with the network held back, so what shows is the saved data alone. */
+function reopen(name: string): Engine {
+  const { engine } = createTestEngine({
+    fetch: () => new Promise<Response>(() => undefined),
+    transportFactory: createFakeBackend().transportFactory,
+    storage: createIdbStorage({ name }),
+  });
+  engines.push(engine);
+  return engine;
+}
+
+describe('reopen', () => {
+  it('restores the shown floor with the shared data first and the other floors once a floor snapshot went out', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    await firstVisit(name);
+    const engine = reopen(name);
+    const { store } = engine.internals;
+    expect(await engine.resume()).toBe(true);
+    expect([...(store.assetsByFloor.get('f1') ?? [])].sort()).toEqual(['d1', 'd2']);
+    expect(store.floors.has('f2')).toBe(true);
+    expect(store.assets.has('d3')).toBe(false);
+
+    const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+    expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
+    expect(floor.meta?.fromCache).toBe(true);
+    await vi.waitFor(() => expect(store.assetsByFloor.get('f2')?.has('d3')).toBe(true));
+    expect(store.sensors.has('s-d3')).toBe(true);
+  });
+
+  it('reads the other floors soon even when no floor is opened', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    await firstVisit(name);
+    const engine = reopen(name);
+    await engine.resume();
+    expect(engine.internals.store.assets.has('d3')).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true));
+  });
+
+  it('draws the floor from its saved view before the floor is read, then sends only what differs from it', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    // the desk empties after the view was saved: the saved view shows it occupied, the saved floor free
+    await firstVisit(name, {
+      view: true,
+      async after(engine) {
+        engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 0 }));
+      },
+    });
+    const engine = reopen(name);
+    const { store } = engine.internals;
+    await engine.resume();
+    expect(store.assets.has('d1')).toBe(false);
+
+    const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+    const first = floor.messages[0]!;
+    expect(first.type).toBe('snapshot');
+    expect(floor.entries.get('d1')).toMatchObject({ id: 'd1', status: 'occupied' });
+    expect(floor.entries.get('d2')).toMatchObject({ id: 'd2', status: 'occupied' });
+    expect(floor.meta?.fromCache).toBe(true);
+    const d2 = floor.entries.get('d2');
+
+    await vi.waitFor(() => expect(store.assets.has('d1')).toBe(true));
+    await vi.advanceTimersByTimeAsync(100);
+    engine.internals.hub.flush();
+    expect(floor.entries.get('d1')?.status).not.toBe('occupied');
+    // d2 did not change: no patch carried it
+    expect(floor.entries.get('d2')).toBe(d2);
+    const patched = floor.messages.slice(1).flatMap((m) => (m.type === 'patch' ? Object.keys(m.upserted) : []));
+    expect(patched).toEqual(['d1']);
+  });
+
+  it('serves no saved view for other layers than it was saved with', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    await firstVisit(name, { view: true });
+    const engine = reopen(name);
+    await engine.resume();
+    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] });
+    expect(floor.entries.size).toBe(0);
+    await vi.waitFor(() => { engine.internals.hub.flush(); expect(floor.entries.size).toBe(2); });
+  });
+});
