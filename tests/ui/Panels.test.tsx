@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type Legend } from '../../src/shared/api.js';
 import { MAP_LAYERS, MANUAL_LOCATION_TIMEOUT_MS } from '../../src/shared/constants.js';
-import { LayerPanel, LAYER_LABELS, MapLegends } from '../../src/ui/components/LayerPanel.js';
+import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js';
+import { MapLegends } from '../../src/ui/components/MapLegends.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
 import { Shell } from '../../src/ui/components/Shell.js';

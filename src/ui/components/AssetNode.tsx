@@ -2,7 +2,7 @@
 // (DESIGN §4): a live change of this asset re-renders this component only.
 // Draw state comes from the worker; this file only turns it into SVG.
 
-import { memo, useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { memo, useId, useMemo, useSyncExternalStore } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
@@ -31,6 +31,14 @@ export function shownOn(entry: DrawState, active: ReadonlySet<MapLayer>, ignore?
 export function boxOfEntry(entry: DrawState): Box | null {
   if (entry.outline && entry.outline.length) return boxOf(entry.outline.map(([x, y]) => [x, svgY(y)] as const));
   const r = Math.max(entry.width, entry.depth, 1) * 1.5;
+  const y = svgY(entry.y);
+  return { minX: entry.x - r, minY: y - r, maxX: entry.x + r, maxY: y + r };
+}
+
+/** The box the keyboard focus ring goes around: the drawn body, not the generous culling box. */
+export function focusBoxOf(entry: DrawState): Box {
+  if (entry.outline && entry.outline.length > 2) return boxOf(entry.outline.map(([x, y]) => [x, svgY(y)] as const))!;
+  const r = entry.kind === 'employee' || entry.kind === 'auto_tag' ? 0.75 : Math.max(entry.width || 1.5, entry.depth || 1.5) / 2;
   const y = svgY(entry.y);
   return { minX: entry.x - r, minY: y - r, maxX: entry.x + r, maxY: y + r };
 }
@@ -235,9 +243,19 @@ export interface AssetNodeProps {
   highlighted: boolean;
 }
 
+/**
+ * Whether this asset is the map's one tab stop (roving tabindex): the map is
+ * a single stop in the page's tab order, and arrow keys move between assets.
+ */
+function useTabStop(id: string): boolean {
+  const { roving } = useFloorContext();
+  return useSyncExternalStore(roving.subscribe, () => roving.current() === id, () => false);
+}
+
 function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
-  const { mirror, open } = useFloorContext();
+  const { mirror } = useFloorContext();
   const entry = useViewEntry(mirror, id);
+  const tabStop = useTabStop(id);
   const box = useMemo(() => (entry ? boxOfEntry(entry) : null), [entry]);
   const inside = useInsideView(box);
   if (!entry || !inside || !shownOn(entry, active, HEAT_LAYER)) return null;
@@ -247,12 +265,6 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
   const [ox, oy] = inPlace ? [entry.x, svgY(entry.y)] : [0, 0];
   const interactive = !NON_INTERACTIVE.has(entry.kind);
   const name = accessibleName(entry);
-  const onKeyDown = (event: KeyboardEvent<SVGGElement>) => {
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      open(id, event.currentTarget);
-    }
-  };
   return (
     <g
       className={`asset asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished ? ' unpublished' : ''}`}
@@ -264,10 +276,8 @@ function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
       opacity={entry.alpha}
       transform={isShape || inPlace ? undefined : `translate(${entry.x} ${svgY(entry.y)})`}
       role={interactive ? 'button' : 'img'}
-      tabIndex={interactive ? 0 : undefined}
+      tabIndex={interactive ? (tabStop ? 0 : -1) : undefined}
       aria-label={name}
-      onClick={interactive ? (event) => open(id, event.currentTarget) : undefined}
-      onKeyDown={interactive ? onKeyDown : undefined}
     >
       {isShape ? <ShapeBody entry={entry} /> : <ThingBody entry={entry} />}
       {entry.missingSymbol ? (

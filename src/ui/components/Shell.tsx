@@ -3,7 +3,7 @@
 // building, floor and their defaults); the Shell sends intents and keeps the
 // URL in step (deep links), and shows honest words while navigation loads.
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
@@ -14,7 +14,7 @@ import type { ImageUrlPolicy } from '../lib/imageUrl.js';
 import { Choosers } from './Choosers.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FloorViewer } from './FloorViewer.js';
-import { LayerPanel, MapLegends } from './LayerPanel.js';
+import { LayerPanel } from './LayerPanel.js';
 import { MyLocation } from './MyLocation.js';
 import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
@@ -89,6 +89,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [ticketPoint, setTicketPoint] = useState<{ x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
   const [message, setMessage] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
+  const panelsRef = useRef<HTMLElement>(null);
+  const centerRef = useRef<HTMLElement>(null);
+  // the map's one tab stop: its roving asset, or the map itself when it has none
+  const focusMap = () => {
+    const stop = centerRef.current?.querySelector<SVGElement>('.floor-svg [tabindex="0"], .floor-svg[tabindex="0"]');
+    stop?.focus();
+  };
 
   // a deep link names a location and floor: the worker takes them as choices (it owns navigation)
   useEffect(() => {
@@ -200,12 +207,42 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     setPick(null);
   };
 
+  // messages float over the map, so they never push the layout
+  const notices = (
+    <>
+              <ConnectionBanner />
+              {structureMeta?.fromCache || floorMeta?.fromCache ? (
+                <p className="cache-indicator" role="status" data-testid="from-cache">
+                  Showing saved data from this device.
+                </p>
+              ) : null}
+              <div className="live-region" role="status" aria-live="polite">
+                {message ? (
+                  <span className={`message ${message.kind}`}>
+                    {message.text}
+                    <button type="button" className="dismiss" aria-label="Dismiss message" onClick={() => setMessage(null)}>
+                      ×
+                    </button>
+                  </span>
+                ) : null}
+              </div>
+    </>
+  );
+
   const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
   const canReport = session.capabilities.report;
 
   return (
     <AppContext.Provider value={app}>
       <div className="shell">
+        <nav className="skip-links" aria-label="Skip links">
+          <a href="#map" onClick={(event) => { event.preventDefault(); focusMap(); }}>
+            Skip to the map
+          </a>
+          <a href="#panels" onClick={(event) => { event.preventDefault(); panelsRef.current?.focus(); }}>
+            Skip past the map
+          </a>
+        </nav>
         <header className="top-bar">
           <span className="brand">Storey</span>
           <Choosers
@@ -238,15 +275,6 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             </button>
           </span>
         </header>
-        <ConnectionBanner />
-        {structureMeta?.fromCache || floorMeta?.fromCache ? (
-          <p className="cache-indicator" role="status" data-testid="from-cache">
-            Showing saved data from this device.
-          </p>
-        ) : null}
-        <div className="live-region" role="status" aria-live="polite">
-          {message ? <span className={message.kind}>{message.text}</span> : null}
-        </div>
         <div className={`body${panel === 'analytics' ? ' reports-open' : ''}`}>
           <aside className="left">
             <LayerPanel
@@ -255,8 +283,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               unavailable={unavailable}
             />
           </aside>
-          <main className="center">
-            <MapLegends legends={reportLegend(floorMeta?.legends ?? [], reportMeta)} active={link.layers} />
+          <main className="center" id="map" ref={centerRef}>
+            {session.navigation !== 'ready' || !floorId || !floor ? <div className="map-notices">{notices}</div> : null}
             {session.navigation !== 'ready' || !floorId || !floor ? (
               <div className="empty" role="status" data-navigation={session.navigation}>
                 {session.navigation === 'ready' ? 'Loading floor…' : NAVIGATION_WORDS[session.navigation]}
@@ -265,6 +293,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               <FloorViewer
                 key={floorId}
                 mirror={floor}
+                notices={notices}
                 layers={link.layers}
                 imagePolicy={imagePolicy}
                 highlightId={link.asset}
@@ -275,6 +304,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
                 reportMarks={reportMarks}
                 overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
+                legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
               />
             )}
             {routeTarget ? (
@@ -296,7 +326,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               />
             ) : null}
           </main>
-          <aside className="right">
+          <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">
             <div role="tablist" aria-label="Panels" className="tabs">
               {PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true)).map((p) => (
                 <button

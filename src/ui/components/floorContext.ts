@@ -1,5 +1,6 @@
 // What every asset of the floor viewer shares and that does not change per
-// asset: the mirror, the cull store, the image policy and the open action.
+// asset: the mirror, the cull store, the image policy, the roving focus and
+// the open action.
 // Kept in a context so memoized asset components take only their key as prop.
 
 import { createContext, useContext } from 'react';
@@ -8,11 +9,14 @@ import type { ReportMark } from '../../shared/reports/types.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { CullStore } from '../lib/cullStore.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
+import type { RovingStore } from '../lib/rovingFocus.js';
 
 export interface FloorContextValue {
   mirror: ViewMirror<DrawState, FloorViewMeta>;
   cull: CullStore;
   imagePolicy: ImageUrlPolicy;
+  /** which asset is the map's tab stop, and which has keyboard focus */
+  roving: RovingStore;
   /** opens the popup of an asset; the element anchors it */
   open(id: string, anchor: Element | null): void;
   /** the `report` layer's marks by asset id, when the layer is on and a report is done */

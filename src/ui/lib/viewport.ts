@@ -56,15 +56,31 @@ export function boxOf(points: Iterable<readonly [number, number]>): Box | null {
   return box;
 }
 
-/** The viewport that shows `box` centred in a screen of `width`×`height`. */
-export function fitBox(box: Box, width: number, height: number): Viewport {
+/** Screen pixels kept free on each side, e.g. for legends and the zoom toolbar. */
+export interface Insets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
+
+/**
+ * The viewport that shows `box` centred in a screen of `width`×`height`, inside
+ * the part not covered by `insets` (when that part is too small to be useful,
+ * the insets are ignored rather than shrinking the floor to nothing).
+ */
+export function fitBox(box: Box, width: number, height: number, insets: Insets = NO_INSETS): Viewport {
+  let area = { left: insets.left, top: insets.top, w: width - insets.left - insets.right, h: height - insets.top - insets.bottom };
+  if (area.w < width * 0.4 || area.h < height * 0.4) area = { left: 0, top: 0, w: width, h: height };
   const w = Math.max(box.maxX - box.minX, 1);
   const h = Math.max(box.maxY - box.minY, 1);
-  const k = clampZoom(Math.min(width / w, height / h) * FIT_MARGIN);
+  const k = clampZoom(Math.min(area.w / w, area.h / h) * FIT_MARGIN);
   return {
     k,
-    x: width / 2 - ((box.minX + box.maxX) / 2) * k,
-    y: height / 2 - ((box.minY + box.maxY) / 2) * k,
+    x: area.left + area.w / 2 - ((box.minX + box.maxX) / 2) * k,
+    y: area.top + area.h / 2 - ((box.minY + box.maxY) / 2) * k,
   };
 }
 
@@ -99,4 +115,29 @@ export function intersects(a: Box, b: Box): boolean {
 
 export function transformOf(v: Viewport): string {
   return `translate(${v.x} ${v.y}) scale(${v.k})`;
+}
+
+/** The screen box of an SVG-space box under a viewport. */
+export function screenBox(v: Viewport, box: Box): Box {
+  return { minX: box.minX * v.k + v.x, minY: box.minY * v.k + v.y, maxX: box.maxX * v.k + v.x, maxY: box.maxY * v.k + v.y };
+}
+
+/** Whether `inner` lies wholly inside `outer`. */
+export function contains(outer: Box, inner: Box): boolean {
+  return inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY && inner.maxY <= outer.maxY;
+}
+
+/** Pixels per wheel line and the zoom per wheel pixel (trackpad pinches arrive as ctrl+wheel with small deltas). */
+export const WHEEL_LINE_PX = 20;
+export const WHEEL_ZOOM_PER_PX = 0.0015;
+const PINCH_WHEEL_BOOST = 10;
+
+/**
+ * The zoom factor of a wheel event, honouring `deltaMode` (pixels, lines or
+ * pages: Firefox and some mice report lines, so a raw deltaY of 3 would
+ * barely move), and ctrl+wheel, which is how trackpads report a pinch.
+ */
+export function wheelZoomFactor(event: Pick<WheelEvent, 'deltaY' | 'deltaMode' | 'ctrlKey'>, pageHeight: number): number {
+  const px = event.deltaMode === 1 ? event.deltaY * WHEEL_LINE_PX : event.deltaMode === 2 ? event.deltaY * pageHeight : event.deltaY;
+  return Math.exp(-px * WHEEL_ZOOM_PER_PX * (event.ctrlKey ? PINCH_WHEEL_BOOST : 1));
 }

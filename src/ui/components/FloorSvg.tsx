@@ -1,0 +1,131 @@
+// The SVG of the floor viewer: one transformed world group (DESIGN §7) with
+// the floor-plan image, the heatmap, every drawn asset in paint order, and the
+// keyboard focus ring. Input handling lives in the viewer's hooks; this file
+// only draws.
+
+import { forwardRef, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
+import type { MapLayer } from '../../shared/constants.js';
+import type { DrawOrder } from '../lib/drawOrder.js';
+import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
+import { svgY, transformOf, type Box, type Viewport } from '../lib/viewport.js';
+import { useViewEntry } from '../hooks/useView.js';
+import { AssetNode, focusBoxOf, HeatNode } from './AssetNode.js';
+import { useFloorContext } from './floorContext.js';
+import { ReportMarks } from './reports/ReportMarks.js';
+import type { ReportMark } from '../../shared/reports/types.js';
+
+export interface FloorPlanImage {
+  href: string;
+  box: Box;
+}
+
+export interface FloorSvgProps {
+  worldRef: RefObject<SVGGElement | null>;
+  /** the viewport at first render; afterwards the camera writes the transform */
+  initial: Viewport;
+  offset: readonly [number, number];
+  plan: FloorPlanImage | null;
+  drawOrder: DrawOrder;
+  active: ReadonlySet<MapLayer>;
+  highlightId: string | null;
+  /** the `report` layer's marks, drawn above the assets */
+  reportMarks: ReadonlyMap<string, ReportMark> | null;
+  /** drawn above the assets in world coordinates (directions: components/route/RouteOverlay.tsx) */
+  overlay?: ReactNode;
+  label: string;
+  fromCache: boolean;
+  onKeyDown(event: KeyboardEvent<SVGSVGElement>): void;
+  onClick(event: MouseEvent<SVGSVGElement>): void;
+  onFocus(event: FocusEvent<SVGSVGElement>): void;
+  onBlur(event: FocusEvent<SVGSVGElement>): void;
+}
+
+/**
+ * The ring around the asset that has keyboard focus, drawn once for the map
+ * with a non-scaling stroke so it stays a few screen pixels wide at any zoom
+ * (an outline on the asset itself would scale with the map).
+ */
+function FocusRing() {
+  const { mirror, roving } = useFloorContext();
+  const id = useSyncExternalStore(roving.subscribe, roving.focused, roving.focused);
+  const measured = useSyncExternalStore(roving.subscribe, roving.focusBox, roving.focusBox);
+  const entry = useViewEntry(mirror, id ?? '');
+  if (!id || !entry) return null;
+  const box = measured ?? focusBoxOf(entry);
+  const pad = Math.max(0.1, Math.min(box.maxX - box.minX, box.maxY - box.minY) * 0.08);
+  return (
+    <g className="focus-ring" pointerEvents="none" aria-hidden="true">
+      {['outer', 'inner'].map((part) => (
+        <rect
+          key={part}
+          className={`focus-ring-${part}`}
+          x={box.minX - pad}
+          y={box.minY - pad}
+          width={box.maxX - box.minX + 2 * pad}
+          height={box.maxY - box.minY + 2 * pad}
+          fill="none"
+          vectorEffect="non-scaling-stroke"
+        />
+      ))}
+    </g>
+  );
+}
+
+export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorSvg(props, ref) {
+  const { worldRef, initial, offset, plan, drawOrder, active, highlightId } = props;
+  return (
+    <svg
+      ref={ref}
+      className="floor-svg"
+      width="100%"
+      height="100%"
+      role="application"
+      aria-roledescription="floor plan"
+      aria-label={props.label}
+      onKeyDown={props.onKeyDown}
+      onClick={props.onClick}
+      onFocus={props.onFocus}
+      onBlur={props.onBlur}
+      data-from-cache={props.fromCache ? 'true' : 'false'}
+    >
+      <defs>
+        <radialGradient id="heat-gradient">
+          <stop offset="0%" stopColor="#ff3d00" stopOpacity="0.8" />
+          <stop offset="60%" stopColor="#ffab00" stopOpacity="0.35" />
+          <stop offset="100%" stopColor="#ffd600" stopOpacity="0" />
+        </radialGradient>
+      </defs>
+      <g ref={worldRef} className="world" transform={transformOf(initial)} data-detail={String(initial.k >= STATUS_MARK_MIN_ZOOM)}>
+        <g transform={`translate(${offset[0]} ${svgY(offset[1])})`}>
+          {plan ? (
+            <image
+              className="floor-plan"
+              href={plan.href}
+              x={plan.box.minX}
+              y={plan.box.minY}
+              width={plan.box.maxX - plan.box.minX}
+              height={plan.box.maxY - plan.box.minY}
+              preserveAspectRatio="none"
+              aria-hidden="true"
+            />
+          ) : null}
+          {active.has('co-workers-heatmap') ? (
+            <g className="layer-heat">
+              {drawOrder.heat.map((id) => (
+                <HeatNode key={id} id={id} />
+              ))}
+            </g>
+          ) : null}
+          <g className="layer-assets">
+            {drawOrder.main.map((id) => (
+              <AssetNode key={id} id={id} active={active} highlighted={id === highlightId} />
+            ))}
+          </g>
+          {props.reportMarks ? <ReportMarks marks={props.reportMarks} /> : null}
+          {props.overlay ?? null}
+          <FocusRing />
+        </g>
+      </g>
+    </svg>
+  );
+});

@@ -1,0 +1,89 @@
+// Legends of the active layers, drawn as a strip over the bottom of the map so
+// the key stays in sight next to the colours it explains. The strip collapses
+// to one button, and the viewer's "fit" keeps the floor clear of it.
+
+import { forwardRef, useState } from 'react';
+import type { Legend } from '../../shared/api.js';
+import type { MapLayer } from '../../shared/constants.js';
+import type { StatusKind } from '../../shared/kinds.js';
+import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
+
+export function LegendView({ legend }: { legend: Legend }) {
+  return (
+    <figure className="legend" aria-label={`Legend: ${legend.title}`}>
+      <figcaption>
+        {legend.title}
+        {legend.unit ? ` (${legend.unit})` : ''}
+      </figcaption>
+      <ul>
+        {legend.stops.map((stop, i) => (
+          <li key={`${stop.value}-${i}`}>
+            <span className="swatch" style={{ background: stop.color }} aria-hidden="true" />
+            {stop.label}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+/** Layers whose assets carry the status marks of lib/statusMark.ts. */
+const MARKED_LAYERS: readonly MapLayer[] = ['desks', 'desk_usage', 'lockers'];
+
+const MARK_WORDS: ReadonlyArray<[StatusKind, string]> = [
+  ['busy', 'Busy (occupied, short break)'],
+  ['booked', 'Booked (reserved)'],
+  ['attention', 'Needs attention (to be cleared, battery low)'],
+  ['unknown', 'No recent data'],
+];
+
+/** Key of the non-colour marks drawn on desks and lockers when zoomed in. */
+export function StatusMarksLegend() {
+  return (
+    <figure className="legend" aria-label="Legend: Desk status marks">
+      <figcaption>Desk status marks</figcaption>
+      <ul>
+        {MARK_WORDS.map(([kind, words]) => {
+          const mark = statusMarkShape(kind, 2, 2)!;
+          return (
+            <li key={kind}>
+              <svg className="swatch" viewBox="-1 -1 2 2" aria-hidden="true">
+                <path d={mark.d} stroke={STATUS_MARK_COLOR} strokeWidth={mark.strokeWidth} fill="none" />
+              </svg>
+              {words}
+            </li>
+          );
+        })}
+      </ul>
+    </figure>
+  );
+}
+
+export interface MapLegendsProps {
+  legends: readonly Legend[];
+  active: readonly MapLayer[];
+}
+
+export const MapLegends = forwardRef<HTMLDivElement, MapLegendsProps>(function MapLegends({ legends, active }, ref) {
+  const [collapsed, setCollapsed] = useState(false);
+  const on = new Set(active);
+  const shown = legends.filter((l) => on.has(l.layer));
+  const marks = MARKED_LAYERS.some((layer) => on.has(layer));
+  const count = shown.length + (marks ? 1 : 0);
+  if (!count) return null;
+  return (
+    <div className={`map-legends${collapsed ? ' collapsed' : ''}`} ref={ref} role="region" aria-label="Legends">
+      <button type="button" className="legend-toggle" aria-expanded={!collapsed} onClick={() => setCollapsed(!collapsed)}>
+        {collapsed ? `Show legends (${count})` : 'Hide legends'}
+      </button>
+      {collapsed ? null : (
+        <>
+          {shown.map((legend) => (
+            <LegendView key={legend.layer} legend={legend} />
+          ))}
+          {marks ? <StatusMarksLegend /> : null}
+        </>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,217 @@
+// The map as people use it, in real Chromium against the reference server:
+// mouse clicks and drags, touch taps and pinches, and the keyboard (issue 10
+// §1 and §6). One server and one browser serve every step; a second browser
+// context has a touch screen.
+
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import { hitPoint, popup, shot, signIn, worldTransform } from './people.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let mouse: { context: BrowserContext; page: Page };
+
+/** Every kind of popup, found by the start of the asset's accessible name. */
+const KINDS = ['Room', 'Desk', 'Co-worker', 'Ticket', 'Voice', 'Sensor', 'Portal'] as const;
+const selectorOf = (kind: string) => `[data-asset-id][role="button"][aria-label^="${kind} "]`;
+
+async function openPage(touch: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, hasTouch: touch });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  await page.goto(`${viewer.url}/`);
+  await signIn(page, server.accounts.regular, touch ? 'touch' : 'mouse');
+  // sensors are drawn on a layer that is off by default
+  const sensors = page.getByRole('checkbox', { name: 'All sensors', exact: true });
+  if (touch) await sensors.tap();
+  else await sensors.click();
+  await page.locator(selectorOf('Sensor')).first().waitFor();
+  return { context, page };
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ simulate: true });
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  mouse = await openPage(false);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('the map by mouse', () => {
+  it.each(KINDS)('opens the %s popup with a click at the asset', async (kind) => {
+    const { page } = mouse;
+    const at = await hitPoint(page, selectorOf(kind));
+    expect(at, `a ${kind} is drawn where a click reaches it`).not.toBeNull();
+    await page.mouse.click(at!.x, at!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    const name = (await page.locator(`[data-asset-id="${at!.id}"]`).getAttribute('aria-label'))!;
+    expect(name.startsWith(kind)).toBe(true);
+    await shot(page, `10-popup-mouse-${kind.toLowerCase()}`);
+    // no focus ring is left on the map by a mouse press
+    expect(await page.locator('.focus-ring').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('pans with a drag that starts on a desk, and opens nothing', async () => {
+    const { page } = mouse;
+    const at = (await hitPoint(page, selectorOf('Desk')))!;
+    const before = await worldTransform(page);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x + 60, at.y + 20, { steps: 4 });
+    await page.mouse.move(at.x + 150, at.y + 80, { steps: 6 });
+    await page.mouse.up();
+    const after = await worldTransform(page);
+    expect(after.x - before.x).toBeCloseTo(150, 0);
+    expect(after.y - before.y).toBeCloseTo(80, 0);
+    expect(await popup(page).count()).toBe(0);
+    // a press that wanders less than the click slop is still a click
+    const desk = (await hitPoint(page, selectorOf('Desk')))!;
+    await page.mouse.move(desk.x, desk.y);
+    await page.mouse.down();
+    await page.mouse.move(desk.x + 2, desk.y + 1);
+    await page.mouse.up();
+    await popup(page).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Fit to floor' }).click();
+  });
+
+  it('zooms at the pointer with the wheel, in pixels and in lines', async () => {
+    const { page } = mouse;
+    const box = (await page.locator('svg.floor-svg').boundingBox())!;
+    const before = await worldTransform(page);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -240);
+    await expect.poll(async () => (await worldTransform(page)).k).toBeGreaterThan(before.k * 1.3);
+    // a wheel that reports lines (deltaMode 1) zooms about as much as one that reports pixels
+    const k1 = (await worldTransform(page)).k;
+    await page.locator('svg.floor-svg').dispatchEvent('wheel', { deltaY: 6, deltaMode: 1, clientX: box.x + 100, clientY: box.y + 100 });
+    const k2 = (await worldTransform(page)).k;
+    expect(k2).toBeLessThan(k1 * 0.9);
+    await page.getByRole('button', { name: 'Fit to floor' }).click();
+  });
+});
+
+describe('the map by touch', () => {
+  let touch: { context: BrowserContext; page: Page };
+  let cdp: CDPSession;
+  beforeAll(async () => {
+    touch = await openPage(true);
+    cdp = await touch.context.newCDPSession(touch.page);
+  });
+  afterAll(async () => {
+    await touch?.context.close();
+  });
+
+  it.each(KINDS)('opens the %s popup with a tap', async (kind) => {
+    const { page } = touch;
+    const at = await hitPoint(page, selectorOf(kind));
+    expect(at).not.toBeNull();
+    await page.touchscreen.tap(at!.x, at!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    if (kind === 'Co-worker') await shot(page, '11-popup-touch-co-worker');
+    await dialog.getByRole('button', { name: 'Close details' }).tap();
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('pans with one finger and zooms with two', async () => {
+    const { page } = touch;
+    const box = (await page.locator('svg.floor-svg').boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const touches = async (type: string, points: Array<[number, number]>) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    const before = await worldTransform(page);
+    await touches('touchStart', [[cx, cy]]);
+    for (let i = 1; i <= 5; i++) await touches('touchMove', [[cx + i * 20, cy + i * 10]]);
+    await touches('touchEnd', []);
+    const panned = await worldTransform(page);
+    expect(panned.x - before.x).toBeGreaterThan(60);
+    expect(panned.k).toBeCloseTo(before.k, 5);
+    await touches('touchStart', [[cx - 40, cy], [cx + 40, cy]]);
+    for (let i = 1; i <= 5; i++) await touches('touchMove', [[cx - 40 - i * 20, cy], [cx + 40 + i * 20, cy]]);
+    await touches('touchEnd', []);
+    const pinched = await worldTransform(page);
+    expect(pinched.k / panned.k).toBeGreaterThan(2);
+    expect(await popup(page).count()).toBe(0);
+    await shot(page, '12-touch-pinched');
+  });
+});
+
+describe('the map by keyboard', () => {
+  it('skips to the map and past it, the map being one tab stop', async () => {
+    const { page } = mouse;
+    const active = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await page.reload();
+    await page.locator('[data-asset-id][role="button"]').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('Skip to the map');
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('Skip past the map');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('panels');
+    await shot(page, '14-skip-past-map');
+    // the whole map has one tab stop, however many assets it draws
+    expect(await page.locator('.floor-svg [tabindex="0"], .floor-svg[tabindex="0"]').count()).toBe(1);
+    expect(await page.locator('[data-asset-id][role="button"]').count()).toBeGreaterThan(10);
+    await page.reload();
+    await page.locator('[data-asset-id][role="button"]').first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-asset-id'))).toBeTruthy();
+  });
+
+  it('moves between assets with the arrows, opens with Enter and returns focus on Escape', async () => {
+    const { page } = mouse;
+    const focusedId = () => page.evaluate(() => document.activeElement?.getAttribute('data-asset-id') ?? null);
+    const first = await focusedId();
+    await page.keyboard.press('ArrowLeft');
+    const second = await focusedId();
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    // the ring is drawn in screen pixels: a few px around the asset at any zoom
+    const ring = page.locator('.focus-ring-inner');
+    await ring.waitFor();
+    expect(await ring.evaluate((el) => getComputedStyle(el).strokeWidth)).toBe('3px');
+    expect(await ring.getAttribute('vector-effect')).toBe('non-scaling-stroke');
+    await shot(page, '13-keyboard-focus');
+    await page.keyboard.press('Enter');
+    await popup(page).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => popup(page).count()).toBe(0);
+    expect(await focusedId()).toBe(second);
+    // Tab leaves the map in one step
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.viewer-controls, .map-legends'))).toBe(true);
+  });
+
+  it('brings an asset that gets focus while off screen into view', async () => {
+    const { page } = mouse;
+    await page.keyboard.press('Shift+Tab');
+    const id = (await page.evaluate(() => document.activeElement?.getAttribute('data-asset-id')))!;
+    // pan the map far away with Shift+arrows: the asset leaves the screen
+    for (let i = 0; i < 25; i++) await page.keyboard.press('Shift+ArrowRight');
+    const svgBox = (await page.locator('svg.floor-svg').boundingBox())!;
+    const inView = async () => {
+      const b = await page.locator(`[data-asset-id="${id}"]`).boundingBox();
+      return !!b && b.x >= svgBox.x && b.x + b.width <= svgBox.x + svgBox.width;
+    };
+    expect(await inView()).toBe(false);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-asset-id'))).toBe(id);
+    expect(await inView()).toBe(true);
+  });
+});

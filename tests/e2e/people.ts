@@ -1,0 +1,53 @@
+// What a person does in the e2e tests, written once: sign in through the form,
+// find where an asset is drawn on screen, click or tap it there, and look.
+
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type { TestAccount } from '../helpers/server.js';
+import { ARTIFACTS_DIR } from './harness.js';
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+}
+
+/** Signs in through the form with the mouse (or a tap, on a touch page) and waits for the floor. */
+export async function signIn(page: Page, account: TestAccount, how: 'mouse' | 'touch' = 'mouse'): Promise<void> {
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  const button = page.getByRole('button', { name: 'Sign in', exact: true });
+  if (how === 'touch') await button.tap();
+  else await button.click();
+  await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+  await page.locator('[data-asset-id][role="button"]').first().waitFor();
+}
+
+/**
+ * The screen point where the first asset matching `selector` is what a
+ * person would hit: its box centre, with nothing (a label, a legend, another
+ * asset) drawn over it there. Null when none is hittable.
+ */
+export async function hitPoint(page: Page, selector: string): Promise<{ id: string; x: number; y: number } | null> {
+  return page.evaluate((sel) => {
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('[data-asset-id]') === el) return { id: el.getAttribute('data-asset-id')!, x, y };
+    }
+    return null;
+  }, selector);
+}
+
+/** The open popup, named by the asset's name. */
+export function popup(page: Page): Locator {
+  return page.getByTestId('asset-popup');
+}
+
+/** The map's world transform as numbers. */
+export async function worldTransform(page: Page): Promise<{ x: number; y: number; k: number }> {
+  const t = (await page.locator('g.world').getAttribute('transform')) ?? '';
+  const m = /translate\(([-\d.e]+) ([-\d.e]+)\) scale\(([-\d.e]+)\)/.exec(t);
+  if (!m) throw new Error(`unexpected transform ${t}`);
+  return { x: Number(m[1]), y: Number(m[2]), k: Number(m[3]) };
+}
