@@ -131,7 +131,7 @@ describe('the map by touch', () => {
     const { page } = touch;
     const box = (await page.locator('svg.floor-svg').boundingBox())!;
     const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-    const touches = async (type: string, points: Array<[number, number]>) =>
+    const touches = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
     const before = await worldTransform(page);
     await touches('touchStart', [[cx, cy]]);
