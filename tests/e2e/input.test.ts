@@ -19,6 +19,27 @@ let mouse: { context: BrowserContext; page: Page };
 const KINDS = ['Room', 'Desk', 'Co-worker', 'Ticket', 'Voice', 'Sensor', 'Portal'] as const;
 const selectorOf = (kind: string) => `[data-asset-id][role="button"][aria-label^="${kind} "]`;
 
+/**
+ * A ticket and a voice on the floor being viewed, posted as a regular user
+ * would through the API, so the test does not depend on where the seed put
+ * its own.
+ */
+async function postTicketAndVoice(page: Page): Promise<void> {
+  const url = new URL(page.url());
+  const [location, floor] = [url.searchParams.get('location'), url.searchParams.get('floor')];
+  const token = await server.signIn('regular');
+  const path = `/organizations/${server.accounts.regular.organizationId}/locations/${location}/assets`;
+  const now = Date.now();
+  for (const [type, label, x, text] of [['ticket', 'it', 12, 'Printer jammed'], ['voice', 'space', 22, 'Nice and quiet']] as const) {
+    const value = { text, label, status: 'open', time: now, valid_for: 86_400_000, valid_to: now + 86_400_000 };
+    const res = await server.api(path, {
+      method: 'POST', token,
+      json: { type, name: label, subtype: label, parent_id: floor, x, y: 12, speech_bubble: text, value, unpublished: false },
+    });
+    expect(res.status).toBeLessThan(300);
+  }
+}
+
 async function openPage(touch: boolean): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, hasTouch: touch });
   const page = await context.newPage();
@@ -30,6 +51,9 @@ async function openPage(touch: boolean): Promise<{ context: BrowserContext; page
   if (touch) await sensors.tap();
   else await sensors.click();
   await page.locator(selectorOf('Sensor')).first().waitFor();
+  if (!touch) await postTicketAndVoice(page);
+  await page.locator(selectorOf('Ticket')).first().waitFor();
+  await page.locator(selectorOf('Voice')).first().waitFor();
   return { context, page };
 }
 
