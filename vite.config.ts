@@ -1,10 +1,45 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
-// The viewer app (src/ui) and its engine worker (src/worker/entry.ts).
+const DAY_S = 86_400;
+
+// The viewer app (src/ui) and its engine worker (src/worker/entry.ts), served
+// through a Workbox service worker that precaches the built app shell, so a
+// reload with no network still starts the app (docs/ui.md, offline shell).
 export default defineConfig({
   root: 'src/ui',
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // a new build waits until the user reloads from the "update available" prompt
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico}'],
+        navigateFallback: 'index.html',
+        // API and live endpoints are never the app shell
+        navigateFallbackDenylist: [/^\/v\d+\//, /^\/pusher\//],
+        cleanupOutdatedCaches: true,
+        // the first install takes the open page, so the images it loads from then on are cached
+        clientsClaim: true,
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        runtimeCaching: [
+          {
+            // floor plans, avatars, textures: only URLs the image policy allowed are ever drawn
+            urlPattern: ({ request }) => request.destination === 'image',
+            handler: 'StaleWhileRevalidate',
+            options: {
+              cacheName: 'storey-images',
+              expiration: { maxEntries: 400, maxAgeSeconds: 30 * DAY_S },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   worker: { format: 'es' },
   build: { outDir: '../../dist', emptyOutDir: true, target: 'es2022' },
   server: { host: '127.0.0.1', port: 5173, strictPort: false },

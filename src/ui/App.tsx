@@ -7,6 +7,7 @@ import { SELF_KEY } from '../shared/api.js';
 import { parseQuery } from '../shared/query.js';
 import { SignIn, failureText } from './components/SignIn.js';
 import { Shell } from './components/Shell.js';
+import { UpdatePrompt } from './components/UpdatePrompt.js';
 import { EngineContext, useEngine as useEngineFromContext } from './hooks/engineContext.js';
 import { useView, useViewEntry, useViewReady } from './hooks/useView.js';
 import type { EngineClient } from './engine/engineClient.js';
@@ -70,6 +71,7 @@ export function App({ client, ...rest }: AppProps) {
   return (
     <EngineContext.Provider value={client}>
       <Root {...rest} />
+      <UpdatePrompt />
     </EngineContext.Provider>
   );
 }

@@ -1,5 +1,7 @@
-// Browser entry: starts the engine worker, points it at the API host (this
-// page's origin unless <meta name="storey-api"> says otherwise) and renders.
+/// <reference types="vite-plugin-pwa/vanillajs" />
+// Browser entry: registers the app shell's service worker, starts the engine
+// worker, points it at the API host (this page's origin unless
+// <meta name="storey-api"> says otherwise) and renders.
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -7,7 +9,13 @@ import { App } from './App.js';
 import { DisplayApp } from './display/DisplayApp.js';
 import { parseDisplayRoute } from './display/displayRoute.js';
 import { createWorkerEngine } from './engine/workerEngine.js';
+import { appUpdate } from './lib/appUpdate.js';
 import './styles.css';
+import { registerSW } from 'virtual:pwa-register';
+
+if ('serviceWorker' in navigator) {
+  const update = registerSW({ onNeedRefresh: () => appUpdate.offer(() => update(true)) });
+}
 
 function apiHost(): string {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="storey-api"]')?.content?.trim();

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -53,11 +53,19 @@ const TYPES: Record<string, string> = {
 
 export interface ViewerServer {
   url: string;
+  /** closes the port and cuts open connections (the host is down) */
+  stop(): Promise<void>;
+  /** listens again on the same port */
+  start(): Promise<void>;
+  /** serves the service worker with this marker appended: to the browser, a new build */
+  deploy(marker: string): void;
   close(): Promise<void>;
 }
 
 /** Serves the built viewer with index.html pointed at `apiUrl`; unknown paths get index.html. */
 export async function serveViewer(distDir: string, apiUrl: string): Promise<ViewerServer> {
+  let build = '';
+  const sockets = new Set<import('node:net').Socket>();
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^(\.\.[/\\])+/, '');
@@ -73,6 +81,7 @@ export async function serveViewer(distDir: string, apiUrl: string): Promise<View
       if (file.endsWith('index.html')) {
         body = Buffer.from(body.toString('utf8').replace('<meta name="storey-api" content="" />', `<meta name="storey-api" content="${apiUrl}" />`));
       }
+      if (file.endsWith('sw.js') && build) body = Buffer.concat([body, Buffer.from(`\n// ${build}\n`)]);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
       res.end(body);
     })().catch(() => {
@@ -80,14 +89,35 @@ export async function serveViewer(distDir: string, apiUrl: string): Promise<View
       res.end();
     });
   });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
+  const stop = () =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      for (const s of sockets) s.destroy();
+    });
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    stop,
+    start: () => new Promise<void>((done) => server.listen(port, '127.0.0.1', done)),
+    deploy(marker) {
+      build = marker;
+    },
+    close: () => (server.listening ? stop() : Promise.resolve()),
   };
 }
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A browser with a profile on disk, like a user's: service workers, caches and IndexedDB outlive closing it. */
+export function launchPersistentChromium(profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+  });
 }

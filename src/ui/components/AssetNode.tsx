@@ -2,13 +2,14 @@
 // (DESIGN §4): a live change of this asset re-renders this component only.
 // Draw state comes from the worker; this file only turns it into SVG.
 
-import { memo, useId, useMemo, useSyncExternalStore } from 'react';
+import { memo, useEffect, useId, useMemo, useSyncExternalStore } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
 import { allowedImageUrl } from '../lib/imageUrl.js';
+import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 import { boxOf, svgY, Y_SIGN, type Box } from '../lib/viewport.js';
 import { Decoration } from './Decoration.js';
@@ -121,6 +122,9 @@ function Avatar({ entry }: { entry: DrawState }) {
   const clipId = useId();
   const r = 0.6;
   const href = allowedImageUrl(entry.avatarUrl, imagePolicy) ?? DEFAULT_AVATAR_URL;
+  useEffect(() => {
+    void keepForOffline(href);
+  }, [href]);
   return (
     <>
       <clipPath id={clipId}>

@@ -14,6 +14,7 @@ import { createCamera } from '../lib/camera.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
 import { createDrawOrderStore } from '../lib/drawOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
+import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
 import { boxOf, fitBox, svgY, visibleBox, type Box, type Insets, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
@@ -231,6 +232,9 @@ export function FloorViewer(props: FloorViewerProps) {
         },
       }
     : null;
+  useEffect(() => {
+    void keepForOffline(planUrl);
+  }, [planUrl]);
   const floorName = floor ? `${floor.name}${meta?.building ? `, ${meta.building.name}` : ''}` : 'Floor';
   const zoomBy = (factor: number) => camera.zoomAt(factor, size.w / 2, size.h / 2);
 

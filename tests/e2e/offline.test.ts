@@ -1,0 +1,117 @@
+// The offline app shell (issue 10 §2) in real Chromium: the viewer is served
+// through a service worker, so after the browser is closed and the servers
+// are gone, reopening it still starts the app and draws the saved floor with
+// its names and floor-plan image; when the servers return, live data
+// replaces the saved data. A persistent profile stands for the user's browser.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createApiProxy, type ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR, buildViewer, launchPersistentChromium, serveViewer, type ViewerServer } from './harness.js';
+import { shot, signIn } from './people.js';
+
+let server: TestServer;
+let proxy: ApiProxy;
+let viewer: ViewerServer;
+let profile: string;
+let context: BrowserContext;
+let page: Page;
+
+async function open(): Promise<void> {
+  context = await launchPersistentChromium(profile);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
+  server = await startTestServer();
+  proxy = await createApiProxy(server.url);
+  viewer = await serveViewer(await buildViewer(), proxy.url);
+  await open();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await viewer?.close();
+  await proxy?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('offline app shell', () => {
+  let building = '';
+  let floorName = '';
+  let user = '';
+
+  it('installs the service worker and keeps the floor and its image after a sign-in', async () => {
+    await page.goto(`${viewer.url}/`);
+    await signIn(page, server.accounts.regular);
+    await page.locator('image.floor-plan').waitFor();
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 10_000 }).toBe(true);
+    const href = (await page.locator('image.floor-plan').getAttribute('href'))!;
+    await expect
+      .poll(() => page.evaluate(async (url) => !!(await caches.match(url)), href), { timeout: 10_000 })
+      .toBe(true);
+    building = await page.getByLabel('Building').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
+    floorName = await page.getByLabel('Floor').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
+    user = (await page.locator('.user > span').first().textContent())!;
+    expect(building).not.toBe('');
+    // the throttled IndexedDB writer saves the location
+    await page.waitForTimeout(2500);
+  });
+
+  it('reopens with no server and no network: the saved floor with names and image', async () => {
+    await context.close();
+    await viewer.stop();
+    await proxy.stop();
+    await open();
+    await context.setOffline(true);
+    await page.goto(`${viewer.url}/`);
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 15_000 });
+    await page.locator('[data-asset-id][aria-label^="Room "]').first().waitFor();
+    // the user's name and the saved buildings and floors, by name
+    expect(await page.locator('.user > span').first().textContent()).toBe(user);
+    expect(await page.getByLabel('Building').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent)).toBe(building);
+    expect(await page.getByLabel('Floor').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent)).toBe(floorName);
+    await page.locator('[data-asset-id][aria-label^="Room "]', { hasText: /\S/ }).first().waitFor();
+    const image = page.locator('image.floor-plan');
+    await image.waitFor();
+    // drawn from the service worker's cache: the network is off
+    const href = (await image.getAttribute('href'))!;
+    expect(await page.evaluate(async (url) => !!(await caches.match(url)), href)).toBe(true);
+    expect(await page.getByTestId('from-cache').isVisible()).toBe(true);
+    const banner = page.getByTestId('connection-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/Offline/);
+    expect(await page.locator('g.asset-employee').count()).toBeGreaterThan(0);
+    await shot(page, '20-offline-reopen');
+  });
+
+  it('replaces the saved floor with live data when the server is back', async () => {
+    await viewer.start();
+    await proxy.start();
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('from-cache').count(), { timeout: 60_000 }).toBe(0);
+    await page.getByTestId('connection-banner').waitFor({ state: 'hidden', timeout: 60_000 });
+    await shot(page, '21-back-online');
+  });
+
+  it('offers to reload into a new build once it is deployed', async () => {
+    viewer.deploy('build 2');
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
+    const prompt = page.getByRole('alert').filter({ hasText: 'A new version of Storey is available.' });
+    await prompt.waitFor({ timeout: 15_000 });
+    await shot(page, '22-update-available');
+    await prompt.getByRole('button', { name: 'Reload' }).click();
+    await page.waitForEvent('load');
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    expect(await prompt.count()).toBe(0);
+  });
+});
