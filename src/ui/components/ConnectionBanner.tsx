@@ -39,9 +39,26 @@ function useNow(active: boolean): number {
   return now;
 }
 
+/** The browser's own online flag: the engine hears of a change only when it happens, not a page that starts offline. */
+function useBrowserOnline(): boolean {
+  const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
 export function ConnectionBanner() {
   const mirror = useView({ view: 'connection' });
-  const connection = useViewEntry(mirror, SELF_KEY);
+  const live = useViewEntry(mirror, SELF_KEY);
+  const browserOnline = useBrowserOnline();
+  const connection = live && !browserOnline ? { ...live, online: false } : live;
   const troubled = !!connection && (connection.state !== 'connected' || !connection.online || connection.fromCache);
   const now = useNow(troubled && connection?.nextRetryAt != null) + (connection?.serverOffsetMs ?? 0);
   if (!connection) return null;

@@ -77,6 +77,28 @@ export const NAVIGATION_WORDS: Record<Exclude<SessionView['navigation'], 'ready'
   noFloors: 'This location has no floors to show.',
 };
 
+/**
+ * The settings' CDN base URL, remembered per API host: offline the settings
+ * cannot be loaded, and the saved floor's images must resolve to the same
+ * URLs the offline image cache holds (docs/ui.md, offline shell).
+ */
+function useRememberedCdn(apiHost: string, live: string | null): string | null {
+  const key = `storey:cdn:${apiHost}`;
+  useEffect(() => {
+    try {
+      if (live) localStorage.setItem(key, live);
+    } catch {
+      // storage unavailable: offline images fall back to the API host
+    }
+  }, [key, live]);
+  if (live) return live;
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 export function Shell({ session, apiHost, location = browserLocation }: ShellProps) {
   const { api } = useEngine();
   const [initial] = useState<DeepLink>(() => parseDeepLink(location.search));
@@ -137,9 +159,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const timeZone = session.timeZone;
   const announce = useCallback((text: string, kind: 'info' | 'error' = 'info') => setMessage({ text, kind }), []);
   const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce }), [session, rooms, timeZone, announce]);
+  const cdnBaseUrl = useRememberedCdn(apiHost, session.cdnBaseUrl);
   const imagePolicy = useMemo<ImageUrlPolicy>(
-    () => ({ apiHost, cdnBaseUrl: session.cdnBaseUrl, origin: window.location.origin }),
-    [apiHost, session.cdnBaseUrl],
+    () => ({ apiHost, cdnBaseUrl, origin: window.location.origin }),
+    [apiHost, cdnBaseUrl],
   );
 
   const reportAllowed = Object.values(session.capabilities.reports).some(Boolean);
