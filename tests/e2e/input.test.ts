@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
-import { hitPoint, popup, shot, signIn, worldTransform } from './people.js';
+import { hitPoint, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
 let server: TestServer;
 let viewer: ViewerServer;
@@ -74,7 +74,7 @@ afterAll(async () => {
 describe('the map by mouse', () => {
   it.each(KINDS)('opens the %s popup with a click at the asset', async (kind) => {
     const { page } = mouse;
-    const at = await hitPoint(page, selectorOf(kind));
+    const at = await waitForHitPoint(page, selectorOf(kind));
     expect(at, `a ${kind} is drawn where a click reaches it`).not.toBeNull();
     await page.mouse.click(at!.x, at!.y);
     const dialog = popup(page);
@@ -141,7 +141,7 @@ describe('the map by touch', () => {
 
   it.each(KINDS)('opens the %s popup with a tap', async (kind) => {
     const { page } = touch;
-    const at = await hitPoint(page, selectorOf(kind));
+    const at = await waitForHitPoint(page, selectorOf(kind));
     expect(at).not.toBeNull();
     await page.touchscreen.tap(at!.x, at!.y);
     const dialog = popup(page);

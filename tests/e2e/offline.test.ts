@@ -48,6 +48,7 @@ describe('offline app shell', () => {
   let building = '';
   let floorName = '';
   let user = '';
+  let locationName = '';
 
   it('installs the service worker and keeps the floor and its image after a sign-in', async () => {
     await page.goto(`${viewer.url}/`);
@@ -61,8 +62,11 @@ describe('offline app shell', () => {
       .toBe(true);
     building = await page.getByLabel('Building', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
     floorName = await page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
+    locationName = await page.getByLabel('Location', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
     user = (await page.locator('.user > span').first().textContent())!;
     expect(building).not.toBe('');
+    expect(locationName).not.toBe('');
+    expect(user).not.toBe('');
     // the throttled IndexedDB writer saves the location
     await page.waitForTimeout(2500);
   });
@@ -76,9 +80,9 @@ describe('offline app shell', () => {
     await page.goto(`${viewer.url}/`);
     await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 15_000 });
     await page.locator('[data-asset-id][aria-label^="Room "]').first().waitFor();
-    // the saved buildings and floors, by name (the user's and the location's names
-    // are the worker's session view's, not restored offline yet: docs/ui.md, known gap)
-    expect(user).not.toBe('');
+    // the saved location, buildings and floors by name, and who is signed in
+    expect(await page.getByLabel('Location', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent)).toBe(locationName);
+    expect(await page.locator('.user > span').first().textContent()).toBe(user);
     expect(await page.getByLabel('Building', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent)).toBe(building);
     expect(await page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent)).toBe(floorName);
     await page.locator('[data-asset-id][aria-label^="Room "]', { hasText: /\S/ }).first().waitFor();

@@ -39,6 +39,19 @@ export async function hitPoint(page: Page, selector: string): Promise<{ id: stri
   }, selector);
 }
 
+/**
+ * Waits until an asset matching `selector` can be hit (people walk, move
+ * between floors and into privacy zones, so one may be out of reach a moment).
+ */
+export async function waitForHitPoint(page: Page, selector: string, timeoutMs = 15_000): Promise<{ id: string; x: number; y: number } | null> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const at = await hitPoint(page, selector);
+    if (at || Date.now() > until) return at;
+    await page.waitForTimeout(250);
+  }
+}
+
 /** The open popup, named by the asset's name. */
 export function popup(page: Page): Locator {
   return page.getByTestId('asset-popup');

@@ -164,12 +164,11 @@ describe('FloorViewer', () => {
       expect(document.querySelector('g.world > g')!.getAttribute('transform')).toBe('translate(80 0)');
     });
 
-    it('shows the loading, empty and from-cache states', async () => {
+    it('shows the loading and empty states', async () => {
       const { engine } = await renderViewer({}, { meta: { loading: true } });
       expect(screen.getByRole('status').textContent).toBe('Loading floor…');
       act(() => engine.emit('floor:f1', { meta: floorMeta({ loading: false, fromCache: true }) }));
       await waitFor(() => expect(screen.getByText('Nothing to show on this floor yet.')).toBeTruthy());
-      expect(screen.getByText('Showing saved data; live data is loading.')).toBeTruthy();
     });
 
     it('draws the heatmap under everything when its layer is on', async () => {

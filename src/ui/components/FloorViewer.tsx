@@ -265,16 +265,13 @@ export function FloorViewer(props: FloorViewerProps) {
           <button type="button" onClick={() => zoomBy(1 / KEY_ZOOM)} aria-label="Zoom out">−</button>
           <button type="button" onClick={fit} aria-label="Fit to floor">⤢</button>
         </div>
-        {!ready || (meta?.loading && drawOrder.main.length === 0) ? (
-          <div className="viewer-status" role="status">Loading floor…</div>
-        ) : drawOrder.main.length === 0 ? (
-          <div className="viewer-status" role="status">Nothing to show on this floor yet.</div>
-        ) : null}
-        {meta?.fromCache ? (
-          <div className="viewer-badge" role="status">Showing saved data; live data is loading.</div>
-        ) : null}
         <div className="map-notices" ref={noticesRef}>
           {props.notices}
+          {!ready || (meta?.loading && drawOrder.main.length === 0) ? (
+            <div className="viewer-status" role="status">Loading floor…</div>
+          ) : drawOrder.main.length === 0 ? (
+            <div className="viewer-status" role="status">Nothing to show on this floor yet.</div>
+          ) : null}
         </div>
         <PopupLayer
           popup={layer.popup}
