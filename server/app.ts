@@ -14,6 +14,7 @@ import fastifyStatic from '@fastify/static';
 import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER } from '../src/shared/protocol.js';
 import { IMAGE_MAX_BYTES, SESSION_COOKIE } from '../src/shared/rest.js';
 import { DISPLAY_TOKEN_REFUSED, displayMayCall, userForToken, type OpenIdOptions } from './auth.js';
+import { sessionIdOf } from './store/records.js';
 import { systemClock, type ServerClock } from './clock.js';
 import { startMosquitto, type MosquittoBroker } from './live/mosquitto.js';
 import { createMqttTransport } from './live/mqttTransport.js';
@@ -104,6 +105,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : lenient).compile(schema));
   app.decorateRequest('user', null);
   app.decorateRequest('displayToken', false);
+  app.decorateRequest('session', null);
   await app.register(fastifyCors, {
     origin: true, credentials: true, exposedHeaders: [STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -124,11 +126,13 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
 
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization;
-    const bearer = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    // the scheme is case-insensitive (RFC 9110 §11.1)
+    const bearer = typeof header === 'string' ? /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? null : null;
     const cookie = req.routeOptions.config?.cookieAuth ? req.cookies?.[SESSION_COOKIE] : undefined;
     const token = bearer || cookie || null;
     req.user = token ? userForToken(store, token) : null;
     req.displayToken = !!req.user && !!store.tokens.get(token!)?.display;
+    req.session = req.user && token ? { token, id: sessionIdOf(token) } : null;
     // only the API needs a user; the viewer's static files and the Pusher events API (signed by the app secret) do not
     // (decided by the matched route pattern, never by the raw URL, so an encoded path cannot dodge it)
     const route = req.routeOptions.url ?? '';
@@ -142,7 +146,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
     const status = 'validation' in error && error.validation ? 400 : error.statusCode ?? 500;
     if (status >= 500) req.log.error({ err: error }, 'request failed');
-    const message = status >= 500 ? 'Internal Server Error' : error.message;
+    const message = status >= 500 ? reasonPhrase(status) : error.message;
     return reply.code(status).send({ statusCode: status, error: reasonPhrase(status), message });
   });
   app.setNotFoundHandler((req, reply) => {
@@ -203,7 +207,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     } else {
       transport = options.hostedPusher
         ? createPusherTransport(options.hostedPusher)
-        : createPusherTransport({ ...pusherCreds, selfHosted: { host, port } });
+        : createPusherTransport({ ...pusherCreds, selfHosted: { host, port }, endpoint: pusherServer ?? undefined });
     }
   } catch (err) {
     await app.close();
@@ -211,6 +215,11 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     throw err;
   }
   publisher.setSink(transport);
+  // ended sessions lose their live connections in the same step as their tokens (docs/security.md)
+  const live = transport;
+  const stopRevoking = store.onRevoke((revocation) => {
+    live.revoke(revocation).catch((err: unknown) => app.log.error({ err }, 'could not cut the live access of ended sessions'));
+  });
 
   const simulator = createSimulator(store, { ...options.simulator, seed: options.seed?.seed ?? 1 });
   if (options.simulate) simulator.start();
@@ -223,6 +232,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
       if (closed) return;
       closed = true;
       simulator.stop();
+      stopRevoking();
       await publisher.flush();
       publisher.setSink(null);
       await pusherServer?.close();
@@ -249,6 +259,7 @@ function reasonPhrase(status: number): string {
   const phrases: Record<number, string> = {
     400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
     409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+    503: 'Service Unavailable',
   };
   return phrases[status] ?? 'Error';
 }

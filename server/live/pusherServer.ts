@@ -2,7 +2,9 @@
 // hosted service: websocket protocol 7 on /app/{key} (ws package) and the
 // HTTP events API (POST /apps/{id}/events and /batch_events) verified the
 // way the official `pusher` SDK signs it. Only what Storey uses: public and
-// private channels, no presence, no client events.
+// private channels, no presence, no client events, and terminating a user's
+// connections (POST /apps/{id}/users/{user}/terminate_connections) when
+// their sessions end (docs/security.md).
 
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
@@ -26,6 +28,10 @@ export interface PusherServer {
   /** delivers one event to every socket subscribed to `channel` */
   broadcast(channel: string, event: string, data: string): void;
   subscribers(channel: string): number;
+  /** remembers that `socketId` joined channels for this user and session (at /pusher/auth) */
+  bindSession(socketId: string, userId: string, sessionId: string): void;
+  /** closes (4009) every socket of `userId`, or of any of `sessionIds`; returns how many */
+  terminate(match: { userId?: string; sessionIds?: readonly string[] }): number;
   close(): Promise<void>;
 }
 
@@ -33,7 +39,12 @@ interface Socket {
   id: string;
   ws: WebSocket;
   channels: Set<string>;
+  userIds: Set<string>;
+  sessionIds: Set<string>;
 }
+
+/** Pusher's close code for a connection that is no longer authorized: the client must not reconnect unchanged. */
+export const PUSHER_UNAUTHORIZED_CODE = 4009;
 
 export const PUSHER_PROTOCOL_VERSION = 7;
 /** Maximum event data, as hosted Pusher enforces. */
@@ -131,7 +142,9 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
       ws.close(4007, 'Unsupported protocol version');
       return;
     }
-    const s: Socket = { id: `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`, ws, channels: new Set() };
+    const s: Socket = {
+      id: `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`, ws, channels: new Set(), userIds: new Set(), sessionIds: new Set(),
+    };
     sockets.add(s);
     ws.on('message', (raw) => onMessage(s, raw.toString()));
     ws.on('close', () => {
@@ -186,6 +199,16 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
     },
     async registerRoutes(app) {
       await app.register(async (sub) => {
+        // the SDK's terminateUserConnections (hosted Pusher's user termination API)
+        sub.post('/apps/:appId/users/:userId/terminate_connections', { config: { public: true } }, async (req, reply) => {
+          const { appId, userId } = req.params as { appId: string; userId: string };
+          if (appId !== options.appId) return reply.code(404).send({ error: 'Unknown app' });
+          const raw = typeof req.body === 'string' ? req.body : '';
+          const problem = verifyApiRequest('POST', `/apps/${appId}/users/${userId}/terminate_connections`, req.query as Record<string, string>, raw);
+          if (problem) return reply.code(401).send({ error: problem });
+          server.terminate({ userId });
+          return {};
+        });
         // the signature covers the exact body text, so keep it raw
         sub.removeAllContentTypeParsers();
         sub.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
@@ -219,6 +242,28 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
       for (const s of set) if (s.ws.readyState === s.ws.OPEN) s.ws.send(frame);
     },
     subscribers: (channel) => channels.get(channel)?.size ?? 0,
+    bindSession(socketId, userId, sessionId) {
+      for (const s of sockets) {
+        if (s.id !== socketId) continue;
+        s.userIds.add(userId);
+        s.sessionIds.add(sessionId);
+      }
+    },
+    terminate(match) {
+      let count = 0;
+      for (const s of [...sockets]) {
+        const hit = (match.userId !== undefined && s.userIds.has(match.userId))
+          || (match.sessionIds ?? []).some((id) => s.sessionIds.has(id));
+        if (!hit) continue;
+        count += 1;
+        // no further event reaches it, whatever arrives before the close handshake ends
+        for (const c of [...s.channels]) unsubscribe(s, c);
+        sockets.delete(s);
+        send(s.ws, { event: 'pusher:error', data: { code: PUSHER_UNAUTHORIZED_CODE, message: 'Connection is unauthorized' } });
+        s.ws.close(PUSHER_UNAUTHORIZED_CODE, 'Connection is unauthorized');
+      }
+      return count;
+    },
     async close() {
       for (const { server: http, listener } of attached) http.off('upgrade', listener);
       for (const s of sockets) s.ws.terminate();

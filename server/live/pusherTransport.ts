@@ -1,9 +1,12 @@
 // Publishes live packets through the official `pusher` server SDK, either to
 // the server's own Pusher-protocol endpoint or to hosted Pusher; switching is
-// configuration only.
+// configuration only. Ended sessions lose their sockets at once: the SDK's
+// user termination for a deleted user or one who lost a permission, and
+// (own endpoint) the sockets a single ended session authorized.
 
 import Pusher from 'pusher';
 import { PUSHER_EVENT, pusherChannel } from '../../src/shared/protocol.js';
+import type { PusherServer } from './pusherServer.js';
 import type { LiveTransport } from './transport.js';
 
 /** Pusher's HTTP API accepts at most 10 events per batch. */
@@ -16,6 +19,8 @@ export interface PusherTransportOptions {
   cluster: string;
   /** self-hosted endpoint: where the SDK posts events (our own server) */
   selfHosted?: { host: string; port: number };
+  /** our own endpoint in this process, which also closes the sockets of single ended sessions */
+  endpoint?: PusherServer;
 }
 
 export function createPusherTransport(options: PusherTransportOptions): LiveTransport {
@@ -44,8 +49,16 @@ export function createPusherTransport(options: PusherTransportOptions): LiveTran
         },
       };
     },
-    authorizeChannel(socketId, channel) {
+    authorizeChannel(socketId, channel, session) {
+      options.endpoint?.bindSession(socketId, session.userId, session.sessionId);
       return { auth: sdk.authorizeChannel(socketId, channel).auth };
+    },
+    async revoke({ userId, sessionIds, reason, wholeUser }) {
+      const endpoint = options.endpoint;
+      if (endpoint) endpoint.terminate({ sessionIds });
+      // hosted Pusher closes connections per user only (those signed in as the user): used unless one
+      // session merely signed out, so a password change also drops the caller's own socket, which reconnects
+      if (wholeUser || (!endpoint && reason === 'password')) await sdk.terminateUserConnections(userId);
     },
     async close() {},
   };

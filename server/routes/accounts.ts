@@ -16,7 +16,7 @@ import {
   DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
-import { HttpError, canFollowScope, currentUser, notFound, organizationFor } from './guard.js';
+import { HttpError, canFollowScope, currentSession, currentUser, notFound, organizationFor } from './guard.js';
 import { checkPasswordChangeOfOther } from './userPolicy.js';
 import type { RouteContext } from './context.js';
 
@@ -122,6 +122,8 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     const { orgId, id } = req.params;
     const body = req.body;
     const target = store.users.get(id);
+    /** a session that stays: the caller's own, when they changed their own password */
+    let keepToken: string | undefined;
     if (body.code !== undefined) {
       if (!target || target.organization_id !== orgId || !consumeMailCode(store, body.code, id)) {
         throw new HttpError(403, 'Invalid or expired code');
@@ -134,9 +136,13 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
         checkPasswordChangeOfOther(user);
       } else if (!verifyPassword(body.old_password ?? '', store.credentials.get(id)?.passwordHash ?? null)) {
         throw new HttpError(403, 'old_password is wrong');
+      } else {
+        keepToken = currentSession(req).token;
       }
     }
     store.credentials.set(id, { passwordHash: hashPassword(body.password) });
+    // whoever knew the old password is signed out everywhere else, live connections included
+    store.revokeSessions(id, 'password', { keepToken });
     return reply.code(204).send();
   });
 
@@ -144,10 +150,18 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     config: { public: true }, schema: { response: { 200: CurrentTimeResponse } },
   }, async () => ({ time: now() }));
 
+  app.post('/v1/logout', { config: { cookieAuth: true } }, async (req, reply) => {
+    const user = currentUser(req);
+    store.revokeSessions(user.id, 'signOut', { onlyToken: currentSession(req).token });
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
   app.get('/v2/settings', { config: { cookieAuth: true } }, async (req): Promise<Settings> => {
     const user = currentUser(req);
     const transport = ctx.transport();
-    const live = transport ? await transport.settingsFor(user, { hostname: req.hostname, port: req.port ?? ctx.port() }) : {};
+    const session = { userId: user.id, sessionId: currentSession(req).id };
+    const live = transport ? await transport.settingsFor(user, { hostname: req.hostname, port: req.port ?? ctx.port() }, session) : {};
     return {
       user: user as unknown as Settings['user'],
       permissions: [...user.permissions],
@@ -166,6 +180,6 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     const scope = scopeFromPusherChannel(channel);
     // edit-audience channels need the edit role as well (spec §5/§6)
     if (scope === null || !canFollowScope(store, user, scope)) throw new HttpError(403, `Not allowed to subscribe to ${channel}`);
-    return transport.authorizeChannel(socketId, channel);
+    return transport.authorizeChannel(socketId, channel, { userId: user.id, sessionId: currentSession(req).id });
   });
 }

@@ -24,6 +24,8 @@ declare module 'fastify' {
     user: WireUser | null;
     /** the bearer token is a room display's (read and book only) */
     displayToken: boolean;
+    /** the caller's session: its token (never logged) and public id */
+    session: { token: string; id: string } | null;
   }
   interface FastifyContextConfig {
     /** no bearer token needed */
@@ -36,6 +38,11 @@ declare module 'fastify' {
 export function currentUser(req: FastifyRequest): WireUser {
   if (!req.user) throw new HttpError(401, 'Missing or invalid bearer token');
   return req.user;
+}
+
+export function currentSession(req: FastifyRequest): { token: string; id: string } {
+  if (!req.session) throw new HttpError(401, 'Missing or invalid bearer token');
+  return req.session;
 }
 
 export function requireRole(user: WireUser, role: Role): void {

@@ -2,7 +2,7 @@
 // whole wire object. Server records are the wire types of src/shared/rest.ts
 // plus a few private fields kept in side maps (credentials, votes, files).
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   ASSET_DEFAULT_SIZE, FLOOR_DEFAULT_HEIGHT, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH,
 } from '../../src/shared/constants.js';
@@ -21,6 +21,22 @@ export interface TokenRecord {
   expiresAt: number;
   /** a room display's token (docs/security.md): read and book only, kept alive by use */
   display?: boolean;
+}
+
+/** A session's public name: a hash of its token, so live credentials and logs never carry the token. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
+}
+
+/** Why sessions end: sign-out, a password change, a permission taken away, a deleted user. */
+export type RevocationReason = 'signOut' | 'password' | 'permissions' | 'deleted';
+
+/** Sessions ended at once; `wholeUser` when none of the user's live access may stay (deleted, permissions). */
+export interface Revocation {
+  userId: Id;
+  sessionIds: string[];
+  reason: RevocationReason;
+  wholeUser: boolean;
 }
 
 export type MailCodePurpose = 'signup' | 'recover' | 'invite';

@@ -13,8 +13,9 @@ import type { ServerClock } from '../clock.js';
 import type { Publisher } from '../live/publisher.js';
 import type { LocationHistory } from '../seed/history.js';
 import {
-  makeAsset, makeExternalObject, makeLocation, makeNotification, makeOrganization, makeSensor, makeUser,
-  type BookingRecord, type Credentials, type NotificationInput, type MailCode, type StoredFile, type TokenRecord,
+  makeAsset, makeExternalObject, makeLocation, makeNotification, makeOrganization, makeSensor, makeUser, sessionIdOf,
+  type BookingRecord, type Credentials, type NotificationInput, type MailCode, type Revocation, type RevocationReason,
+  type StoredFile, type TokenRecord,
 } from './records.js';
 
 /** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
@@ -82,6 +83,14 @@ export interface Store {
   deleteNotification(id: Id): void;
   createLocationTag(body: Omit<WireLocationTag, 'id'>): WireLocationTag;
   deleteLocationTag(id: Id): void;
+
+  /**
+   * Ends sessions of `userId` at once (docs/security.md "Revocation"): every
+   * token but `keepToken`, or only `onlyToken`. Listeners (the live
+   * transport) cut the same sessions' live access. Returns the ended session ids.
+   */
+  revokeSessions(userId: Id, reason: RevocationReason, options?: { keepToken?: string; onlyToken?: string }): string[];
+  onRevoke(listener: (revocation: Revocation) => void): () => void;
 }
 
 export function createStore(clock: ServerClock, publisher: Publisher): Store {
@@ -100,6 +109,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   Object.assign(store, s);
 
   const nextId = () => String(++lastId);
+  const revokeListeners = new Set<(revocation: Revocation) => void>();
   const now = () => clock.now();
 
   function mustGet<T>(map: Map<Id, T>, id: Id, what: string): T {
@@ -315,15 +325,18 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     },
     updateUser(id, patch) {
       const user = mustGet(s.users, id, 'user');
+      const lost = patch.permissions ? user.permissions.filter((p) => !patch.permissions!.includes(p)) : [];
       Object.assign(user, patch, { id: user.id, uuid: user.uuid, organization_id: user.organization_id });
       publishOrg(user.organization_id, [{ collection: 'users', kind: 'modified', id, data: user }]);
+      // a permission taken away ends every session, so nothing keeps the old rights (docs/security.md)
+      if (lost.length) store.revokeSessions(id, 'permissions');
       return user;
     },
     deleteUser(id) {
       const user = mustGet(s.users, id, 'user');
+      store.revokeSessions(id, 'deleted');
       s.users.delete(id);
       s.credentials.delete(id);
-      for (const [token, rec] of s.tokens) if (rec.userId === id) s.tokens.delete(token);
       for (const [code, rec] of s.mailCodes) if (rec.userId === id) s.mailCodes.delete(code);
       for (const t of s.locationTags.values()) if (t.user_id === id) t.user_id = null;
       for (const n of [...s.notifications.values()]) if (n.user_id === id) s.notifications.delete(n.id);
@@ -374,6 +387,23 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       s.locationTags.delete(id);
       const user = tag.user_id ? s.users.get(tag.user_id) : undefined;
       if (user && user.location_tag_id === id) store.updateUser(user.id, { location_tag_id: null });
+    },
+
+    revokeSessions(userId, reason, options = {}) {
+      const ended: string[] = [];
+      for (const [token, rec] of s.tokens) {
+        if (rec.userId !== userId || token === options.keepToken) continue;
+        if (options.onlyToken !== undefined && token !== options.onlyToken) continue;
+        s.tokens.delete(token);
+        ended.push(sessionIdOf(token));
+      }
+      const revocation: Revocation = { userId, sessionIds: ended, reason, wholeUser: reason === 'deleted' || reason === 'permissions' };
+      for (const listener of revokeListeners) listener(revocation);
+      return ended;
+    },
+    onRevoke(listener) {
+      revokeListeners.add(listener);
+      return () => { revokeListeners.delete(listener); };
     },
   } satisfies Partial<Store>);
   return store;

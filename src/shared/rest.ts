@@ -39,6 +39,7 @@ const e = encodeURIComponent;
 /** Paths relative to `apiBase(host, version)`; settings and measurement ingest live under v2. */
 export const restPaths = {
   login: () => '/login',
+  /** POST: ends the session of the token sent (and clears the session cookie) */
   logout: () => '/logout',
   openidLogin: () => '/openid_login',
   signup: () => '/signup',

@@ -276,6 +276,8 @@ export interface MqttConfig {
   url?: string;
   /** TCP URL of the same broker (mqtt://), for Node clients; url stays the browser one */
   mqtt_url?: string;
+  /** the client id these credentials must connect with (the reference server binds them; docs/security.md) */
+  client_id?: string;
 }
 
 export interface Settings {

@@ -29,7 +29,8 @@ describe('live over MQTT v5 (Mosquitto)', () => {
   const clients: MqttClient[] = [];
   const connect = async (url: string, s: Settings = settings) => {
     const client = await mqtt.connectAsync(url, {
-      protocolVersion: MQTT_PROTOCOL_VERSION, username: s.mqtt_config!.username, password: s.mqtt_config!.password, reconnectPeriod: 0,
+      protocolVersion: MQTT_PROTOCOL_VERSION, username: s.mqtt_config!.username, password: s.mqtt_config!.password,
+      clientId: s.mqtt_config!.client_id, reconnectPeriod: 0,
     });
     clients.push(client);
     return client;
@@ -45,9 +46,13 @@ describe('live over MQTT v5 (Mosquitto)', () => {
     await t?.close();
   });
 
-  it('gives each user their own broker credentials in mqtt_config', async () => {
+  it('gives each session its own broker credentials, bound to a client id, in mqtt_config', async () => {
     expect(settings.pusher_config).toBeUndefined();
-    expect(settings.mqtt_config).toMatchObject({ url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+$/), mqtt_url: expect.stringMatching(/^mqtt:\/\/127\.0\.0\.1:\d+$/), username: `user-${t.accounts.edit.userId}` });
+    expect(settings.mqtt_config).toMatchObject({
+      url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+$/), mqtt_url: expect.stringMatching(/^mqtt:\/\/127\.0\.0\.1:\d+$/),
+      username: expect.stringMatching(new RegExp(`^u${t.accounts.edit.userId}-[0-9a-f]{12}$`)),
+    });
+    expect(settings.mqtt_config!.client_id).toBe(settings.mqtt_config!.username);
     const regular = await t.signIn('regular');
     const theirs = (await (await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${regular}` } })).json()) as Settings;
     expect(theirs.mqtt_config!.username).not.toBe(settings.mqtt_config!.username);
@@ -165,7 +170,9 @@ describe('live over an external MQTT broker', () => {
           const token = await t.signIn('regular');
           const s = (await (await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } })).json()) as Settings;
           expect(s.mqtt_config!.url).toBe(broker.wsUrl);
-          const client = await mqtt.connectAsync(s.mqtt_config!.mqtt_url!, { protocolVersion: 5, username: s.mqtt_config!.username, password: s.mqtt_config!.password, reconnectPeriod: 0 });
+          const client = await mqtt.connectAsync(s.mqtt_config!.mqtt_url!, {
+            protocolVersion: 5, username: s.mqtt_config!.username, password: s.mqtt_config!.password, clientId: s.mqtt_config!.client_id, reconnectPeriod: 0,
+          });
           expect(await suback(client, mqttTopicFilter({ kind: 'user', userId: t.accounts.regular.userId }))).toEqual([1]);
           expect(await suback(client, mqttTopicFilter({ kind: 'organization', organizationId: t.accounts.otherOrg.organizationId }))).toEqual([NOT_AUTHORIZED]);
           await client.endAsync(true);

@@ -52,6 +52,8 @@ export function createRestClient(options: RestClientOptions) {
     /** `display`: a room display signing in once (its token is kept alive by use; docs/security.md) */
     login: (email: string, password: string, display = false) =>
       form<LoginResponse>(p.login(), display ? { email, password, client: 'display' } : { email, password }),
+    /** ends this token's session on the server: the token and its live connections stop working */
+    logout: async () => { await http.request('POST', p.logout()); },
     openIdLogin: (idToken: string) => form<LoginResponse>(p.openidLogin(), { id_token: idToken }),
     signup: (email: string) => form<AcceptedResponse>(p.signup(), { email }),
     authUri: (email: string) => get<AuthUriResponse>(p.authUri(email)),

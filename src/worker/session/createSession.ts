@@ -205,6 +205,8 @@ export function createSession(options: SessionOptions): Session {
         settle(refKey(effect.scope), { ok: false, status: effect.status ?? 0, body: null, message: effect.message });
         return;
       case 'endSession':
+        // signing out ends the session on the server too; never waited for, so it works offline
+        if (effect.reason === 'signOut' && token) rest.logout().catch((error: unknown) => logger.debug('Server sign-out failed', errorText(error)));
         token = null;
         settings = null;
         live.reset();

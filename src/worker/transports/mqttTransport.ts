@@ -44,6 +44,7 @@ export function mqttClientOptions(config: MqttConfig | undefined): IClientOption
     clean: true,
     ...(config?.username ? { username: config.username } : {}),
     ...(config?.password ? { password: config.password } : {}),
+    ...(config?.client_id ? { clientId: config.client_id } : {}),
   };
 }
 
