@@ -1,0 +1,125 @@
+// Intents as people use them (issue 9 §2), in real Chromium by mouse against
+// the reference server: service staff close a ticket from its popup, and
+// "Book for the rest of the day" ends at the end of the location's local day
+// although the browser runs in another time zone.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReservationEvent } from '../../src/shared/types.js';
+import { endOfLocalDayAt } from '../../src/shared/time.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+
+/** The browser's zone, on purpose not the location's (Helsinki): the booking must follow the location. */
+const BROWSER_TIME_ZONE = 'America/Los_Angeles';
+
+async function signedIn(who: 'regular' | 'service'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: BROWSER_TIME_ZONE });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  await page.goto(`${viewer.url}/`);
+  await page.getByLabel('Email').fill(server.accounts[who].email);
+  await page.getByLabel('Password').fill(server.accounts[who].password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+  return { context, page };
+}
+
+/** A person's click: the mouse at the centre of the asset's box on screen. */
+async function clickAsset(page: Page, asset: Locator): Promise<void> {
+  await asset.scrollIntoViewIfNeeded();
+  const box = (await asset.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer();
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('intents in Chromium', () => {
+  it('lets service staff close a ticket by mouse: only its status changes on the server', async () => {
+    const { context, page } = await signedIn('service');
+    // an occupant reports a problem on the floor the service user is looking at
+    const url = new URL(page.url());
+    const [locationId, floorId] = [url.searchParams.get('location'), url.searchParams.get('floor')];
+    const reporter = await server.signIn('regular');
+    const now = Date.now();
+    const posted = await server.api(`/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/assets`, {
+      method: 'POST', token: reporter,
+      json: {
+        type: 'ticket', name: 'it', subtype: 'it', parent_id: floorId, x: 14, y: 14, speech_bubble: 'Printer jammed',
+        value: { text: 'Printer jammed', label: 'it', status: 'open', time: now, valid_for: 86_400_000, valid_to: now + 86_400_000 },
+        unpublished: false,
+      },
+    });
+    expect(posted.status).toBeLessThan(300);
+    const ticket = page.locator('[data-asset-id][role="button"][aria-label^="Ticket "]').first();
+    await ticket.waitFor();
+    const id = (await ticket.getAttribute('data-asset-id'))!;
+    const before = server.server.store.assets.get(id)!;
+    await clickAsset(page, ticket);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Close ticket' }).click();
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 5000 }).toMatch(/Ticket closed/);
+    const after = server.server.store.assets.get(id)!;
+    expect((after.value as { status: string }).status).toBe('closed');
+    expect({ ...(after.value as object), status: 'open' }).toEqual({ ...(before.value as object), status: 'open' });
+    expect(after.name).toBe(before.name);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'intents-01-ticket-closed.png') });
+    await context.close();
+  });
+
+  it("books a room for the rest of the day by mouse, ending at the end of the location's local day", async () => {
+    const { store } = server.server;
+    // the location offers the button, and the room is free now
+    const admin = await server.signIn('admin');
+    const locationId = server.server.seed.locationIds[0]!;
+    const location = store.locations.get(locationId)!;
+    const res = await server.api(`/organizations/${location.organization_id}/locations/${locationId}`, {
+      method: 'PATCH', token: admin, json: { config: { ...location.config, allDayBookingButton: true } },
+    });
+    expect(res.status).toBe(200);
+    const now = Date.now();
+    for (const booking of [...store.bookings.values()]) {
+      const events = (store.sensors.get(booking.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+      const event = events.find((e) => e.booking_ref === booking.bookingRef);
+      if (!event || event.end < now) continue;
+      const q = new URLSearchParams({ room_id: booking.roomId, booking_ref: booking.bookingRef });
+      await server.api(`/booking?${q}`, { method: 'DELETE', token: admin });
+    }
+
+    const { context, page } = await signedIn('regular');
+    const room = page.locator('g.asset-room').first();
+    await room.waitFor();
+    const roomId = (await room.getAttribute('data-asset-id'))!;
+    await clickAsset(page, room);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Book for the rest of the day' }).click();
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 5000 }).toMatch(/booked until/);
+    const mine = [...store.bookings.values()].filter((b) => b.roomId === roomId && b.userId === server.accounts.regular.userId);
+    const events = mine.flatMap((b) => ((store.sensors.get(b.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[])
+      .filter((e) => e.booking_ref === b.bookingRef));
+    expect(events).toHaveLength(1);
+    const expected = endOfLocalDayAt(events[0]!.start, location.timezone);
+    expect(events[0]!.end).toBe(expected);
+    // and not the end of the browser's day
+    expect(events[0]!.end).not.toBe(endOfLocalDayAt(events[0]!.start, BROWSER_TIME_ZONE));
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'intents-02-rest-of-day.png') });
+    await context.close();
+  });
+});
