@@ -10,7 +10,7 @@ import type { FloorViewMeta, ViewMessage } from '../src/shared/api.js';
 import { DEFAULT_LAYERS } from '../src/shared/constants.js';
 import type { Id } from '../src/shared/types.js';
 import { createEngine, type Engine } from '../src/worker/engine.js';
-import { systemClock } from '../src/worker/ports.js';
+import { systemClock } from '../src/worker/systemClock.js';
 import { createIdbStorage } from '../src/worker/storage/idbStorage.js';
 import { createTransport } from '../src/worker/transports/index.js';
 import type { StoreyServer } from '../server/app.js';

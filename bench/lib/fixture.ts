@@ -10,7 +10,8 @@ import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import type { StreamScope } from '../../src/shared/protocol.js';
 import type { Id } from '../../src/shared/types.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
-import { systemClock, type Logger, type Transport, type TransportFactory } from '../../src/worker/ports.js';
+import type { Logger, Transport, TransportFactory } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 import type { StoragePort } from '../../src/worker/storage/index.js';
 import { createMemoryStorage } from '../../src/worker/storage/memoryStorage.js';
 

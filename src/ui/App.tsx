@@ -2,7 +2,7 @@
 // id_token in the URL fragment, removed at once), then shows the sign-in
 // screen or the signed-in shell, driven by the engine's session view.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { SELF_KEY } from '../shared/api.js';
 import { parseQuery } from '../shared/query.js';
 import { SignIn, failureText } from './components/SignIn.js';
@@ -34,12 +34,18 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
   const [openIdError, setOpenIdError] = useState<string | null>(null);
   const { api } = useEngineFromContext();
 
+  // the OpenID token is taken from the URL once, when the engine starts; a
+  // later render (new test seams) must not start again
+  const takeIdToken = useEffectEvent((): string | null => {
+    const token = idTokenFromHash(hash ?? window.location.hash);
+    if (token) (clearHash ?? (() => window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`)))();
+    return token;
+  });
   useEffect(() => {
     let cancelled = false;
-    const token = idTokenFromHash(hash ?? window.location.hash);
+    const token = takeIdToken();
     (async () => {
       if (token) {
-        (clearHash ?? (() => window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`)))();
         const result = await api.signInWithIdToken(token);
         if (!result.ok && !cancelled) setOpenIdError(failureText(result));
       } else {
@@ -53,7 +59,6 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
     return () => {
       cancelled = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api]);
 
   if (!ready || (starting && !view?.signedIn)) {

@@ -6,9 +6,10 @@
 import * as Comlink from 'comlink';
 import type { EngineApi } from '../shared/api.js';
 import { createEngine, type Engine, type EngineDeps } from './engine.js';
-import { systemClock, type Logger } from './ports.js';
+import type { Logger } from './ports.js';
 import { createIdbPageCache } from './storage/idbPageCache.js';
 import { createIdbStorage } from './storage/idbStorage.js';
+import { systemClock } from './systemClock.js';
 import { createTransport } from './transports/index.js';
 
 /** Logs to the console with a prefix; callers never pass tokens (DESIGN §8). */

@@ -7,18 +7,12 @@ import type { Id, Settings } from '../shared/types.js';
 
 export type TimerHandle = unknown;
 
-/** Raw time. Rules read time through the corrected clock (see timeSync). */
+/** Raw time. Rules read time through the corrected clock (see timeSync); the real one is systemClock.ts. */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

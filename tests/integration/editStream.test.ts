@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type ConnectionView, type DrawState, type SessionView, type StructureEntry } from '../../src/shared/api.js';
 import { MAP_LAYERS } from '../../src/shared/constants.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
-import { systemClock } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
 import { createTransport } from '../../src/worker/transports/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

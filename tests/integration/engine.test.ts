@@ -7,7 +7,7 @@ import { MAP_LAYERS } from '../../src/shared/constants.js';
 import { MSG } from '../../src/shared/messages.js';
 import type { WireAsset, WireSensor } from '../../src/shared/rest.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
-import { systemClock } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
 import { createTransport } from '../../src/worker/transports/index.js';
 import { startStoreyServer, type StoreyServer } from '../../server/app.js';

@@ -14,7 +14,7 @@ import { PUSHER_EVENT, mqttTopicFilter, pusherChannel, type StreamScope } from '
 import { restPaths } from '../../src/shared/rest.js';
 import type { Role, Settings } from '../../src/shared/types.js';
 import { createEngine } from '../../src/worker/engine.js';
-import { systemClock } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
 import { createTransport } from '../../src/worker/transports/index.js';
 import { hashPassword, issueToken } from '../../server/auth.js';

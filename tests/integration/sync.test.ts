@@ -4,7 +4,7 @@ import { MSG, type PostedError } from '../../src/shared/messages.js';
 import type { ConnectionView } from '../../src/shared/api.js';
 import type { StreamScope } from '../../src/shared/protocol.js';
 import type { WireAsset, WireLocation } from '../../src/shared/rest.js';
-import { systemClock } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 import { createScheduler } from '../../src/worker/scheduler.js';
 import { buildConnectionView } from '../../src/worker/engine/sessionView.js';
 import { createSession } from '../../src/worker/session/createSession.js';

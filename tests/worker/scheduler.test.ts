@@ -1,6 +1,6 @@
 import { beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { createScheduler } from '../../src/worker/scheduler.js';
-import { systemClock } from '../../src/worker/ports.js';
+import { systemClock } from '../../src/worker/systemClock.js';
 
 describe('scheduler', () => {
   beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });

@@ -2,7 +2,7 @@
 // per-key store, so a live batch re-renders only the components whose key
 // changed. A view handle lives as long as the component that opened it.
 
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
 import type { ViewName, ViewSpec, ViewTypes } from '../../shared/api.js';
 import type { ViewHandle } from '../engine/engineClient.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -18,7 +18,8 @@ export function useView<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>
   const handleRef = useRef<ViewHandle<V> | null>(null);
   const viewName = spec?.view ?? null;
 
-  useEffect(() => {
+  // callers pass a new spec object each render: the view follows its content (`key`)
+  const openOrUpdate = useEffectEvent(() => {
     if (!spec) return;
     const current = handleRef.current;
     if (current && current.spec.view === spec.view) {
@@ -28,7 +29,9 @@ export function useView<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>
     const opened = client.view<V>(spec);
     handleRef.current = opened;
     setHandle(opened);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    openOrUpdate();
   }, [client, key]);
 
   useEffect(

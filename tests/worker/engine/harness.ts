@@ -7,7 +7,7 @@ import type { ViewMessage, ViewSpec } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { createEngine, type EngineDeps } from '../../../src/worker/engine.js';
 import type { ChangeBatch, Logger, Transport, TransportFactory } from '../../../src/worker/ports.js';
-import { systemClock } from '../../../src/worker/ports.js';
+import { systemClock } from '../../../src/worker/systemClock.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import type { StreamScope } from '../../../src/shared/protocol.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../../src/worker/ports.js';
+import { systemClock } from '../../../src/worker/systemClock.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
   createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,

@@ -7,7 +7,7 @@ import { vi } from 'vitest';
 import { scopeKey, STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, type LiveChange, type StreamScope } from '../../../src/shared/protocol.js';
 import type { Settings } from '../../../src/shared/types.js';
 import type { ChangeBatch, Logger, Transport, TransportFactory } from '../../../src/worker/ports.js';
-import { systemClock } from '../../../src/worker/ports.js';
+import { systemClock } from '../../../src/worker/systemClock.js';
 import { createScheduler } from '../../../src/worker/scheduler.js';
 import { createCorrectedClock } from '../../../src/worker/sync/timeSync.js';
 import { createSession } from '../../../src/worker/session/createSession.js';

@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DrawState, ViewMessage } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
-import { systemClock } from '../../../src/worker/ports.js';
+import { systemClock } from '../../../src/worker/systemClock.js';
 import { createViewHub, MESSAGE_ENTRIES, VIEW_FLUSH_INTERVAL_MS, type ViewSource } from '../../../src/worker/views/viewHub.js';
 import { createViewMirror } from '../../../src/ui/engine/viewMirror.js';
 import { collect, createTestEngine, createTestLogger, feedLocation, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
