@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Test projects: unit (shared, worker, server contract), ui (jsdom components),
+// Test projects: unit (shared, worker, server contract, lint rules), ui (jsdom components),
 // integration (engine against the reference server and Mosquitto on 127.0.0.1),
 // e2e (real Chromium). scripts/test.mjs runs them all and prints the summary.
 export default defineConfig({
@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/shared/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          include: ['tests/shared/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/lint/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           // starting a seeded reference server takes seconds when every project runs at once on 2 cores

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh Debian machine:
-# Chromium and Mosquitto from Debian (when missing; needs root), then npm packages.
+# Chromium and Mosquitto from Debian (when missing; needs root), then npm packages,
+# then the lint's own tool package (tools/lint, docs/lint.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -15,3 +16,4 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+(cd tools/lint && npm ci --no-audit --no-fund --loglevel=error)

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The test command: type-checks every context, runs every vitest project, and
-// ends with the plain summary line CI reads: `N passed, N failed`.
-// Each type-checked context counts as one check. Extra args go to vitest
-// (e.g. `npm test -- --project unit`).
+// The test command: type-checks every context, lints the tree (docs/lint.md),
+// runs every vitest project, and ends with the plain summary line CI reads:
+// `N passed, N failed`. Each type-checked context and the lint count as one
+// check each. Extra args go to vitest (e.g. `npm test -- --project unit`).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 
@@ -20,6 +20,15 @@ for (const config of contexts) {
     failed += 1;
     console.log(`typecheck ${config}: FAILED`);
   }
+}
+
+const lint = spawnSync(process.execPath, ['scripts/lint.mjs'], { stdio: 'inherit' });
+if (lint.status === 0) {
+  passed += 1;
+  console.log('lint: ok');
+} else {
+  failed += 1;
+  console.log('lint: FAILED');
 }
 
 mkdirSync('test-results', { recursive: true });
