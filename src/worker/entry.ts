@@ -37,13 +37,14 @@ export interface StartOptions {
 
 /** Exposes a new engine's API (and nothing else of it) on the endpoint. */
 export function start(endpoint: Comlink.Endpoint, options: StartOptions = {}): Engine {
+  const clock = options.deps?.clock ?? systemClock;
   const engine = createEngine({
-    clock: systemClock,
+    clock,
     fetch: (input, init) => globalThis.fetch(input, init),
     transportFactory: createTransport,
     storage: createIdbStorage(),
     logger: consoleLogger,
-    pageCache: (user) => createIdbPageCache({ userId: user, now: () => Date.now() }),
+    pageCache: (user) => createIdbPageCache({ userId: user, now: () => clock.now() }),
     ...options.deps,
   });
   const api = Object.fromEntries(API_METHODS.map((m) => [m, (engine[m] as (...a: unknown[]) => unknown).bind(engine)])) as unknown as EngineApi;

@@ -15,6 +15,7 @@ export const ADAPTER_FILES = [
   'src/worker/transports/mqttTransport.ts',
   'src/worker/transports/pusherTransport.ts',
   'src/worker/storage/idbStorage.ts',
+  'src/worker/storage/idbPageCache.ts',
   'src/worker/decode.ts',
   'server/live/mqttTransport.ts',
   'server/live/packetCodec.ts',
