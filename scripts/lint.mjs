@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Runs ESLint from its own tool package (tools/lint: typescript-eslint needs
 // the JS TypeScript API, the app builds with the native TypeScript 7; see
-// docs/lint.md). Installs that package first when it is missing or older than
-// its lockfile, so a fresh clone or a rebase that moved the lockfile just works.
+// docs/lint.md). Installs that package first when it is missing or was
+// installed from another lockfile, so a fresh clone or a rebase that changed
+// the lockfile just works.
 // Extra args go to ESLint (default: the whole tree, warnings fail).
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,11 +15,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const toolDir = join(root, 'tools/lint');
 const eslintBin = join(toolDir, 'node_modules/eslint/bin/eslint.js');
 
-/** True when tools/lint/node_modules matches tools/lint/package-lock.json. */
+const lockfile = join(toolDir, 'package-lock.json');
+/** Written after an install: the lockfile it installed, so a rebase that rewrites it unchanged costs nothing. */
+const stamp = join(toolDir, 'node_modules/.storey-lockfile-sha1');
+const lockHash = () => createHash('sha1').update(readFileSync(lockfile)).digest('hex');
+
+/** True when tools/lint/node_modules was installed from the current tools/lint/package-lock.json. */
 function installed() {
-  const hidden = join(toolDir, 'node_modules/.package-lock.json');
-  if (!existsSync(eslintBin) || !existsSync(hidden)) return false;
-  return statSync(hidden).mtimeMs >= statSync(join(toolDir, 'package-lock.json')).mtimeMs;
+  return existsSync(eslintBin) && existsSync(stamp) && readFileSync(stamp, 'utf8') === lockHash();
 }
 
 export function ensureLintTools() {
@@ -25,7 +30,9 @@ export function ensureLintTools() {
   console.error('lint: installing tools/lint (npm ci)');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: toolDir, stdio: 'inherit' });
-  return r.status === 0 && existsSync(eslintBin);
+  if (r.status !== 0 || !existsSync(eslintBin)) return false;
+  writeFileSync(stamp, lockHash());
+  return true;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -16,4 +16,4 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
-(cd tools/lint && npm ci --no-audit --no-fund --loglevel=error)
+node -e "import('./scripts/lint.mjs').then((m) => process.exit(m.ensureLintTools() ? 0 : 1))"
