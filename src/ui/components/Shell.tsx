@@ -103,7 +103,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const { api } = useEngine();
   const [initial] = useState<DeepLink>(() => parseDeepLink(location.search));
   const [link, setLink] = useState<DeepLink>(initial);
-  const initialReport = useMemo(() => parseReportLink(location.search), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [initialReport] = useState(() => parseReportLink(location.search));
   const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);

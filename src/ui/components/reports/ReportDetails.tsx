@@ -2,7 +2,7 @@
 // `report` layer, and for a room its recent bookings with their reservation
 // history class (spec §4), from the worker's room report of the last 7 days.
 
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
 import type { RoomRow } from '../../../shared/reports/types.js';
 import { RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
@@ -23,11 +23,13 @@ export function RecentBookings({ roomId }: { roomId: string }) {
   const { mirror } = useFloorContext();
   const { timeZone } = useApp();
   const floorId = useViewMeta(mirror)?.floor?.id ?? null;
+  // "the last 7 days" as of when the popup opened; re-renders keep that week
+  const [openedAt] = useState(() => Date.now());
   const spec = useMemo(() => {
     if (!floorId) return null;
-    const today = dateKeyOf(Date.now(), timeZone ?? 'UTC');
+    const today = dateKeyOf(openedAt, timeZone ?? 'UTC');
     return { view: 'report' as const, report: { kind: 'room' as const, scope: { kind: 'floor' as const, id: floorId }, period: { from: addDaysToKey(today, -6), to: today } } };
-  }, [floorId, timeZone]);
+  }, [floorId, timeZone, openedAt]);
   const view = useView(spec);
   const meta = useViewMeta(view);
   const row = useViewEntry(view, roomId) as RoomRow | undefined;
