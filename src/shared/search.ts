@@ -30,7 +30,6 @@ export function searchGroupOf(kind: AssetKind): SearchGroup | null {
 /** Lower case without diacritics, so "Mäkelä", "MAKELA" and "makela" read the same. */
 export function foldText(text: string): string {
   // most names are plain ASCII: skip the Unicode decomposition for them
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -52,12 +52,12 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
   const now = useMinuteClock() + (connection?.serverOffsetMs ?? 0);
   const [busy, setBusy] = useState<number | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const [lastLive, setLastLive] = useState<number | null>(null);
-
   const live = !!connection && connection.state === 'connected' && connection.online && !connection.fromCache;
-  useEffect(() => {
-    if (live) setLastLive(Date.now());
-  }, [live, room]);
+  // when live data last came: noted while rendering the change (React's
+  // "adjusting state when a prop changes"), on the display's corrected clock
+  const [seen, setSeen] = useState({ room, live, at: live ? now : null });
+  if (seen.room !== room || seen.live !== live) setSeen({ room, live, at: live ? now : seen.at });
+  const lastLive = seen.at;
 
   if (!room) {
     return (

@@ -33,8 +33,11 @@ export function where(result: SearchResult, multipleBuildings: boolean): string 
 export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: AssetFinderProps) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
   const deferred = useDeferredValue(query.trim());
+  // the highlighted result belongs to its query: a new query starts at the top
+  const [pick, setPick] = useState({ query: '', index: 0 });
+  const active = pick.query === deferred ? pick.index : 0;
+  const setActive = (index: number) => setPick({ query: deferred, index });
   const mirror = useView(deferred ? { view: 'search', query: deferred } : null);
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
@@ -55,8 +58,6 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
   }, [entries, meta]);
   const flat = useMemo(() => groups.flatMap((g) => g.results), [groups]);
   const current = flat[Math.min(active, flat.length - 1)] ?? null;
-
-  useEffect(() => setActive(0), [deferred]);
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -79,7 +80,7 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       setOpen(true);
-      if (flat.length) setActive((i) => (Math.min(i, flat.length - 1) + (event.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length);
+      if (flat.length) setActive((Math.min(active, flat.length - 1) + (event.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length);
     } else if (event.key === 'Enter') {
       event.preventDefault();
       if (!current || !current.floorId) return;
