@@ -3,7 +3,7 @@
 // the SVG (FloorSvg), the popup layer (PopupLayer) and the legends, and fits
 // the floor into the part of the map the legends and toolbar leave free.
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -51,6 +51,7 @@ export interface FloorViewerProps {
 }
 
 const DEFAULT_SIZE = { w: 800, h: 600 };
+const NO_OFFSET = [0, 0] as const;
 /** Room kept free around the zoom toolbar at the right edge, px. */
 const TOOLBAR_INSET_PX = 56;
 const LEGEND_GAP_PX = 8;
@@ -75,25 +76,23 @@ export function FloorViewer(props: FloorViewerProps) {
   const noticesRef = useRef<HTMLDivElement>(null);
   const [noticesHeight, setNoticesHeight] = useState(0);
   const [size, setSize] = useState(DEFAULT_SIZE);
+  // gestures and the camera read the size between renders; `measure` writes both
   const sizeRef = useRef(size);
-  sizeRef.current = size;
   const cull = useMemo(() => createCullStore(), []);
   const roving = useMemo(() => createRovingStore(), []);
   // the store attaches to the mirror while subscribed, so StrictMode remounts are safe
   const order = useMemo(() => createDrawOrderStore(mirror), [mirror]);
   const drawOrder = useSyncExternalStore(order.subscribe, order.getSnapshot, order.getSnapshot);
   const active = useMemo(() => new Set(layers), [layers]);
-  const offset = useMemo(
-    () => [meta?.building?.location_offset?.[0] ?? 0, meta?.building?.location_offset?.[1] ?? 0] as const,
-    [meta?.building?.location_offset?.[0], meta?.building?.location_offset?.[1]], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+  const [offsetX, offsetY] = meta?.building?.location_offset ?? NO_OFFSET;
+  const offset = useMemo(() => [offsetX, offsetY] as const, [offsetX, offsetY]);
 
   // what happens once the view stops moving: culling, the centre for forms, the tab stop
   const settled = useRef<(v: Viewport) => void>(() => undefined);
-  const camera = useMemo(
-    () => createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v) }),
-    [],
-  );
+  // createCamera keeps these getters and calls them on gestures and timers,
+  // after render; the compiler cannot see into it, so it flags the closures
+  // eslint-disable-next-line react-hooks/refs -- the getters are read only after render (above)
+  const [camera] = useState(() => createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v) }));
   useEffect(() => () => camera.dispose(), [camera]);
 
   const size_ = useCallback(() => sizeRef.current, []);
@@ -130,7 +129,7 @@ export function FloorViewer(props: FloorViewerProps) {
     svgRef, camera, mirror, roving, offset, size: size_, insets, fit, open: layer.open, close: layer.close,
   });
 
-  settled.current = (v: Viewport) => {
+  const onSettle = (v: Viewport) => {
     const { w, h } = sizeRef.current;
     const [ox, oy] = [offset[0], svgY(offset[1])];
     // the box is in floor coordinates: undo the building offset of the inner group
@@ -141,13 +140,20 @@ export function FloorViewer(props: FloorViewerProps) {
     // culling re-renders assets after this task: check the tab stop after it
     setTimeout(keyboard.syncTabStop, 0);
   };
+  // the camera calls the latest one; refs are written after render, not during
+  useLayoutEffect(() => {
+    settled.current = onSettle;
+  });
 
   useLayoutEffect(() => {
     const el = containerRef.current;
     if (!el) return;
     const measure = () => {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) setSize({ w: r.width, h: r.height });
+      if (r.width > 0 && r.height > 0) {
+        sizeRef.current = { w: r.width, h: r.height };
+        setSize(sizeRef.current);
+      }
     };
     const measureNotices = () => setNoticesHeight(noticesRef.current?.getBoundingClientRect().height ?? 0);
     measure();
@@ -174,22 +180,29 @@ export function FloorViewer(props: FloorViewerProps) {
     fit();
   }, [ready, floorId, fit]);
 
-  useEffect(() => {
+  // centring is an event: a new `focus.seq` moves the map, later renders
+  // (a new offset, new insets) must not move it back
+  const centreOnFocus = useEffectEvent(() => {
     if (!focus) return;
     const { w, h } = sizeRef.current;
     camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [focus?.seq]);
+  });
+  const focusSeq = focus?.seq ?? null;
+  useEffect(() => {
+    if (focusSeq !== null) centreOnFocus();
+  }, [focusSeq]);
 
   // a highlighted asset (link, finder) is centred; one the user opened on the map stays where it is
-  useEffect(() => {
-    if (!highlightId || !ready || highlightId === layer.popup?.id) return;
-    const entry = mirror.getSnapshot(highlightId);
+  const centreOnAsset = useEffectEvent((id: string) => {
+    if (id === layer.popup?.id) return;
+    const entry = mirror.getSnapshot(id);
     const box = entry ? boxOfEntry(entry) : null;
     if (!box) return;
     const { w, h } = sizeRef.current;
     camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (highlightId && ready) centreOnAsset(highlightId);
   }, [highlightId, ready]);
 
   const onPick = useMemo(

@@ -32,8 +32,6 @@ export function usePopupLayer(
   onOpenAsset?: (id: string | null) => void,
 ): PopupLayerState {
   const [popup, setPopup] = useState<PopupPlace | null>(null);
-  const current = useRef<PopupPlace | null>(null);
-  current.current = popup;
 
   const open = useCallback(
     (id: string, anchor: Element | null) => {
@@ -48,7 +46,7 @@ export function usePopupLayer(
   );
 
   const close = useCallback(() => {
-    const was = current.current;
+    const was = popup;
     setPopup(null);
     onOpenAsset?.(null);
     if (!was) return;
@@ -56,7 +54,7 @@ export function usePopupLayer(
     const asset = svg ? assetElement(svg, was.id) : null;
     // back to where the user was; the map itself when the asset is gone
     (asset ?? svg)?.focus({ preventScroll: true });
-  }, [svgRef, onOpenAsset]);
+  }, [popup, svgRef, onOpenAsset]);
 
   return { popup, open, close };
 }
