@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCRATCH = '__lint_scratch__';
-const scratchDirs = ['src/shared', 'src/worker', 'src/ui', 'server'].map((d) => join(root, d, SCRATCH));
+const scratchDirs = ['src/shared', 'src/worker', 'src/ui', 'server', 'tests'].map((d) => join(root, d, SCRATCH));
 
 const FILES: Record<string, string> = {
   'src/shared/__lint_scratch__/layers.ts': `
@@ -72,6 +72,15 @@ import { App } from '../../src/ui/App.js';
 import { SPEC_MESSAGES } from '../../src/shared/messages.js';
 import { createServer } from '../app.js';
 export const used = [deflate, createEngine, App, SPEC_MESSAGES, createServer, Date.now(), setTimeout];
+`,
+  'src/worker/__lint_scratch__/recommended.ts': `
+export function parse(text: string): any { return JSON.parse(text); }
+const unused = 1;
+export function onEvent(_event: unknown) { const { drop: _drop, ...rest } = { drop: 1, keep: 2 }; return rest; }
+`,
+  'tests/__lint_scratch__/fake.ts': `
+export const fake = { connect: () => undefined } as any;
+const unusedInTest = 1;
 `,
   'src/worker/__lint_scratch__/directives.ts': `
 // eslint-disable-next-line no-restricted-globals
@@ -226,6 +235,22 @@ describe('lint', () => {
         rule: 'react-hooks/exhaustive-deps',
         message: "React Hook useEffect has a missing dependency: 'count'. Either include it or remove the dependency array. You can also do a functional update 'setCount(c => ...)' if you only need 'count' in the 'setCount' call.",
       }]);
+    });
+  });
+
+  describe('typescript-eslint recommended', () => {
+    const r = 'src/worker/__lint_scratch__/recommended.ts';
+    it('refuses any and unused bindings in app code', () => {
+      expect(on(r, 'string): any').map((x) => x.rule)).toEqual(['@typescript-eslint/no-explicit-any']);
+      expect(on(r, 'const unused = 1')).toEqual([{ rule: '@typescript-eslint/no-unused-vars', message: "'unused' is assigned a value but never used. Allowed unused vars must match /^_/u." }]);
+    });
+    it('lets `_name` and a field dropped by a rest pattern go unused', () => {
+      expect(on(r, 'onEvent(_event')).toEqual([]);
+    });
+    it('lets test fakes cast to any, but not leave bindings unused', () => {
+      const t = 'tests/__lint_scratch__/fake.ts';
+      expect(on(t, 'as any')).toEqual([]);
+      expect(on(t, 'unusedInTest').map((x) => x.rule)).toEqual(['@typescript-eslint/no-unused-vars']);
     });
   });
 

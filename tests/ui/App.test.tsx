@@ -3,7 +3,6 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY } from '../../src/shared/api.js';
 import { App, idTokenFromHash } from '../../src/ui/App.js';
-import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import {
   building, connectionView, createFakeEngine, detail, draw, floor, sessionView, signedInWorld, structureEntry,
 } from './fakeEngine.js';

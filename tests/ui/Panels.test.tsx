@@ -7,8 +7,6 @@ import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js'
 import { MapLegends } from '../../src/ui/components/MapLegends.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
-import { Shell } from '../../src/ui/components/Shell.js';
-import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { renderShell as renderLiveShell } from './renderShell.js';
 import { createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 

@@ -5,7 +5,7 @@
 import { DEFAULT_BUILDING_OFFSET, FLOOR_DEFAULT_HEIGHT } from '../constants.js';
 import type { Building, Floor, Id, Location, Organization, Vec2 } from '../types.js';
 import {
-  isRecord, toBool, toConfig, toId, toIdList, toIntOrNull, toNum, toNumOrNull, toNumberTuple,
+  isRecord, toBool, toConfig, toId, toIntOrNull, toNum, toNumOrNull, toNumberTuple,
   toPositive, toStr, toStrOrNull, type NormalizeContext,
 } from './primitives.js';
 import { identifiedRecord } from './list.js';

@@ -5,7 +5,7 @@
 
 import type { AssetDetail } from '../../shared/api.js';
 import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
-import type { Asset, MeasurementValue, Sensor } from '../../shared/types.js';
+import type { Asset, Sensor } from '../../shared/types.js';
 import { RECENT_VALUES_KEPT, type Store } from '../store/store.js';
 import { isOccupancySensorType, isSensorLayer, LOCATION_SENSOR_TYPE, RESERVATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import { SENSOR_SCALES } from './sensorScales.js';

@@ -21,8 +21,9 @@ export interface MqttTransportOptions {
 }
 
 async function loadMqttJs(): Promise<MqttConnect> {
-  const mod: any = await import('mqtt');
-  return (mod.connect ?? mod.default?.connect) as MqttConnect;
+  // CJS interop: connect is on the module or on its default
+  const mod = (await import('mqtt')) as unknown as { connect?: MqttConnect; default?: { connect?: MqttConnect } };
+  return (mod.connect ?? mod.default?.connect)!;
 }
 
 /** Broker URL: `url` (ws/wss in browsers, any scheme mqtt.js knows in Node), else wss on the hostname. */

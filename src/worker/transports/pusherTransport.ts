@@ -4,7 +4,7 @@
 // build in the browser worker (the web build touches window and document).
 
 import { stringifyForm } from '../../shared/query.js';
-import type { Options } from 'pusher-js';
+import type { ChannelAuthorizationCallback, Options } from 'pusher-js';
 import { pusherChannel, PUSHER_EVENT, type StreamScope } from '../../shared/protocol.js';
 import { restPaths } from '../../shared/rest.js';
 import type { PusherConfig } from '../../shared/types.js';
@@ -18,7 +18,12 @@ interface PusherChannelLike {
   unbind_all(): unknown;
 }
 interface PusherLike {
-  connection: { state: string; bind(event: string, callback: (data: any) => void): unknown; unbind_all(): unknown };
+  connection: {
+    state: string;
+    bind(event: 'state_change', callback: (change: { previous: string; current: string }) => void): unknown;
+    bind(event: string, callback: (data: unknown) => void): unknown;
+    unbind_all(): unknown;
+  };
   subscribe(channel: string): PusherChannelLike;
   unsubscribe(channel: string): void;
   disconnect(): void;
@@ -40,8 +45,10 @@ export interface PusherTransportOptions {
 
 async function loadPusherJs(): Promise<PusherConstructor> {
   const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
-  const mod: any = isNode ? await import('pusher-js') : await import('pusher-js/worker');
-  return (mod.default?.default ?? mod.default ?? mod) as PusherConstructor;
+  // CJS interop: the constructor is the module, its default, or its default's default
+  type PusherModule = PusherConstructor & { default?: PusherConstructor & { default?: PusherConstructor } };
+  const mod = (isNode ? await import('pusher-js') : await import('pusher-js/worker')) as unknown as PusherModule;
+  return mod.default?.default ?? mod.default ?? mod;
 }
 
 const LOSS_STATES = new Set(['connecting', 'unavailable', 'failed', 'disconnected']);
@@ -61,7 +68,7 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
 
   const emitState = (state: string) => { for (const l of stateListeners) l(state); };
 
-  function authorize(params: { socketId: string; channelName: string }, callback: (error: Error | null, data: any) => void) {
+  function authorize(params: { socketId: string; channelName: string }, callback: ChannelAuthorizationCallback) {
     const body = stringifyForm({ ...options.authParams, socket_id: params.socketId, channel_name: params.channelName });
     options.fetch(`${options.baseUrl}${restPaths.pusherAuth()}`, {
       method: 'POST',
@@ -73,7 +80,7 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
       body: body.toString(),
     }).then(async (response) => {
       if (!response.ok) throw new Error(`Channel authorization refused (${response.status})`);
-      callback(null, await response.json());
+      callback(null, (await response.json()) as Parameters<ChannelAuthorizationCallback>[1]);
     }).catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
   }
 
