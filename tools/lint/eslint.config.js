@@ -160,6 +160,12 @@ export default tseslint.config(
   {
     files: ['src/ui/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs['recommended-latest'].rules },
+    // the rules of hooks and exhaustive deps; not the React Compiler's own
+    // diagnostics (refs, purity, set-state-in-effect, …): the app does not
+    // compile with it, and they refuse patterns that are correct without it
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
   },
 );

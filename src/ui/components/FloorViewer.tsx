@@ -89,9 +89,7 @@ export function FloorViewer(props: FloorViewerProps) {
 
   // what happens once the view stops moving: culling, the centre for forms, the tab stop
   const settled = useRef<(v: Viewport) => void>(() => undefined);
-  // createCamera keeps these getters and calls them on gestures and timers,
-  // after render; the compiler cannot see into it, so it flags the closures
-  // eslint-disable-next-line react-hooks/refs -- the getters are read only after render (above)
+  // made once; it calls these getters on gestures and timers, after render
   const [camera] = useState(() => createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v) }));
   useEffect(() => () => camera.dispose(), [camera]);
 
