@@ -17,18 +17,22 @@ export function base64ToBytes(text: string): Uint8Array {
 
 /** The decoded packet, or null after logging why it was dropped. */
 export function decodePacket(payload: unknown, logger: Logger): LivePacket | null {
+  const json = decodePayload(payload, logger);
+  return json === undefined ? null : normalizeLivePacket(json, { logger });
+}
+
+/** base64 → inflate → JSON (a whole payload, or the joined slices of a framed change); undefined after a warning. */
+export function decodePayload(payload: unknown, logger: Logger): unknown {
   if (typeof payload !== 'string') {
     logger.warn('Dropped live payload: not a base64 string');
-    return null;
+    return undefined;
   }
-  let json: unknown;
   try {
-    json = JSON.parse(inflate(base64ToBytes(payload), { toText: true }));
+    return JSON.parse(inflate(base64ToBytes(payload), { toText: true })) as unknown;
   } catch (error) {
     logger.warn('Dropped live payload: cannot decode', errorText(error));
-    return null;
+    return undefined;
   }
-  return normalizeLivePacket(json, { logger });
 }
 
 export function errorText(error: unknown): string {

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PUSHER_MESSAGE_LIMIT_BYTES } from '../../src/shared/constants.js';
 import type { LiveChange, StreamScope } from '../../src/shared/protocol.js';
@@ -27,11 +28,16 @@ describe('packetCodec', () => {
       expect(packets.map((p) => p.stream_sequence)).toEqual(packets.map((_, i) => 11 + i));
       expect(packets.flatMap((p) => p.changes)).toEqual(changes);
     });
-    it('sends a single oversized change alone rather than dropping it', () => {
+    it('splits a single change too large for one message over frames below 10 KB, one sequence each', () => {
       const big: LiveChange = { collection: 'assets', kind: 'modified', id: '1', data: { blob: Array.from({ length: 20_000 }, (_, i) => (i * 2654435761) % 1e9).join(',') } };
       const payloads = encodeChanges('s', 1, [big]);
-      expect(payloads).toHaveLength(1);
-      expect(decodePacket(payloads[0]!).changes[0]).toEqual(big);
+      expect(payloads.length).toBeGreaterThan(1);
+      const frames = payloads.map((p) => decodePacket(p));
+      for (const p of payloads) expect(p.length).toBeLessThan(PUSHER_MESSAGE_LIMIT_BYTES);
+      expect(frames.map((f) => [f.stream_sequence, f.frame?.index, f.frame?.count, f.changes.length]))
+        .toEqual(frames.map((_, i) => [1 + i, i, payloads.length, 0]));
+      const joined = frames.map((f) => f.frame!.data).join('');
+      expect(JSON.parse(inflateSync(Buffer.from(joined, 'base64')).toString('utf8'))).toEqual([big]);
     });
   });
 });

@@ -2,7 +2,9 @@
 // packet without a usable stream position is dropped whole; a bad change is
 // dropped alone, so the packet still advances the stream and no gap appears.
 
-import { CHANGE_KINDS, COLLECTIONS, type ChangeKind, type Collection, type LiveChange, type LivePacket } from '../protocol.js';
+import {
+  CHANGE_KINDS, COLLECTIONS, type ChangeKind, type Collection, type LiveChange, type LiveFrame, type LivePacket,
+} from '../protocol.js';
 import { isRecord, toId, type NormalizeContext } from './primitives.js';
 import { WARN } from './warnings.js';
 
@@ -53,5 +55,22 @@ export function normalizeLivePacket(raw: unknown, ctx: NormalizeContext): LivePa
     const change = normalizeLiveChange(item, ctx);
     if (change) changes.push(change);
   }
-  return { stream_id: raw.stream_id, stream_sequence: sequence, changes };
+  if (raw.frame === undefined) return { stream_id: raw.stream_id, stream_sequence: sequence, changes };
+  // a slice of a change too large for one message (src/worker/sync/frames.ts joins them)
+  const frame = normalizeLiveFrame(raw.frame);
+  if (!frame) {
+    // dropped whole: the next packet shows the gap, and the client reloads
+    ctx.logger.warn(WARN.packetMalformed('malformed frame'), raw.frame);
+    return null;
+  }
+  return { stream_id: raw.stream_id, stream_sequence: sequence, changes, frame };
+}
+
+function normalizeLiveFrame(raw: unknown): LiveFrame | null {
+  if (!isRecord(raw)) return null;
+  const { index, count, data } = raw;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) return null;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 2 || index >= count) return null;
+  if (typeof data !== 'string') return null;
+  return { index, count, data };
 }

@@ -4,8 +4,9 @@
 // once; packets of a replaced transport are dropped.
 
 import type { StreamScope } from '../../shared/protocol.js';
-import { decodePacket, errorText } from '../decode.js';
+import { decodePacket, decodePayload, errorText } from '../decode.js';
 import type { Logger, Transport } from '../ports.js';
+import { createFrameAssembler } from '../sync/frames.js';
 import type { Subscriptions } from '../sync/subscriptions.js';
 
 export interface LiveLinkOptions {
@@ -58,11 +59,13 @@ export function createLiveLink(options: LiveLinkOptions): LiveLink {
       close();
       lost = null;
       transport = t;
+      // a change too large for one message arrives in frames (docs/protocol.md §5)
+      const frames = createFrameAssembler({ decode: (text) => decodePayload(text, logger), logger });
       off = [
         t.onMessage((scope, payload) => {
           if (transport !== t) return;
           const packet = decodePacket(payload, logger);
-          if (packet) subs.receive(scope, packet);
+          if (packet) subs.receive(scope, frames.accept(packet));
         }),
         t.onStateChange((word) => {
           if (transport !== t) return;
