@@ -108,6 +108,8 @@ export function createEngine(deps: EngineDeps): Engine {
   let progress: LoadProgress | null = null;
   // what the store holds of the location: saved data, or live data of the current load
   let fromCache = false;
+  /** whose saved data the store serves while fromCache */
+  let cachedUserId: Id | null = null;
   let locationLive = false;
   /** bumps at every location switch and session end: a slower cache read of an older one is dropped */
   let epoch = 0;
@@ -344,12 +346,25 @@ export function createEngine(deps: EngineDeps): Engine {
     hub.markDirty('session');
   }
 
+  /** Applies batches read from the cache through the one write path; what came from storage is stored already. */
+  function applyCached(batches: ChangeBatch[]): Set<Id> {
+    const changed = new Set<Id>();
+    for (const batch of batches) {
+      const delta = applyBatch(store, batch, applyOptions());
+      delta.persist.clear();
+      afterDelta(delta);
+      for (const id of delta.assets) changed.add(id);
+    }
+    return changed;
+  }
+
   /**
-   * Serves a cached location at once, unless a newer switch or live data came first: the
-   * shared part and the shown floor's part (or, with a saved view of that floor, only the
-   * shared part), then the other parts once a floor snapshot went out.
+   * Serves a cached location at once, unless a newer switch, a sign-out or live data came
+   * first: the shared part and the shown floor's part (or, with a saved view of that floor,
+   * only the shared part), then the other parts once a floor snapshot went out. True when
+   * the store now serves it. Cached entities pass applyBatch like network ones (issue 11 §3).
    */
-  async function serveCached(userId: Id, organizationId: Id, locationId: Id, view: SavedView | null = null): Promise<void> {
+  async function serveCached(userId: Id, organizationId: Id, locationId: Id, view: SavedView | null = null): Promise<boolean> {
     const mine = epoch;
     const wanted = () => mine === epoch && !locationLive;
     const locationOnly = store.organizations.has(organizationId);
@@ -361,17 +376,23 @@ export function createEngine(deps: EngineDeps): Engine {
         return floorId && view?.floorId !== floorId ? [SHARED_PART, floorId] : [SHARED_PART];
       },
     });
-    if (!restored || mine !== epoch) {
+    // the last request wins: a sign-out, another switch or the live load came first
+    if (!restored || !wanted()) {
       if (mine === epoch) restoring = false;
-      return;
+      return false;
     }
+    if (locationOnly) clearLocationData(store); else clearStore(store);
+    store.organizationId = organizationId;
+    store.locationId = locationId;
+    applyCached(restored.batches);
     fromCache = true;
+    cachedUserId = userId;
     savedView = view ? { floorId: view.floorId, layers: view.layers, entries: new Map(Object.entries(view.entries as Record<string, DrawState>)) } : null;
     restoredParts = new Set(restored.parts);
     everythingChanged();
     rederiveUsers();
     const rest = restored.allParts.filter((p) => !restoredParts.has(p));
-    if (rest.length === 0) { restoring = false; return; }
+    if (rest.length === 0) { restoring = false; return true; }
     let started = false;
     const start = () => {
       if (started) return;
@@ -385,6 +406,7 @@ export function createEngine(deps: EngineDeps): Engine {
     // the first floor snapshot goes out before the worker parses the other floors; without one, soon anyway
     const fallback = clock.setTimeout(start, REST_RESTORE_FALLBACK_MS);
     restRestore = () => { clock.clearTimeout(fallback); clock.setTimeout(start, 0); };
+    return true;
   }
 
   /** The rest of a reopen: the other parts of the saved location, the shown floor first, one at a time. */
@@ -394,13 +416,14 @@ export function createEngine(deps: EngineDeps): Engine {
     for (const part of ordered) {
       const merged = await cache.restore(userId, locationId, false, wanted, { parts: () => [part], merge: true });
       if (!merged || !wanted()) return;
+      const added = applyCached(merged.batches);
       restoredParts.add(part);
-      facts.invalidate(merged.added);
+      facts.invalidate(added);
       if (savedView?.floorId === part) {
         // the saved view gives way to the floor itself; keys it showed that are gone must go too
         savedView = null;
         hub.markDirty('assets');
-      } else hub.markDirty('assets', merged.added);
+      } else hub.markDirty('assets', added);
       hub.markDirty('structure');
     }
     searchIndex.reset();
@@ -420,7 +443,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     enterOrganization(organizationId) {
       // a resumed session already serves this organization from the cache
-      if (organizationId !== null && organizationId === store.organizationId && fromCache) return;
+      if (organizationId !== null && organizationId === store.organizationId && fromCache && cachedUserId === viewerUserId()) return;
       epoch += 1;
       forgetReopen();
       reports.reset();
@@ -436,7 +459,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     enterLocation(organizationId, locationId) {
       // a resumed session already serves this location from the cache; the live load replaces it
-      if (locationId !== null && locationId === store.locationId && fromCache) return;
+      if (locationId !== null && locationId === store.locationId && fromCache && cachedUserId === viewerUserId()) return;
       epoch += 1;
       forgetReopen();
       reports.reset();
@@ -460,7 +483,8 @@ export function createEngine(deps: EngineDeps): Engine {
       epoch += 1;
       forgetReopen();
       reports.reset();
-      const uid = settings?.user.id ?? null;
+      const uid = settings?.user.id ?? resumingUserId;
+      resumingUserId = null;
       persister.setSource(null);
       clearStore(store);
       settings = null;
@@ -489,6 +513,14 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   /** a resumed session keeps its saved floor through the first location switch */
   let resumedFloor = false;
+  /**
+   * Bumps at every sign-in, sign-out and resume: a resume still reading the
+   * saved session or location when the user signs out (or another signs in)
+   * gives up instead of bringing the previous user back (issue 11 §3).
+   */
+  let userEpoch = 0;
+  /** the saved session's user while resume() reads its data (settings come later) */
+  let resumingUserId: Id | null = null;
 
   function forgetReopen() {
     savedView = null;
@@ -532,6 +564,9 @@ export function createEngine(deps: EngineDeps): Engine {
   async function signedIn(call: (s: Session) => Promise<Settings>): Promise<ApiResult<Settings>> {
     const s = session;
     if (!s) return notInitialised();
+    // a resume still reading the saved location of whoever was here must not land
+    userEpoch += 1;
+    epoch += 1;
     const result = await toResult(() => call(s));
     return result.ok ? { ok: true, value: settings ?? result.value } : result;
   }
@@ -572,11 +607,14 @@ export function createEngine(deps: EngineDeps): Engine {
     recoverPassword: (email) => (session ? toResult(() => session!.rest.recoverPassword(email)) : Promise.resolve(notInitialised())),
 
     async resume() {
+      const mine = ++userEpoch;
       await cache.open();
       let stored: StoredSession | null = null;
       try { stored = await storage.loadSession(); } catch (error) { deps.logger.warn('Could not read the stored session', error); }
+      if (mine !== userEpoch) return false;
       if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.userId !== 'string' || !stored.userId) return false;
       const s = ensureSession(host ?? { host: stored.host, version: stored.version });
+      resumingUserId = stored.userId;
       setRoles(stored.permissions ?? []);
       navigation.restore(stored.floorId);
       resumedFloor = stored.floorId !== null;
@@ -587,8 +625,13 @@ export function createEngine(deps: EngineDeps): Engine {
         store.organizationId = stored.organizationId;
         store.locationId = stored.locationId;
         const view = await storage.loadView({ userId: stored.userId, locationId: stored.locationId }).catch(() => null);
+        // signed out (or another user signed in) while the saved view was read
+        if (mine !== userEpoch) return false;
         await serveCached(stored.userId, stored.organizationId, stored.locationId, view);
+        // signed out (or another user signed in) while the saved location was read
+        if (mine !== userEpoch) return false;
       }
+      resumingUserId = null;
       s.resume({ token: stored.token, userId: stored.userId, organizationId: stored.organizationId, locationId: stored.locationId });
       // the store holds what the cache holds: nothing to write until something changes
       cache.target(stored.userId, { fromCache: true });
@@ -596,7 +639,11 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     async signOut() {
-      session?.signOut();
+      userEpoch += 1;
+      const s = session;
+      if (s && s.state().phase.name !== 'signedOut' && s.state().phase.name !== 'sessionExpired') s.signOut();
+      // no session yet (a resume still reading): forget what it may already have served
+      else if (resumingUserId || store.organizationId || fromCache) port.endSession('signOut');
     },
 
     selectOrganization: (organizationId) => (session ? session.selectOrganization(organizationId) : Promise.resolve(notInitialised())),

@@ -18,6 +18,16 @@ function toVec3(value: unknown): Vec3 | null {
   return t ? [t[0]!, t[1]!, t[2] ?? 0] : null;
 }
 
+/** A longitude and latitude on the earth: 1e308 would convert to infinite local coordinates. */
+function onEarth(point: readonly number[]): boolean {
+  return Math.abs(point[0]!) <= 180 && Math.abs(point[1]!) <= 90;
+}
+
+function toWgs84(value: unknown): Vec3 | null {
+  const v = toVec3(value);
+  return v && onEarth(v) ? v : null;
+}
+
 export interface NormalizedCoords {
   coords: Vec3;
   wgs84_coords: Vec3 | null;
@@ -31,7 +41,7 @@ export interface NormalizedCoords {
 export function normalizeCoords(r: Raw, kind: string, id: string, ctx: NormalizeContext): NormalizedCoords & { given: boolean } {
   let wgs84: Vec3 | null = null;
   if (present(r.wgs84_coords)) {
-    wgs84 = toVec3(r.wgs84_coords);
+    wgs84 = toWgs84(r.wgs84_coords);
     if (!wgs84) ctx.logger.warn(WARN.malformedCoordinates(kind, id, 'wgs84_coords'), r.wgs84_coords);
   }
   if (present(r.coords)) {
@@ -105,6 +115,7 @@ export function normalizeOutline(r: Raw, kind: string, id: string, ctx: Normaliz
   let wgs84: Vec2[] | null = null;
   if (present(r.wgs84_outline)) {
     wgs84 = toOutline(r.wgs84_outline);
+    if (wgs84 && !wgs84.every(onEarth)) wgs84 = null;
     if (!wgs84) ctx.logger.warn(WARN.malformedOutline(kind, id, 'wgs84_outline'), r.wgs84_outline);
   }
   if (present(r.outline)) {

@@ -1,15 +1,16 @@
-// Between the store and the storage port: fill the store from a cached
-// location (served at once, marked fromCache) and describe what to persist,
-// in parts: a floor's assets and the sensors they read go to the floor's
-// part, the rest (structure, users, people, who move between floors) to the
-// shared one, so a reopen can read the shown floor first. Derived local
+// Between the store and the storage port: a cached location as change
+// batches for the one write path (served at once, marked fromCache), and what
+// to persist, in parts: a floor's assets and the sensors they read go to the
+// floor's part, the rest (structure, users, people, who move between floors)
+// to the shared one, so a reopen can read the shown floor first. Derived local
 // entities (user employee assets, manual sensors) are never cached; they are
 // derived again from the cached users.
 
 import type { Asset, Id } from '../../shared/types.js';
 import type { CacheKey, CachedCollection, CachedLocation, PersistSource } from '../storage/index.js';
 import { CACHED_COLLECTIONS, SHARED_PART } from '../storage/index.js';
-import { clearLocationData, clearStore, indexAsset, indexSensor, reindexAll, type Store } from '../store/store.js';
+import type { ChangeBatch, SinkChange } from '../ports.js';
+import type { Store } from '../store/store.js';
 
 /** Assets that move between floors are kept with the shared part, so a move never rewrites two floors' parts. */
 const MOBILE_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
@@ -49,51 +50,74 @@ export function collectionMap(store: Store, collection: CachedCollection): AnyMa
   }
 }
 
-/**
- * Replaces the store's content with a cached location. Returns false (store
- * untouched) when an entity is not even an object with a string id: such a
- * cache is unreadable and must be dropped by the caller.
- */
-export function restoreInto(store: Store, cached: CachedLocation, options: { locationOnly?: boolean } = {}): boolean {
-  const collections = options.locationOnly ? LOCATION_COLLECTIONS : CACHED_COLLECTIONS;
+/** Every entity of the given collections, or null when one is not even an object with a string id (an unreadable cache). */
+function readableLists(cached: CachedLocation, collections: readonly CachedCollection[]): Record<CachedCollection, Array<Record<string, unknown>>> | null {
+  const entities = cached?.entities;
+  if (!entities || typeof entities !== 'object') return null;
+  const lists = {} as Record<CachedCollection, Array<Record<string, unknown>>>;
   for (const collection of collections) {
-    for (const e of cached.entities[collection] ?? []) {
-      if (!e || typeof e !== 'object' || typeof (e as { id?: unknown }).id !== 'string') return false;
+    const list = entities[collection] ?? [];
+    if (!Array.isArray(list)) return null;
+    for (const e of list) {
+      if (!e || typeof e !== 'object' || Array.isArray(e) || typeof (e as { id?: unknown }).id !== 'string') return null;
     }
+    lists[collection] = list as Array<Record<string, unknown>>;
   }
-  if (options.locationOnly) clearLocationData(store); else clearStore(store);
-  store.organizationId = cached.meta.organizationId;
-  store.locationId = cached.meta.locationId;
-  for (const collection of collections) {
-    const map = collectionMap(store, collection);
-    for (const e of cached.entities[collection] ?? []) map.set((e as { id: Id }).id, e as { id: Id });
-  }
-  reindexAll(store);
-  return true;
+  return lists;
 }
 
 /**
- * Adds more parts of a cached location to what restoreInto put in the store
- * (the floors read after the first frame), indexing only what they add.
- * Returns the assets that were added or whose sensors arrived, or null (store
- * untouched) when the cache is unreadable.
+ * A cached location (or its first parts) as change batches of kind 'initial'
+ * (issue 11 §3): the engine applies them through applyBatch like a network
+ * load, so cached entities pass the same normalizers and indexes. Buildings
+ * and floors go back as assets of their type, as they travel on the wire.
+ * Returns null when the cache is unreadable; the caller drops it.
  */
-export function mergeInto(store: Store, cached: CachedLocation): Set<Id> | null {
-  const lists = [cached.entities.assets ?? [], cached.entities.sensors ?? []];
-  for (const list of lists) {
-    for (const e of list) if (!e || typeof e !== 'object' || typeof (e as { id?: unknown }).id !== 'string') return null;
+export function cachedBatches(cached: CachedLocation, options: { locationOnly?: boolean } = {}): ChangeBatch[] | null {
+  const lists = readableLists(cached, options.locationOnly ? LOCATION_COLLECTIONS : CACHED_COLLECTIONS);
+  if (!lists) return null;
+  const { organizationId, locationId } = cached.meta;
+  const initial = (collection: SinkChange['collection'], items: unknown[]): SinkChange => ({ collection, kind: 'initial', items });
+  const batches: ChangeBatch[] = [];
+  if (!options.locationOnly) {
+    batches.push({
+      scope: { kind: 'organization', organizationId },
+      changes: [
+        initial('organizations', lists.organizations), initial('locations', lists.locations),
+        initial('users', lists.users), initial('external_objects', lists.external_objects),
+      ],
+    });
+    batches.push({ scope: { kind: 'user', userId: cached.meta.userId }, changes: [initial('notifications', lists.notifications)] });
   }
-  const assets = cached.entities.assets as Asset[];
-  for (const asset of assets) store.assets.set(asset.id, asset);
-  const changed = new Set<Id>();
-  // every asset first, so a desk finds the room it sits in whatever the order
-  for (const asset of assets) { indexAsset(store, asset); changed.add(asset.id); }
-  for (const sensor of cached.entities.sensors as Array<Parameters<typeof indexSensor>[1]>) {
-    store.sensors.set(sensor.id, sensor);
-    indexSensor(store, sensor);
-    for (const assetId of store.assetsBySensor.get(sensor.id) ?? []) changed.add(assetId);
-  }
-  return changed;
+  batches.push({
+    scope: { kind: 'location', organizationId, locationId },
+    changes: [
+      initial('assets', [
+        ...lists.buildings.map((b) => ({ ...b, type: 'building' })),
+        ...lists.floors.map((f) => ({ ...f, type: 'floor' })),
+        ...lists.assets.filter((a) => a.type !== 'building' && a.type !== 'floor'),
+      ]),
+      initial('sensors', lists.sensors),
+    ],
+  });
+  return batches;
+}
+
+/**
+ * More parts of a cached location (the floors read after the first frame)
+ * as one batch that adds to what the store holds: each asset and sensor a
+ * 'modified' change, through the same normalizers. Null when unreadable.
+ */
+export function cachedPartBatch(cached: CachedLocation): ChangeBatch | null {
+  const lists = readableLists(cached, ['assets', 'sensors']);
+  if (!lists) return null;
+  const { organizationId, locationId } = cached.meta;
+  const modified = (collection: 'assets' | 'sensors') => (data: Record<string, unknown>): SinkChange => ({ collection, kind: 'modified', id: data.id as Id, data });
+  return {
+    scope: { kind: 'location', organizationId, locationId },
+    // every asset first, so a sensor finds the assets it places
+    changes: [...lists.assets.map(modified('assets')), ...lists.sensors.map(modified('sensors'))],
+  };
 }
 
 export interface PersistSourceOptions {

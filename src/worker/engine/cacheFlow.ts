@@ -1,16 +1,17 @@
 // The engine's use of storage: opening it once (posting its warnings), the
-// persist source of the loaded (user, location), restoring a cached location
-// into the store, and saving the session. Failures never stop the engine.
+// persist source of the loaded (user, location), reading a cached location as
+// change batches for the engine to apply, and saving the session. Failures
+// never stop the engine.
 
 import { locationScope, organizationScope, userScope } from '../sync/scopeLoaders.js';
 import type { StreamPosition, StreamScope } from '../../shared/protocol.js';
 import type { Id } from '../../shared/types.js';
-import type { Logger } from '../ports.js';
+import type { ChangeBatch, Logger } from '../ports.js';
 import {
   STORAGE_WARNINGS, type CachedLocationMeta, type Persister, type StoragePort, type StoredSession,
 } from '../storage/index.js';
 import type { Store } from '../store/store.js';
-import { createPersistSource, mergeInto, restoreInto } from './cache.js';
+import { cachedBatches, cachedPartBatch, createPersistSource } from './cache.js';
 import type { Feed } from './feed.js';
 
 export interface CacheFlowOptions {
@@ -40,8 +41,8 @@ export interface Restored {
   /** every part the cache holds */
   allParts: string[];
   meta: CachedLocationMeta;
-  /** merge: the assets added or whose sensors arrived */
-  added: Set<Id>;
+  /** what the engine applies through applyBatch: 'initial' batches, or with `merge` one batch that adds */
+  batches: ChangeBatch[];
 }
 
 export interface CacheFlow {
@@ -52,8 +53,9 @@ export interface CacheFlow {
    */
   target(userId: Id | null, options?: { fromCache?: boolean }): void;
   /**
-   * Restores a cached location (or some of its parts) into the store; null when there is none,
-   * it was unreadable, or `stillWanted` says no once the read is done (a later switch or live data won).
+   * Reads a cached location (or some of its parts) as change batches for the one write path; null
+   * when there is none, it was unreadable (dropped with the warning), or `stillWanted` says no once
+   * the read is done (a later switch, a sign-out or live data won).
    */
   restore(userId: Id, locationId: Id, locationOnly: boolean, stillWanted?: () => boolean, options?: RestoreOptions): Promise<Restored | null>;
   saveSession(session: StoredSession | null): Promise<void>;
@@ -110,12 +112,16 @@ export function createCacheFlow(options: CacheFlowOptions): CacheFlow {
         return null;
       }
       if (!cached || !stillWanted()) return null;
-      const added = restoreOptions.merge ? mergeInto(store, cached) : restoreInto(store, cached, { locationOnly }) ? new Set<Id>() : null;
-      if (!added) {
+      // a cache of another user or location under this key is not this one's
+      const mine = cached.meta?.userId === userId && cached.meta?.locationId === locationId;
+      const part = restoreOptions.merge ? cachedPartBatch(cached) : null;
+      const batches = !mine ? null : restoreOptions.merge ? (part ? [part] : null) : cachedBatches(cached, { locationOnly });
+      if (!batches) {
+        logger.warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
         warn(STORAGE_WARNINGS.UNREADABLE_DROPPED);
         return null;
       }
-      return { parts: cached.parts, allParts: cached.meta.parts ?? cached.parts, meta: cached.meta, added };
+      return { parts: cached.parts, allParts: cached.meta.parts ?? cached.parts, meta: cached.meta, batches };
     },
 
     async saveSession(session) {

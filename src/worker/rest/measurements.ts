@@ -21,6 +21,26 @@ export interface MeasurementPages extends MeasurementsResponse {
   pages: number;
 }
 
+/** A page that is not `{columns: string[], rows: unknown[][], has_more_results: boolean}`: the caller warns; nothing is half-read. */
+export class MalformedPageError extends Error {
+  constructor(type: string, reason: string) {
+    super(`Malformed measurements page of ${type}: ${reason}`);
+    this.name = 'MalformedPageError';
+  }
+}
+
+function checkPage(page: unknown, type: string, columnCount: number | null): MeasurementsResponse {
+  if (!page || typeof page !== 'object' || Array.isArray(page)) throw new MalformedPageError(type, 'not an object');
+  const p = page as Partial<MeasurementsResponse>;
+  if (!Array.isArray(p.columns) || !p.columns.every((c) => typeof c === 'string')) throw new MalformedPageError(type, 'columns are not a list of names');
+  if (columnCount !== null && p.columns.length !== columnCount) throw new MalformedPageError(type, 'columns changed between pages');
+  if (!Array.isArray(p.rows) || !p.rows.every((r) => Array.isArray(r) && r.length === p.columns!.length)) {
+    throw new MalformedPageError(type, 'rows are not lists of one value per column');
+  }
+  if (p.has_more_results !== undefined && typeof p.has_more_results !== 'boolean') throw new MalformedPageError(type, 'has_more_results is not a boolean');
+  return p as MeasurementsResponse;
+}
+
 export async function fetchAllMeasurements(
   fetchPage: (query: MeasurementsQuery) => Promise<MeasurementsResponse>,
   type: string,
@@ -35,13 +55,14 @@ export async function fetchAllMeasurements(
   let pages = 0;
   const what = `measurements:${type}`;
   for (;;) {
-    const page = await fetchPage({
+    const answer = await fetchPage({
       start,
       limit,
       end: range.end,
       sensor_id: range.sensorIds && range.sensorIds.length > 0 ? range.sensorIds : undefined,
       ignore_previous_validity: ignorePrevious,
     });
+    const page = checkPage(answer, type, pages === 0 ? null : columns.length);
     pages += 1;
     if (pages === 1) columns = page.columns;
     for (const row of page.rows) rows.push(row);

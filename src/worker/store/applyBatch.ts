@@ -74,14 +74,18 @@ export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptio
  */
 function placeLoadedAssets(store: Store, delta: StoreDelta, everything: boolean): void {
   const sensorIds = everything ? store.sensors.keys() : delta.sensors.values();
+  const placed = new Set<Id>();
   for (const sensorId of sensorIds) {
     const sensor = store.sensors.get(sensorId);
     if (!sensor || sensor.type !== 'location' || !sensor.last_measurement) continue;
-    // placing re-indexes the asset (out of and back into this very set): walk a copy, or it never ends
+    // placing re-indexes the asset, which takes it out of this very set and puts it back:
+    // walking the live set would visit it again and again (issue 11 §1), so walk a snapshot
     for (const assetId of [...(store.assetsBySensor.get(sensorId) ?? [])]) {
+      if (placed.has(assetId)) continue;
+      placed.add(assetId);
       const asset = store.assets.get(assetId);
       const value = asset ? latestLocation(sensorsOf(store, asset)) : null;
-      if (!asset || !value || (asset.x === value.x && asset.y === value.y && store.floorOf.get(assetId) === value.floor_id)) continue;
+      if (!asset || !value || (asset.x === value.x && asset.y === value.y && store.floorOf.get(assetId) === (value.floor_id ?? store.floorOf.get(assetId)))) continue;
       placeAsset(store, asset, value);
       delta.assets.add(assetId);
     }
@@ -154,6 +158,8 @@ function touched(store: Store, collection: EntityCollection, id: Id, delta: Stor
 }
 
 function replaceCollection(store: Store, collection: EntityCollection, items: unknown, delta: StoreDelta, options: ApplyOptions): boolean {
+  // "objects missing from an initial load are deleted" (spec §4): something that is not a list is no load at all
+  if (!Array.isArray(items)) { options.logger.warn(`Expected a list of ${collection}; got something else`); return false; }
   const map = mapOf(store, collection);
   const ctx = normalizeContext(store, options.logger);
   const list = normalizeEntity.list(collection, items, ctx);
@@ -225,7 +231,12 @@ function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options:
   const { buildings, floors } = normalizeStructureAsset.all(store, structureRaw, ctx);
   replaceMap(store.buildings, buildings, (id) => markPersist(delta, 'buildings', id));
   replaceMap(store.floors, floors, (id) => markPersist(delta, 'floors', id));
-  const assets = normalizeEntity.assets(others, ctx);
+  // an id belongs to one collection: a building or floor wins over a drawable asset of the same id
+  const assets = normalizeEntity.assets(others, ctx).filter((a) => {
+    const structural = store.buildings.has(a.id) || store.floors.has(a.id);
+    if (structural) options.logger.warn(`Duplicate id ${a.id} in assets; the building or floor wins`);
+    return !structural;
+  });
   const keep = new Set(assets.map((a) => a.id));
   for (const [id, asset] of store.assets) {
     if (keep.has(id) || asset.local) continue;
@@ -273,6 +284,8 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
       ? ['buildings' as const, store.buildings as Map<Id, Building | Floor>]
       : ['floors' as const, store.floors as Map<Id, Building | Floor>];
     if (change.kind === 'created' && map.has(entity.value.id)) options.logger.warn(`Duplicate id ${entity.value.id} in assets; the later one wins`);
+    // a whole new object of another type moves the id: it never stays in two collections (issue 11 §5)
+    leaveOtherCollections(store, entity.value.id, collection, delta, options);
     map.set(entity.value.id, entity.value);
     markPersist(delta, collection, entity.value.id);
     delta.structure = true;
@@ -280,6 +293,12 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
   }
   const asset = normalizeEntity.asset(raw, ctx);
   if (!asset) return false;
+  if (leaveOtherCollections(store, asset.id, 'assets', delta, options)) {
+    store.assets.set(asset.id, asset);
+    delta.assets.add(asset.id);
+    markPersist(delta, 'assets', asset.id);
+    return true;
+  }
   const previous = store.assets.get(asset.id);
   if (change.kind === 'created' && previous) options.logger.warn(`Duplicate id ${asset.id} in assets; the later one wins`);
   if (previous && previous.parent_id !== asset.parent_id && hasChildren(store, asset.id)) {
@@ -303,6 +322,30 @@ function notePrivacyFloor(store: Store, asset: Asset, delta: StoreDelta): void {
   if (!isPrivacyZone(asset)) return;
   const floorId = store.floorOf.get(asset.id);
   if (floorId) delta.privacyFloors.add(floorId);
+}
+
+/**
+ * Takes `id` out of the asset collections other than `into` (a type change
+ * between a drawable asset, a building and a floor). Returns true when it was
+ * in one, so the caller rebuilds the indexes.
+ */
+function leaveOtherCollections(store: Store, id: Id, into: 'assets' | 'buildings' | 'floors', delta: StoreDelta, options: ApplyOptions): boolean {
+  let moved = false;
+  if (into !== 'buildings' && store.buildings.delete(id)) { markPersist(delta, 'buildings', id); moved = true; }
+  if (into !== 'floors' && store.floors.delete(id)) { markPersist(delta, 'floors', id); moved = true; }
+  const asset = into !== 'assets' ? store.assets.get(id) : undefined;
+  if (asset) {
+    store.assets.delete(id);
+    unindexAsset(store, asset);
+    delta.assets.add(id);
+    markPersist(delta, 'assets', id);
+    moved = true;
+  }
+  if (moved) {
+    options.logger.warn(`Asset ${id} changed its type to or from a building or floor; moved it`);
+    delta.structure = true;
+  }
+  return moved;
 }
 
 /** The viewer's own vote and the tally an answer carried (live asset updates carry only the tally). */

@@ -1,10 +1,11 @@
 // The initial REST loads of each scope (docs/protocol.md §5): which calls fill
 // which collections, each answering with the position of the scope's stream.
 
-import { restPaths, type WireLocation, type WireOrganization } from '../../shared/rest.js';
+import { restPaths, type WireOrganization } from '../../shared/rest.js';
 import { locationStreamScope, type LocationAudience, type StreamScope } from '../../shared/protocol.js';
 import { canSeeUnpublished, rolesFromPermissions } from '../../shared/roles.js';
 import type { Id } from '../../shared/types.js';
+import { isRecord, toId } from '../../shared/normalize/primitives.js';
 import { query, type RestClient } from '../rest/restClient.js';
 import type { CollectionLoad, ScopeLoader } from './subscriptions.js';
 
@@ -41,10 +42,31 @@ export class UnexpectedAnswerError extends Error {
   }
 }
 
+/**
+ * Every initial load tells the stream position it reflects (docs/protocol.md
+ * §5): without it, live packets cannot be checked against the load, so an
+ * answer without it (a cache or proxy that strips headers) is no load either.
+ */
+function positioned<T>(path: string, r: { data: T; position: CollectionLoad['position'] }): CollectionLoad['position'] {
+  if (!r.position) throw new UnexpectedAnswerError(path, 'x-stream-id and x-stream-sequence headers');
+  return r.position;
+}
+
 async function list(rest: RestClient, path: string, signal?: AbortSignal): Promise<CollectionLoad> {
   const r = await rest.load<unknown>(path, signal);
+  // a non-JSON body (an HTML page, another content type) reaches here as text
   if (!Array.isArray(r.data)) throw new UnexpectedAnswerError(path, 'a JSON list');
-  return { items: r.data, position: r.position };
+  return { items: r.data, position: positioned(path, r) };
+}
+
+/** Location ids of a listing or an organization's `locations` (ids or objects); anything else is skipped. */
+function idsOf(items: unknown[]): Id[] {
+  const out: Id[] = [];
+  for (const item of items) {
+    const id = toId(isRecord(item) ? item.id : item);
+    if (id !== null) out.push(id);
+  }
+  return out;
 }
 
 /** `onLocations` learns the organization's location ids (a location loads only when it is one of them). */
@@ -59,15 +81,16 @@ export function scopeLoaders(rest: RestClient, scope: StreamScope, onLocations: 
             const path = restPaths.organization(org);
             const r = await rest.load<WireOrganization>(path, signal);
             if (!r.data || typeof r.data !== 'object' || Array.isArray(r.data)) throw new UnexpectedAnswerError(path, 'an organization');
-            if (Array.isArray(r.data.locations)) onLocations(r.data.locations.map(String));
-            return { items: [r.data], position: r.position };
+            const position = positioned(path, r);
+            if (Array.isArray(r.data.locations)) onLocations(idsOf(r.data.locations));
+            return { items: [r.data], position };
           },
         },
         {
           collection: 'locations',
           load: async () => {
             const r = await list(rest, restPaths.locations(org), signal);
-            onLocations((r.items as WireLocation[]).filter((l) => l && l.id !== undefined).map((l) => String(l.id)));
+            onLocations(idsOf(r.items));
             return r;
           },
         },

@@ -9,7 +9,7 @@ import {
 import { mqttTopicFilter, type StreamScope } from '../../shared/protocol.js';
 import type { MqttConfig } from '../../shared/types.js';
 import type { Logger, Transport } from '../ports.js';
-import { MQTT_CONFIG_MESSAGE, TransportConfigError } from './transportError.js';
+import { MQTT_CONFIG_MESSAGE, SubscriptionCancelledError, TransportConfigError } from './transportError.js';
 
 type MqttConnect = (url: string, options: IClientOptions) => MqttClient;
 
@@ -56,6 +56,8 @@ export function createMqttTransport(options: MqttTransportOptions): Transport {
   const stateListeners = new Set<(state: string) => void>();
   /** topic prefix (filter without '#') → scope */
   const prefixes = new Map<string, StreamScope>();
+  /** filter → cancels its subscription still waiting for the SUBACK */
+  const pending = new Map<string, () => void>();
   const decoder = new TextDecoder();
   let client: MqttClient | null = null;
   let lost = false;
@@ -105,19 +107,32 @@ export function createMqttTransport(options: MqttTransportOptions): Transport {
       const c = client;
       client = null;
       prefixes.clear();
+      for (const cancel of [...pending.values()]) cancel();
       if (c) await c.endAsync(true).catch(() => undefined);
     },
     async subscribe(scope) {
       const c = client;
       if (!c) throw new Error('MQTT transport is not connected');
       const filter = mqttTopicFilter(scope);
-      const granted = await c.subscribeAsync(filter, { qos: 1 });
-      const refused = granted.find((g) => g.qos >= 128);
-      if (refused) throw new Error(`Subscription to ${filter} refused (reason ${refused.qos})`);
-      prefixes.set(filter.slice(0, -1), scope);
+      pending.get(filter)?.();
+      // settles when the SUBACK comes, or at once when the scope is dropped or the transport closes first
+      const cancelled = new Promise<never>((_, reject) => {
+        pending.set(filter, () => { pending.delete(filter); reject(new SubscriptionCancelledError(filter)); });
+      });
+      cancelled.catch(() => undefined);
+      const mine = pending.get(filter);
+      try {
+        const granted = await Promise.race([c.subscribeAsync(filter, { qos: 1 }), cancelled]);
+        const refused = granted.find((g) => g.qos >= 128);
+        if (refused) throw new Error(`Subscription to ${filter} refused (reason ${refused.qos})`);
+        prefixes.set(filter.slice(0, -1), scope);
+      } finally {
+        if (pending.get(filter) === mine) pending.delete(filter);
+      }
     },
     async unsubscribe(scope) {
       const filter = mqttTopicFilter(scope);
+      pending.get(filter)?.();
       prefixes.delete(filter.slice(0, -1));
       await client?.unsubscribeAsync(filter);
     },

@@ -9,7 +9,7 @@ import { pusherChannel, PUSHER_EVENT, type StreamScope } from '../../shared/prot
 import { restPaths } from '../../shared/rest.js';
 import type { PusherConfig } from '../../shared/types.js';
 import type { FetchFn, Logger, Transport } from '../ports.js';
-import { PUSHER_CONFIG_MESSAGE, TransportConfigError } from './transportError.js';
+import { PUSHER_CONFIG_MESSAGE, SubscriptionCancelledError, TransportConfigError } from './transportError.js';
 
 /** The slice of pusher-js this adapter uses (its own types misbehave under ESM interop). */
 interface PusherChannelLike {
@@ -61,7 +61,8 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
   const { logger } = options;
   const messageListeners = new Set<(scope: StreamScope, payload: string) => void>();
   const stateListeners = new Set<(state: string) => void>();
-  const subscriptions = new Map<string, Promise<void>>();
+  /** channel → its subscription, with the way to settle it if it is dropped before the service answers */
+  const subscriptions = new Map<string, { done: Promise<void>; cancel(): void }>();
   let pusher: PusherLike | null = null;
   let wasConnected = false;
   let lost = false;
@@ -128,6 +129,7 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
     async disconnect() {
       const client = pusher;
       pusher = null;
+      for (const sub of subscriptions.values()) sub.cancel();
       subscriptions.clear();
       if (!client) return;
       client.connection.unbind_all();
@@ -138,9 +140,11 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
       if (!client) return Promise.reject(new Error('Pusher transport is not connected'));
       const name = pusherChannel(scope);
       const existing = subscriptions.get(name);
-      if (existing) return existing;
+      if (existing) return existing.done;
       const channel = client.subscribe(name);
+      let cancel = () => undefined as void;
       const subscribed = new Promise<void>((resolve, reject) => {
+        cancel = () => reject(new SubscriptionCancelledError(name));
         channel.bind('pusher:subscription_succeeded', () => resolve());
         channel.bind('pusher:subscription_error', (status: unknown) => {
           subscriptions.delete(name);
@@ -153,11 +157,13 @@ export function createPusherTransport(options: PusherTransportOptions): Transpor
           for (const l of messageListeners) l(scope, data as string);
         });
       });
-      subscriptions.set(name, subscribed);
+      subscriptions.set(name, { done: subscribed, cancel });
       return subscribed;
     },
     async unsubscribe(scope) {
       const name = pusherChannel(scope);
+      // a subscription still waiting for pusher:subscription_succeeded would otherwise never settle
+      subscriptions.get(name)?.cancel();
       subscriptions.delete(name);
       pusher?.unsubscribe(name);
     },

@@ -87,6 +87,17 @@ describe('normalizeAsset', () => {
     expect(a.wgs84_coords).toEqual([location.longitude, location.latitude + 0.001, 2]);
   });
 
+  it('takes wgs84 coordinates off the earth (1e308) as malformed: a warning and finite local coordinates', () => {
+    const { ctx, messages } = recordingContext({ location });
+    const a = normalizeAsset({ id: 'a', wgs84_coords: [1e308, 1e308], wgs84_outline: [[1e308, 0], [0, 1e308], [1, 1]] }, ctx)!;
+    expect(a.coords).toEqual([0, 0, 0]);
+    expect(a.wgs84_coords).toBeNull();
+    expect(a.outline).toBeNull();
+    expect(messages()).toEqual([WARN.malformedCoordinates('asset', 'a', 'wgs84_coords'), WARN.malformedOutline('asset', 'a', 'wgs84_outline')]);
+    const kept = normalizeAsset({ id: 'b', x: 3, y: 4, wgs84_coords: [-1e308, 0] }, ctx)!;
+    expect([kept.x, kept.y]).toEqual([3, 4]);
+  });
+
   it('prefers local coordinates over wgs84 ones', () => {
     const { ctx } = recordingContext({ location });
     const a = normalizeAsset({ id: 'a', coords: [1, 2, 0], wgs84_coords: [25, 61, 0] }, ctx)!;

@@ -112,6 +112,20 @@ describe('pusherTransport', () => {
       FakePusher.last.channels.get('private-eb-changes-1')!.fire('pusher:subscription_error', { status: 403 });
       await expect(refused).rejects.toThrow('Subscription to private-eb-changes-1 refused: {"status":403}');
     });
+
+    it('settles a subscription still waiting for the service when its scope is unsubscribed or the transport closes', async () => {
+      const { t } = pusherTransport();
+      const connecting = t.connect();
+      await Promise.resolve(); await Promise.resolve();
+      FakePusher.last.state('connected');
+      await connecting;
+      const dropped = t.subscribe(LOC);
+      await t.unsubscribe(LOC);
+      await expect(dropped).rejects.toThrow('Subscription to private-eb-changes-1-10 was cancelled before it was confirmed');
+      const closed = t.subscribe(ORG);
+      await t.disconnect();
+      await expect(closed).rejects.toMatchObject({ name: 'SubscriptionCancelledError' });
+    });
   });
 });
 
@@ -168,6 +182,29 @@ describe('mqttTransport', () => {
       client().emit('message', 'eb/changes/1/10/changes', Buffer.from('abc='));
       client().emit('message', 'eb/changes/1/_org/changes', Buffer.from('def='));
       expect(got).toEqual([[LOC, 'abc='], [ORG, 'def=']]);
+    });
+
+    it('settles a subscription still waiting for its SUBACK when the scope is unsubscribed or the transport closes, and routes nothing to it', async () => {
+      const { t, client } = mqttTransport();
+      const connecting = t.connect();
+      await Promise.resolve(); await Promise.resolve();
+      client().emit('connect');
+      await connecting;
+      let answer!: (granted: Array<{ topic: string; qos: number }>) => void;
+      client().subscribeAsync = () => new Promise((resolve) => { answer = resolve; });
+      const got: unknown[] = [];
+      t.onMessage((scope) => got.push(scope));
+      const dropped = t.subscribe(LOC);
+      await t.unsubscribe(LOC);
+      await expect(dropped).rejects.toMatchObject({ name: 'SubscriptionCancelledError' });
+      // the late SUBACK does not bring the dropped scope back
+      answer([{ topic: 'eb/changes/1/10/#', qos: 1 }]);
+      await Promise.resolve();
+      client().emit('message', 'eb/changes/1/10/changes', Buffer.from('abc='));
+      expect(got).toEqual([]);
+      const closed = t.subscribe(ORG);
+      await t.disconnect();
+      await expect(closed).rejects.toMatchObject({ name: 'SubscriptionCancelledError' });
     });
 
     it('rejects a subscription the broker refuses', async () => {
