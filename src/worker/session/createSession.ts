@@ -230,6 +230,23 @@ export function createSession(options: SessionOptions): Session {
     } finally {
       dispatching = false;
     }
+    settleAbandoned();
+  }
+
+  /**
+   * A caller waiting for a choice the session no longer wants (another
+   * organization was chosen while the location still waited for it, or a
+   * later location replaced the remembered one) hears it was superseded:
+   * every call settles (issue 11 §1).
+   */
+  function settleAbandoned() {
+    if (waiters.size === 0) return;
+    const { ctx } = state;
+    const alive = new Set(wantedScopes(ctx).map(refKey));
+    if (ctx.organizationId && ctx.preferredLocationId) {
+      alive.add(refKey({ kind: 'location', organizationId: ctx.organizationId, locationId: ctx.preferredLocationId }));
+    }
+    for (const key of [...waiters.keys()]) if (!alive.has(key)) settle(key, superseded());
   }
 
   function step(event: SessionEvent) {
