@@ -499,6 +499,8 @@ export function createEngine(deps: EngineDeps): Engine {
       everythingChanged();
       void (async () => {
         try {
+          // a write of this user still in flight lands first, so the clearing below removes it too
+          await persister.settled();
           await cache.saveSession(null);
           // an expired session keeps the user's saved data (it is theirs alone); signing out removes it
           if (uid && reason === 'signOut') {

@@ -43,6 +43,8 @@ export interface Persister {
   requestFull(): void;
   /** writes what is queued now (tests, sign-out, page hide) */
   flush(): Promise<void>;
+  /** resolves once a write already in flight has landed (or failed); queues nothing */
+  settled(): Promise<void>;
   dispose(): void;
 }
 
@@ -154,6 +156,9 @@ export function createPersister(options: PersisterOptions): Persister {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
       if (writing) await writing;
       await write();
+    },
+    async settled() {
+      while (writing) await writing;
     },
     dispose() {
       if (timer !== null) clock.clearTimeout(timer);

@@ -1,0 +1,198 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SELF_KEY, type ConnectionView, type DrawState, type StructureEntry } from '../../../src/shared/api.js';
+import { MSG } from '../../../src/shared/messages.js';
+import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
+import { STORAGE_WARNINGS, type StoragePort } from '../../../src/worker/storage/storagePort.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { collect } from '../../worker/engine/harness.js';
+import { createScenario, signInLive, type Scenario } from './setup.js';
+
+// Issue 11 §3 against the reference server: the cache is never a dead end,
+// never another user's data, never stale navigation. Real IndexedDB code on
+// fake-indexeddb; each scenario ends on the oracle.
+
+let test: TestServer;
+const open: Scenario[] = [];
+let dbCount = 0;
+beforeAll(async () => { test = await startTestServer(); });
+afterAll(async () => { await test?.close(); });
+afterEach(async () => { for (const s of open.splice(0)) await s.dispose(); });
+
+const WAIT = { timeout: 10_000, interval: 20 };
+
+async function scenario(storage: StoragePort): Promise<Scenario> {
+  const s = await createScenario(test, { storage });
+  open.push(s);
+  return s;
+}
+
+/** A storage whose location reads wait until released (a slow disk). */
+function gatedReads(storage: StoragePort) {
+  let gate: Promise<void> | null = null;
+  let release = () => undefined as void;
+  const waiting: string[] = [];
+  const load = storage.loadLocation.bind(storage);
+  storage.loadLocation = async (key, warn) => {
+    if (gate) { waiting.push(key.locationId); await gate; }
+    return load(key, warn);
+  };
+  return {
+    hold() { gate = new Promise<void>((r) => { release = r; }); },
+    release() { gate = null; release(); },
+    waiting,
+  };
+}
+
+async function visitAndLeave(name: string, who: 'regular' | 'edit') {
+  const first = await scenario(createIdbStorage({ name }));
+  await signInLive(first, test.accounts[who]);
+  await first.settle();
+  await first.raw.internals.persister.flush();
+  const userId = first.raw.internals.session()!.state().ctx.userId!;
+  const locationId = first.raw.internals.session()!.state().ctx.locationId!;
+  await first.dispose();
+  open.splice(open.indexOf(first), 1);
+  return { userId, locationId };
+}
+
+describe('a cache that cannot be used', () => {
+  it('drops a record truncated mid-JSON with the warning, then loads the location live', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    const { userId, locationId } = await visitAndLeave(name, 'regular');
+    const db = await openDB(name);
+    const range = IDBKeyRange.bound([userId, locationId], [userId, locationId, []]);
+    const [key] = await db.getAllKeys('records', range);
+    const value = await db.get('records', key!);
+    await db.put('records', String(value).slice(0, 100), key!);
+    db.close();
+
+    const s = await scenario(createIdbStorage({ name }));
+    expect(await s.engine.resume()).toBe(true);
+    await s.settle();
+    expect(s.posted()).toContain(STORAGE_WARNINGS.UNREADABLE_DROPPED);
+  });
+
+  it('resumes without any saved location by loading live, and says it is not from the cache', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    const { userId } = await visitAndLeave(name, 'regular');
+    // the location records were evicted (or never written inside the 1 s throttle); the session stayed
+    const db = await openDB(name);
+    await db.delete('meta', IDBKeyRange.bound([userId], [userId, []]));
+    await db.delete('records', IDBKeyRange.bound([userId], [userId, []]));
+    db.close();
+    const s = await scenario(createIdbStorage({ name }));
+    const connection = await collect<ConnectionView>(s.raw, { view: 'connection' });
+    expect(await s.engine.resume()).toBe(true);
+    await s.settle();
+    s.raw.internals.hub.flush();
+    expect(connection.entries.get(SELF_KEY)).toMatchObject({ state: 'connected', fromCache: false });
+    expect(s.logger.warnings).not.toContain(MSG.NO_SOURCE_SUBSCRIPTION);
+  });
+});
+
+describe('never another user\'s data', () => {
+  it('signs out while the saved location is read; the next user holds nothing of the first', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    await visitAndLeave(name, 'edit');
+    const storage = createIdbStorage({ name });
+    const gate = gatedReads(storage);
+    const s = await scenario(storage);
+    const structure = await collect<StructureEntry>(s.raw, { view: 'structure' });
+    gate.hold();
+    const resumed = s.engine.resume();
+    await vi.waitFor(() => { expect(gate.waiting.length).toBe(1); }, WAIT);
+    await s.engine.signOut();
+    s.raw.internals.hub.flush();
+    expect(structure.entries.size).toBe(0);
+    await signInLive(s, test.accounts.regular);
+    gate.release();
+    expect(await resumed).toBe(false);
+    await s.settle();
+    // the edit user's unpublished assets never reach the regular user
+    const editToken = await test.signIn('edit');
+    const { organizationId, locationId } = s.raw.internals.session()!.state().ctx;
+    const all = (await (await test.api(`/organizations/${organizationId}/locations/${locationId}/assets`, { token: editToken })).json()) as Array<{ id: string; unpublished?: boolean }>;
+    const hidden = all.filter((a) => a.unpublished).map((a) => a.id);
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(hidden.filter((id) => s.raw.internals.store.assets.has(id))).toEqual([]);
+  });
+
+  it('signs out while a connect attempt finishes; the next user subscribes only their own channels', async () => {
+    const s = await scenario(createIdbStorage({ name: `storey-rel-cache-${++dbCount}` }));
+    const held = s.transports.holdConnects();
+    const first = s.engine.signIn(test.accounts.edit.email, test.accounts.edit.password);
+    await vi.waitFor(() => { expect(s.transports.made()).toBe(1); }, WAIT);
+    await first;
+    await s.engine.signOut();
+    const second = s.engine.signIn(test.accounts.regular.email, test.accounts.regular.password);
+    await vi.waitFor(() => { expect(s.transports.made()).toBe(2); }, WAIT);
+    held.release();
+    expect((await second).ok).toBe(true);
+    await s.settle();
+    const regularId = test.accounts.regular.userId;
+    expect(s.transports.subscribed.filter((x) => x.userId !== regularId)).toEqual([]);
+    expect(s.posted()).not.toContain(MSG.FAILED_TRYING_TO_LOAD);
+  });
+
+  it('signs out while a cache write is in flight; the first user\'s saved data is gone afterwards', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    const storage = createIdbStorage({ name });
+    const write = storage.write.bind(storage);
+    let hold: Promise<void> | null = null;
+    let release = () => undefined as void;
+    let writing = 0;
+    storage.write = async (key, w) => {
+      if (hold) { writing += 1; await hold; }
+      return write(key, w);
+    };
+    const s = await scenario(storage);
+    await signInLive(s, test.accounts.edit);
+    const editId = test.accounts.edit.userId;
+    hold = new Promise<void>((r) => { release = r; });
+    s.raw.internals.persister.requestFull();
+    await vi.waitFor(() => { expect(writing).toBe(1); }, WAIT);
+    await s.engine.signOut();
+    // the write lands well after the sign-out began clearing
+    await new Promise((r) => setTimeout(r, 150));
+    release();
+    hold = null;
+    await signInLive(s, test.accounts.regular);
+    await s.settle();
+    await vi.waitFor(async () => {
+      const db = await openDB(name);
+      const left = await db.getAllKeys('records', IDBKeyRange.bound([editId], [editId, []]));
+      db.close();
+      expect(left).toEqual([]);
+    }, WAIT);
+  });
+});
+
+describe('the last request wins', () => {
+  it('drops a slow cache read of an earlier location switch that lands after a later one', async () => {
+    const storage = createIdbStorage({ name: `storey-rel-cache-${++dbCount}` });
+    const gate = gatedReads(storage);
+    const s = await scenario(storage);
+    await signInLive(s, test.accounts.regular);
+    const ctx = () => s.raw.internals.session()!.state().ctx;
+    const [first, second] = ctx().orgLocationIds!;
+    expect(second).toBeDefined();
+    // visit the second location so it has a cache, then come back
+    expect(await s.engine.selectLocation(second!)).toMatchObject({ ok: true });
+    await s.raw.internals.persister.flush();
+    expect(await s.engine.selectLocation(first!)).toMatchObject({ ok: true });
+    await s.raw.internals.persister.flush();
+    gate.hold();
+    const slow = s.engine.selectLocation(second!);
+    await vi.waitFor(() => { expect(gate.waiting).toContain(second); }, WAIT);
+    const later = s.engine.selectLocation(first!);
+    expect(await slow).toMatchObject({ ok: false });
+    expect(await later).toMatchObject({ ok: true });
+    gate.release();
+    await s.settle();
+    expect(s.raw.internals.store.locationId).toBe(first);
+    const floor = await collect<DrawState>(s.raw, { view: 'floor', floorId: [...s.raw.internals.store.floors.keys()][0]!, layers: ['desks'] });
+    expect([...floor.entries.keys()].every((id) => id.startsWith('user-asset:') || s.raw.internals.store.assets.has(id))).toBe(true);
+  });
+});
