@@ -4,7 +4,7 @@
 // collections and kinds, ids as objects, type changes) and REST bodies.
 // Deterministic for a seed, so counts in docs/reliability.md repeat.
 
-import { deflate } from 'pako';
+import { deflateSync } from 'node:zlib';
 
 export function createRng(seed: number) {
   let a = seed >>> 0;
@@ -23,8 +23,9 @@ export function createRng(seed: number) {
 }
 export type Rng = ReturnType<typeof createRng>;
 
+/** base64 of zlib-deflated JSON, as the services send; Node's native zlib, since making ten thousand payloads is the test's cost, not the engine's */
 export function encode(json: unknown): string {
-  return Buffer.from(deflate(typeof json === 'string' ? json : JSON.stringify(json))).toString('base64');
+  return deflateSync(typeof json === 'string' ? json : JSON.stringify(json), { level: 1 }).toString('base64');
 }
 
 /** Values of the wrong type for any field. */
@@ -103,8 +104,13 @@ export function hostilePayload(rng: Rng, family: PacketFamily, ctx: PacketContex
     }
     case 'huge array': {
       const id = someAsset();
-      const n = 2_000 + rng.int(2_000);
-      return encode(packet([{ collection: 'assets', kind: 'modified', id, data: { ...assetData(id), data_providers: Array.from({ length: n }, (_, i) => `p${i}`), outline: Array.from({ length: 500 }, (_, i) => [i, i % 7]) } }]));
+      // one field a thousand times longer than real data ever is; which one varies
+      const n = 1_000 + rng.int(1_000);
+      const huge = rng.pick([
+        ['data_providers', (i: number) => `p${i}`], ['outline', (i: number) => [i, i % 7]], ['history', (i: number) => ({ time: i, value: i })],
+        ['external_objects', (i: number) => `x${i}`], ['categories', (i: number) => `c${i}`],
+      ] as const);
+      return encode(packet([{ collection: 'assets', kind: 'modified', id, data: { ...assetData(id), [huge[0]]: Array.from({ length: n }, (_, i) => huge[1](i)) } }]));
     }
     case 'unknown collection or kind':
       return encode(packet([{ collection: rng.pick(['widgets', 'Assets', '', 'toString', ...COLLECTIONS]), kind: rng.pick(['exploded', 'initial', 'MODIFIED', 'created']), id: someAsset(), data: {} }]));

@@ -13,12 +13,14 @@ import { writeCounts } from './counts.js';
 // applyBatch: 0 escapes, 0 corruption of valid data (an entity the payload
 // does not name never changes), the store's invariants after every packet,
 // bounded memory. A packet that breaks the stream reloads, as a reconnect does.
+// Cheap checks run after every packet (invariants, and no entity the packet
+// does not name replaced); the full JSON comparison, which also catches a
+// change made in place, runs at each reload against the state after the last.
 
 const SEED = 11;
 const PACKETS = 10_400;
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const STREAM = 'fuzz-stream';
-const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 const desks = Array.from({ length: 8 }, (_, i) => wireDesk(`d${i}`, i % 2 ? 'f1' : 'f2'));
 const people = Array.from({ length: 4 }, (_, i) => ({ id: `e${i}`, type: 'employee', name: `E${i}`, parent_id: 'f1', data_providers: [`tag${i}`] }));
@@ -38,7 +40,7 @@ function invariantBreaks(store: Store): string[] {
 }
 
 /** Every string and number a decoded packet carries (ids it names, directly or as a sensor or parent). */
-function mentioned(value: unknown, out = new Set<string>(), depth = 0): Set<string> {
+function mentioned(value: unknown, out: Set<string>, depth = 0): Set<string> {
   if (depth > 64) return out;
   if (typeof value === 'string') out.add(value);
   else if (typeof value === 'number') out.add(String(value));
@@ -47,13 +49,29 @@ function mentioned(value: unknown, out = new Set<string>(), depth = 0): Set<stri
   return out;
 }
 
-type Snapshot = Map<string, string>;
-function snapshot(store: Store): Snapshot {
-  const out: Snapshot = new Map();
-  for (const [name, map] of [['a', store.assets], ['b', store.buildings], ['f', store.floors], ['s', store.sensors]] as const) {
-    for (const [id, v] of map as Map<string, unknown>) out.set(`${name}:${id}`, JSON.stringify(v));
-  }
+const COLLECTIONS = [['a', 'assets'], ['b', 'buildings'], ['f', 'floors'], ['s', 'sensors']] as const;
+
+/** Every entity of the four collections by `collection:id`, as the object itself. */
+function entities(store: Store): Map<string, object> {
+  const out = new Map<string, object>();
+  for (const [prefix, name] of COLLECTIONS) for (const [id, v] of store[name] as Map<string, object>) out.set(`${prefix}:${id}`, v);
   return out;
+}
+
+/** The names that make a payload touch an entity: its id, and for an asset its sensors and parent. */
+function namesOf(key: string, entity: object): string[] {
+  const id = key.slice(2);
+  if (!key.startsWith('a:')) return [id];
+  const asset = entity as { data_providers: string[]; parent_id: string | null };
+  return [id, ...asset.data_providers, asset.parent_id ?? ''];
+}
+
+interface Checkpoint { json: Map<string, string>; names: Map<string, string[]> }
+function checkpoint(store: Store): Checkpoint {
+  const json = new Map<string, string>();
+  const names = new Map<string, string[]>();
+  for (const [key, v] of entities(store)) { json.set(key, JSON.stringify(v)); names.set(key, namesOf(key, v)); }
+  return { json, names };
 }
 
 describe('live packets fuzz', () => {
@@ -62,11 +80,14 @@ describe('live packets fuzz', () => {
     const store = createStore();
     store.organizationId = ORG_ID;
     store.locationId = LOCATION_ID;
-    const options = { logger: quiet, now: () => T0, manualLocationTimeoutMs: 432e5 };
+    // an error logged is an exception the engine's safety nets caught: it counts as an escape
+    const errors: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => { errors.push(args.map(String).join(' ')); } };
+    const options = { logger, now: () => T0, manualLocationTimeoutMs: 432e5 };
     let invalid = 0;
     const subs = createSubscriptions({
       sink: { apply: (batch: ChangeBatch) => { applyBatch(store, batch, options); } },
-      logger: quiet,
+      logger,
       onInvalid: () => { invalid += 1; },
     });
     const [orgBatch, locBatch] = locationBatches([...desks, ...people], sensors);
@@ -83,7 +104,11 @@ describe('live packets fuzz', () => {
     let escapes = 0;
     let corrupted = 0;
     let invariant = 0;
+    let fullComparisons = 0;
     const examples: string[] = [];
+    const noteCorrupted = (what: string) => { corrupted += 1; if (examples.length < 5) examples.push(what); };
+    let last = checkpoint(store);
+    const namedSinceCheckpoint = new Set<string>();
     const heapBefore = process.memoryUsage().heapUsed;
     let heapPeak = heapBefore;
     for (let i = 0; i < PACKETS; i++) {
@@ -95,14 +120,15 @@ describe('live packets fuzz', () => {
         floorIds: [...store.floors.keys()], buildingIds: [...store.buildings.keys()],
       });
       perFamily[family].sent += 1;
-      const before = snapshot(store);
+      const before = entities(store);
       const invalidBefore = invalid;
-      let named = new Set<string>();
+      const errorsBefore = errors.length;
+      const named = new Set<string>();
       try {
-        const packet = decodePacket(payload, quiet);
+        const packet = decodePacket(payload, logger);
         if (packet) {
           perFamily[family].decoded += 1;
-          named = mentioned(packet);
+          mentioned(packet, named);
           subs.receive(locationScope, packet);
           if (invalid === invalidBefore && packet.changes.length > 0) perFamily[family].reachedStore += 1;
         }
@@ -110,34 +136,44 @@ describe('live packets fuzz', () => {
         escapes += 1;
         if (examples.length < 5) examples.push(`${family}: ${String(error)}`);
       }
-      if (invalid !== invalidBefore || i % PACKET_FAMILIES.length === PACKET_FAMILIES.length - 1) {
-        // a reload each round of families too, so one round's oddities do not pile up
-        // the engine reconnects and reloads; the next stream starts after the load's position
-        if (invalid !== invalidBefore) perFamily[family].reloads += 1;
-        base += 1_000;
-        await reload();
-      } else {
-        // an entity the payload does not name never changes
-        const after = snapshot(store);
-        for (const [key, value] of before) {
-          const id = key.slice(2);
-          const asset = key.startsWith('a:') ? store.assets.get(id) : undefined;
-          const isNamed = named.has(id) || (asset && [...asset.data_providers, asset.parent_id ?? ''].some((s) => named.has(s)));
-          if (!isNamed && after.get(key) !== value) {
-            corrupted += 1;
-            if (examples.length < 5) examples.push(`${family}: ${key} changed`);
-          }
-        }
+      if (errors.length > errorsBefore) {
+        escapes += errors.length - errorsBefore;
+        if (examples.length < 5) examples.push(`${family}: logged ${errors[errorsBefore]}`);
+      }
+      for (const n of named) namedSinceCheckpoint.add(n);
+      // an entity the payload does not name is never replaced
+      for (const [key, entity] of before) {
+        const now = store[COLLECTIONS.find(([p]) => p === key[0])![1]].get(key.slice(2));
+        if (now !== entity && !namesOf(key, entity).some((n) => named.has(n))) noteCorrupted(`${family}: ${key} replaced`);
       }
       const broken = invariantBreaks(store);
       if (broken.length) { invariant += 1; if (examples.length < 5) examples.push(`${family}: ${broken[0]}`); }
+
+      const streamBroke = invalid !== invalidBefore;
+      // a reload each round of families too, so one round's oddities do not pile up
+      if (streamBroke || i % PACKET_FAMILIES.length === PACKET_FAMILIES.length - 1) {
+        // nor changed in place: everything no payload named since the last reload is as it was
+        fullComparisons += 1;
+        const now = checkpoint(store);
+        for (const [key, json] of last.json) {
+          if (last.names.get(key)!.some((n) => namedSinceCheckpoint.has(n))) continue;
+          if (now.json.get(key) !== json) noteCorrupted(`${family}: ${key} changed in place`);
+        }
+        // the engine reconnects and reloads; the next stream starts after the load's position
+        if (streamBroke) perFamily[family].reloads += 1;
+        base += 1_000;
+        await reload();
+        last = checkpoint(store);
+        namedSinceCheckpoint.clear();
+      }
       if (i % 500 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     }
-    const entities = store.assets.size + store.sensors.size + store.buildings.size + store.floors.size;
+    const held = store.assets.size + store.sensors.size + store.buildings.size + store.floors.size;
     expect(examples).toEqual([]);
     expect({ escapes, corrupted, invariant }).toEqual({ escapes: 0, corrupted: 0, invariant: 0 });
+    expect(fullComparisons).toBeGreaterThanOrEqual(PACKETS / PACKET_FAMILIES.length);
     // bounded: the store holds the location plus the few ids hostile packets created, never the payloads
-    expect(entities).toBeLessThan(desks.length + people.length + sensors.length + 3 + 2_000);
+    expect(held).toBeLessThan(desks.length + people.length + sensors.length + 3 + 2_000);
     expect(heapPeak - heapBefore).toBeLessThan(256 * 1024 * 1024);
     writeCounts('livePackets', { seed: SEED, packets: PACKETS, escapes, corrupted, invariantBreaks: invariant, perFamily });
   }, 60_000);
