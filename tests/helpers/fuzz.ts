@@ -163,7 +163,27 @@ export function hostileBody(rng: Rng, family: BodyFamily, good: Array<Record<str
     case 'ids as objects': return json(good.map((g) => (rng.next() < 0.3 ? { ...g, id: { $gt: '' } } : g)));
     case 'prototype keys': return [`[{"id":"__proto__","__proto__":{"polluted":1}},{"id":"constructor","constructor":{"prototype":{"polluted":1}}},${JSON.stringify(good).slice(1)}`.replace(/,\]$/, ']'), 'application/json'];
     case 'deep nesting': { const item = some(); item.config = nested(300); return json([item, ...good]); }
-    case 'huge list': return json(Array.from({ length: 5_000 + rng.int(5_000) }, (_, i) => ({ id: `fuzz-${i}`, type: 'shape' })));
+    // far more records than the location has; one in twenty-four as many as the largest sites (thousands)
+    case 'huge list': return json(Array.from({ length: rng.int(24) === 0 ? 2_000 + rng.int(3_000) : 50 + rng.int(100) }, (_, i) => ({ id: `fuzz-${i}`, type: 'shape' })));
     case 'duplicated ids': return json([...good, ...good.map((g) => ({ ...g, name: 'Duplicate' }))]);
+  }
+}
+
+/** The same families for a load whose good answer is one object (the organization). Returns [text, content type]. */
+export function hostileObjectBody(rng: Rng, family: BodyFamily, good: Record<string, unknown>): [string, string] {
+  const json = (v: unknown): [string, string] => [JSON.stringify(v), 'application/json'];
+  const item = (): Record<string, unknown> => {
+    const [text] = hostileBody(rng, family, [good]);
+    const list = JSON.parse(text) as unknown[];
+    return (list[list.length - 1] ?? {}) as Record<string, unknown>;
+  };
+  switch (family) {
+    case 'not JSON': case 'HTML page': case 'JSON scalar': case 'list of scalars': return hostileBody(rng, family, [good]);
+    // the object's counterpart: a list where the object belongs
+    case 'object instead of list': return json(rng.pick([[], [good], [[good]]]));
+    case 'prototype keys': return ['{"id":"__proto__","__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"locations":["__proto__"]}', 'application/json'];
+    case 'huge list': return json({ ...good, locations: Array.from({ length: rng.int(24) === 0 ? 2_000 + rng.int(3_000) : 50 + rng.int(100) }, (_, i) => `fuzz-${i}`) });
+    case 'duplicated ids': return json({ ...good, locations: [...(good.locations as unknown[]), ...(good.locations as unknown[])] });
+    default: return json(item());
   }
 }

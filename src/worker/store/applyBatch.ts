@@ -157,6 +157,18 @@ function touched(store: Store, collection: EntityCollection, id: Id, delta: Stor
   }
 }
 
+/**
+ * "Objects missing from an initial load are deleted" (spec §4) — when the
+ * load can say what is missing. A record without a usable id (a scalar, an
+ * object id, none at all) could be any stored object, so a list holding one
+ * deletes nothing: nothing stored is lost to a bad answer (issue 11 §5).
+ */
+function deletesMissing(items: unknown[], collection: string, logger: Logger): boolean {
+  const anonymous = items.filter((item) => normalizeEntity.idOf(item) === null).length;
+  if (anonymous > 0) logger.warn(`An initial load of ${collection} has ${anonymous} record(s) without a usable id; keeping the stored ones it leaves out`);
+  return anonymous === 0;
+}
+
 function replaceCollection(store: Store, collection: EntityCollection, items: unknown, delta: StoreDelta, options: ApplyOptions): boolean {
   // "objects missing from an initial load are deleted" (spec §4): something that is not a list is no load at all
   if (!Array.isArray(items)) { options.logger.warn(`Expected a list of ${collection}; got something else`); return false; }
@@ -164,9 +176,10 @@ function replaceCollection(store: Store, collection: EntityCollection, items: un
   const ctx = normalizeContext(store, options.logger);
   const list = normalizeEntity.list(collection, items, ctx);
   const keep = new Set(list.map((e) => e.id));
+  const deleting = deletesMissing(items, collection, options.logger);
   for (const [id, entity] of map) {
     // derived local entities are not part of any server listing
-    if (keep.has(id) || (entity as { local?: boolean }).local) continue;
+    if (!deleting || keep.has(id) || (entity as { local?: boolean }).local) continue;
     map.delete(id);
     touched(store, collection, id, delta, options);
   }
@@ -229,8 +242,11 @@ function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options:
   const structureRaw = items.filter((i) => i && typeof i === 'object' && STRUCTURE_TYPES.has((i as { type?: unknown }).type as string));
   const others = items.filter((i) => !structureRaw.includes(i));
   const { buildings, floors } = normalizeStructureAsset.all(store, structureRaw, ctx);
-  replaceMap(store.buildings, buildings, (id) => markPersist(delta, 'buildings', id));
-  replaceMap(store.floors, floors, (id) => markPersist(delta, 'floors', id));
+  const deleting = deletesMissing(items, 'assets', options.logger);
+  // without deleting, an id still leaves the collection its new record does not belong to (one collection per id)
+  const listed = deleting ? null : new Set(items.map((i) => normalizeEntity.idOf(i)).filter((id) => id !== null));
+  replaceMap(store.buildings, buildings, (id) => markPersist(delta, 'buildings', id), listed);
+  replaceMap(store.floors, floors, (id) => markPersist(delta, 'floors', id), listed);
   // an id belongs to one collection: a building or floor wins over a drawable asset of the same id
   const assets = normalizeEntity.assets(others, ctx).filter((a) => {
     const structural = store.buildings.has(a.id) || store.floors.has(a.id);
@@ -239,7 +255,7 @@ function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options:
   });
   const keep = new Set(assets.map((a) => a.id));
   for (const [id, asset] of store.assets) {
-    if (keep.has(id) || asset.local) continue;
+    if (keep.has(id) || asset.local || (listed && !listed.has(id))) continue;
     store.assets.delete(id);
     delta.assets.add(id);
     markPersist(delta, 'assets', id);
@@ -253,9 +269,10 @@ function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options:
   return true;
 }
 
-function replaceMap<T extends { id: Id }>(map: Map<Id, T>, list: T[], onChange: (id: Id) => void) {
+/** Replaces `map` by `list`; with `onlyListed`, removes only ids the load listed (as another type), none it left out. */
+function replaceMap<T extends { id: Id }>(map: Map<Id, T>, list: T[], onChange: (id: Id) => void, onlyListed: Set<Id> | null = null) {
   const keep = new Set(list.map((e) => e.id));
-  for (const id of [...map.keys()]) if (!keep.has(id)) { map.delete(id); onChange(id); }
+  for (const id of [...map.keys()]) if (!keep.has(id) && (!onlyListed || onlyListed.has(id))) { map.delete(id); onChange(id); }
   for (const e of list) { map.set(e.id, e); onChange(e.id); }
 }
 

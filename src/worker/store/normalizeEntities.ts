@@ -93,11 +93,14 @@ export const normalizeStructureAsset = {
       const r = normalizeStructureAsset.one(store, raw as object, ctx);
       if (r?.kind === 'building') { warnDuplicate(r.value.id); buildings.push(r.value); }
     }
+    // a floor whose building the load does not carry readably keeps its place in the stored one
+    const loaded = new Set(buildings.map((b) => b.id));
+    const known = [...buildings, ...[...store.buildings.values()].filter((b) => !loaded.has(b.id))];
     for (const raw of raws) {
       if ((raw as { type?: unknown }).type !== 'floor') continue;
       const r = raw as { id?: unknown; parent_id?: unknown };
       const id = toId(r.id);
-      const index = id ? floorIndex(buildings, id, r.parent_id) : undefined;
+      const index = id ? floorIndex(known, id, r.parent_id) : undefined;
       const value = normalizeFloor(raw, index === undefined ? ctx : { ...ctx, floorIndex: index });
       if (value) { warnDuplicate(value.id); floors.push(value); }
     }

@@ -79,5 +79,33 @@ describe('store', () => {
       expect(store.assets.has('d1')).toBe(true);
       expect(store.floors.size).toBe(2);
     });
+
+    it.each([
+      ['without an id', { name: 'Nameless' }], ['with an object for an id', { id: { $gt: '' } }], ['that is a number', 7],
+    ])('deletes nothing when an initial load holds a record %s, and still applies the others', (_, odd) => {
+      const { store, logger, apply } = loaded([], [wireUser('u1'), wireUser('u2')]);
+      apply({ scope: organizationScope, changes: [{ collection: 'users', kind: 'initial', items: [odd, wireUser('u1', { first_name: 'Renamed' }), wireUser('u3')] }] });
+      expect([...store.users.keys()].sort()).toEqual(['u1', 'u2', 'u3']);
+      expect(store.users.get('u1')!.first_name).toBe('Renamed');
+      expect(logger.warnings).toContain('An initial load of users has 1 record(s) without a usable id; keeping the stored ones it leaves out');
+    });
+
+    it('keeps the building, its floors and their order when the building\'s record in an initial load has no id', () => {
+      const { store, apply } = loaded([wireDesk('d1', 'f2')]);
+      const floorsBefore = structuredClone([...store.floors.values()]);
+      const { id: _id, ...buildingWithoutId } = { id: 'b1', type: 'building', name: 'Main', parent_id: null, floors: ['f1', 'f2'] };
+      apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'initial', items: [buildingWithoutId, wireFloor('f1'), wireFloor('f2'), wireDesk('d1', 'f2')] }] });
+      expect([...store.buildings.keys()]).toEqual(['b1']);
+      expect([...store.floors.values()]).toEqual(floorsBefore);
+      expect(store.floorOf.get('d1')).toBe('f2');
+    });
+
+    it('still deletes what a list of identifiable records leaves out, and moves an id that changed its type', () => {
+      const { store, apply } = loaded([wireDesk('d1', 'f1'), wireDesk('d2', 'f1')]);
+      apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'initial', items: [{ id: 'b1', type: 'building', name: 'Main', floors: ['f1', 'd2'] }, wireFloor('f1'), wireFloor('d2')] }] });
+      expect(store.assets.has('d1')).toBe(false);
+      expect(store.floors.has('f2')).toBe(false);
+      expect(inCollections(store, 'd2')).toEqual(['floors']);
+    });
   });
 });
