@@ -6,7 +6,7 @@ import { createStore, type Store } from '../../../src/worker/store/store.js';
 import { createSubscriptions } from '../../../src/worker/sync/subscriptions.js';
 import { createRng, hostilePayload, PACKET_FAMILIES, type PacketFamily } from '../../helpers/fuzz.js';
 import { LOCATION_ID, locationBatches, locationScope, ORG_ID, wireDesk, wireOccupancySensor } from '../engine/harness.js';
-import { writeCounts } from './counts.js';
+import { table, writeCounts } from './counts.js';
 
 // Issue 11 §5: ≥ 10,000 seeded hostile live payloads through the real decode
 // path (base64 → pako → JSON → normalizeLivePacket), stream validation and
@@ -175,6 +175,10 @@ describe('live packets fuzz', () => {
     // bounded: the store holds the location plus the few ids hostile packets created, never the payloads
     expect(held).toBeLessThan(desks.length + people.length + sensors.length + 3 + 2_000);
     expect(heapPeak - heapBefore).toBeLessThan(256 * 1024 * 1024);
-    writeCounts('livePackets', { seed: SEED, packets: PACKETS, escapes, corrupted, invariantBreaks: invariant, perFamily });
+    const summary = `Seed ${SEED}: **${PACKETS.toLocaleString('en-US')} hostile payloads, ${escapes} escapes, ${corrupted} corrupted entities, ${invariant} broken store invariants**, ${fullComparisons.toLocaleString('en-US')} full comparisons.`;
+    writeCounts('livePackets', { seed: SEED, packets: PACKETS, escapes, corrupted, invariantBreaks: invariant, fullComparisons, perFamily }, `${summary}\n\n${table(
+      ['family', 'sent', 'decoded', 'reached the store', 'forced a reload'],
+      PACKET_FAMILIES.map((f) => [f, perFamily[f].sent, perFamily[f].decoded, perFamily[f].reachedStore, perFamily[f].reloads]),
+    )}`);
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import {
   LOCATION_ID, locationScope, ORG_ID, organizationScope, wireBuilding, wireDesk, wireFloor, wireLocation, wireOccupancySensor,
   wireOrganization, wireUser,
 } from '../engine/harness.js';
-import { writeCounts } from './counts.js';
+import { table, writeCounts } from './counts.js';
 
 // Issue 11 §5: ≥ 2,000 seeded malformed bodies for every initial load, each
 // through the real path — the REST client's fetch and body reading, the scope
@@ -231,6 +231,11 @@ describe('initial load bodies fuzz', () => {
     expect([...examples.values()]).toEqual([]);
     expect({ escapes, corrupted, invariant }).toEqual({ escapes: 0, corrupted: 0, invariant: 0 });
     expect(heapPeak - heapBefore).toBeLessThan(256 * 1024 * 1024);
-    writeCounts('restBodies', { seed: SEED, bodiesPerLoad: BODIES_PER_LOAD, loads: LOADS.length, escapes, corrupted, invariantBreaks: invariant, perLoad: counts });
+    const total = (f: BodyFamily, key: keyof Outcome) => LOADS.reduce((sum, l) => sum + counts[l.name][f][key], 0);
+    const summary = `Seed ${SEED}: **${(BODIES_PER_LOAD * LOADS.length).toLocaleString('en-US')} malformed bodies (${BODIES_PER_LOAD.toLocaleString('en-US')} for each of the ${LOADS.length} initial loads), ${escapes} escapes, ${corrupted} corrupted entities, ${invariant} broken store invariants**.`;
+    writeCounts('restBodies', { seed: SEED, bodiesPerLoad: BODIES_PER_LOAD, loads: LOADS.length, escapes, corrupted, invariantBreaks: invariant, perLoad: counts }, `${summary}\n\n${table(
+      ['family', 'sent', 'refused (a failed load)', 'applied'],
+      BODY_FAMILIES.map((f) => [f, total(f, 'sent'), total(f, 'refused'), total(f, 'applied')]),
+    )}`);
   }, 120_000);
 });
