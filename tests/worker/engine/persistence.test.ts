@@ -60,7 +60,7 @@ describe('engine persistence', () => {
       expect(cached.meta.fromCache).toBe(true);
 
       await vi.advanceTimersByTimeAsync(0);
-      await vi.waitFor(() => { expect(live.meta?.fromCache).toBe(false); });
+      await vi.waitFor(() => { expect(live.meta?.fromCache).toBe(false); }, { timeout: 15_000 });
       engine.internals.hub.flush();
       expect(live.entries.get('d1')).toMatchObject({ name: 'Live name' });
       expect(backend.calls).toContain(`GET /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`);
@@ -101,7 +101,7 @@ describe('engine persistence', () => {
       const feed = await collect<FeedEntry>(engine, { view: 'feed' });
 
       // the first write waits for the cache read of the location switch (real IndexedDB work, not timers)
-      await vi.waitFor(() => expect(attempts.length).toBeGreaterThanOrEqual(1));
+      await vi.waitFor(() => expect(attempts.length).toBeGreaterThanOrEqual(1), { timeout: 15_000 });
       engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 2_000, valid_for: 3_600_000, value: 1 }));
       await vi.advanceTimersByTimeAsync(100);
       engine.internals.hub.flush();
