@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Ajv from 'ajv';
+import qs from 'qs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifySchemaValidationError } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
@@ -23,6 +24,7 @@ import { createPusherServer, type PusherServer } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
 import { jsonLimitProblem } from './jsonLimits.js';
+import { registerRateLimits, type RateLimits } from './rateLimits.js';
 import { createOutbox, type Outbox } from './mail.js';
 import { accountRoutes } from './routes/accounts.js';
 import { assetRoutes } from './routes/assets.js';
@@ -62,10 +64,24 @@ export interface ServerOptions {
   staticDir?: string;
   openId?: OpenIdOptions | null;
   logger?: boolean;
+  /** where the request log goes when `logger` is on (default stdout) */
+  logStream?: { write(line: string): void };
   /** GET /v1/dev/outbox lists the local mail outbox (never in production) */
   devRoutes?: boolean;
   /** sessions kept across a restart (tests: as a real database would), in place before the first request */
   sessions?: Iterable<[string, TokenRecord]>;
+  /**
+   * Origins whose pages may call the API with credentials (CORS), besides
+   * the server's own; `scheme://host:*` allows every port of a host. Default:
+   * the viewer's dev and preview origins (docs/security.md "CORS").
+   */
+  corsOrigins?: readonly string[];
+  /** where mailed links point (the viewer's public URL); default: the server's own URL, never the request's Host */
+  publicUrl?: string;
+  /** behind a reverse proxy: take the client address from X-Forwarded-For (rate limits count per client) */
+  trustProxy?: boolean;
+  /** per-client and per-account limits of the sign-in routes; tests may lower or raise them */
+  rateLimits?: Partial<RateLimits>;
 }
 
 export interface StoreyServer {
@@ -80,6 +96,8 @@ export interface StoreyServer {
   broker: MosquittoBroker | null;
   simulator: Simulator;
   seed: SeedResult;
+  /** every registered route (method and pattern) */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   pusher: PusherCredentials;
   close(): Promise<void>;
 }
@@ -93,23 +111,42 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   const seed = seedDemo(store, { ...options.seed, now: clock.now() });
   let transport: LiveTransport | null = null;
   let port = 0;
+  let url = '';
+  const publicUrl = () => (options.publicUrl ?? url).replace(/\/+$/, '');
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    // the request log never carries query values (codes, signatures, emails) nor headers (the bearer token)
+    logger: options.logger ? { serializers: { req: logRequest }, ...(options.logStream ? { stream: options.logStream } : {}) } : false,
     bodyLimit: 1024 * 1024,
     schemaErrorFormatter: formatSchemaErrors,
+    trustProxy: options.trustProxy ?? false,
   });
   // query strings and path parameters arrive as text and are coerced; JSON bodies must already have the right types
   const lenient = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : lenient).compile(schema));
+  // every route, so tests can play an attacker against each one (docs/security.md)
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   app.decorateRequest('user', null);
   app.decorateRequest('displayToken', false);
   app.decorateRequest('session', null);
+  // an allow-list, never the `null` origin; credentials only for the origins on it
+  const corsAllowed = originAllowList(options.corsOrigins ?? DEV_VIEWER_ORIGINS, () => (port ? [new URL(url).origin, new URL(publicUrl()).origin] : []));
   await app.register(fastifyCors, {
-    origin: true, credentials: true, exposedHeaders: [STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER],
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    delegator: (req, done) => {
+      const origin = req.headers.origin;
+      done(null, typeof origin === 'string' && corsAllowed(origin)
+        ? {
+          origin, credentials: true, exposedHeaders: [STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER],
+          methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        }
+        : { origin: false });
+    },
   });
+  const limits = await registerRateLimits(app, options.rateLimits);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   // JSON as fastify parses it (__proto__ and constructor keys refused), then the depth and number limits
@@ -157,7 +194,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   });
 
   const ctx: RouteContext = {
-    store, outbox, openId: options.openId ?? null,
+    store, outbox, openId: options.openId ?? null, publicUrl, limits,
     transport: () => transport,
     port: () => port,
     mailCode: () => { throw new Error('account routes not registered'); },
@@ -186,7 +223,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   port = (app.server.address() as AddressInfo).port;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   pusherServer?.attach(app.server);
 
   let broker: MosquittoBroker | null = null;
@@ -226,7 +263,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
 
   let closed = false;
   return {
-    url, baseUrl: `${url}/v1`, app, store, publisher, outbox, transport, pusherServer, broker, simulator, seed,
+    url, baseUrl: `${url}/v1`, app, store, publisher, outbox, transport, pusherServer, broker, simulator, seed, routes,
     pusher: options.hostedPusher ?? pusherCreds,
     async close() {
       if (closed) return;
@@ -262,6 +299,37 @@ function reasonPhrase(status: number): string {
     503: 'Service Unavailable',
   };
   return phrases[status] ?? 'Error';
+}
+
+/** The viewer's dev server and preview (vite.config.ts), the default CORS allow-list besides the server itself. */
+export const DEV_VIEWER_ORIGINS: readonly string[] = [
+  'http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173',
+];
+
+/** Whether an Origin header is on the list (exact, or `scheme://host:*` for any port); `null` never is. */
+export function originAllowList(list: readonly string[], own: () => string[]): (origin: string) => boolean {
+  const exact = new Set(list.filter((o) => !o.endsWith(':*')).map((o) => new URL(o).origin));
+  const anyPort = list.filter((o) => o.endsWith(':*')).map((o) => o.slice(0, -2).toLowerCase());
+  return (origin) => {
+    if (origin === 'null' || !/^https?:\/\/[^/]+$/i.test(origin)) return false;
+    const normal = new URL(origin).origin;
+    if (exact.has(normal) || own().includes(normal)) return true;
+    const { protocol, hostname } = new URL(normal);
+    return anyPort.includes(`${protocol}//${hostname}`);
+  };
+}
+
+/** The request as logged: method and path, query values replaced, no headers. */
+function logRequest(req: { method: string; url: string; ip?: string }): Record<string, unknown> {
+  return { method: req.method, url: redactQuery(req.url), remoteAddress: req.ip };
+}
+
+/** `/v1/auth_uri?email=a@b.c` → `/v1/auth_uri?email=[redacted]`: query strings may carry codes, signatures and addresses. */
+export function redactQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const names = Object.keys(qs.parse(url.slice(at + 1), { depth: 0 }));
+  return `${url.slice(0, at)}?${qs.stringify(Object.fromEntries(names.map((name) => [name, '[redacted]'])), { encode: false })}`;
 }
 
 /** Closes the server and exits on Ctrl+C or SIGTERM, once (the CLI and the demo). */

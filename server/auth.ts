@@ -22,13 +22,22 @@ export function hashPassword(password: string): string {
   return `${salt.toString('hex')}:${scryptSync(password, salt, SCRYPT_KEY_BYTES).toString('hex')}`;
 }
 
+/** Hash of a password nobody knows: checked against when there is no account, so both answers take as long. */
+let decoyHash: string | null = null;
+
+/**
+ * Whether `password` matches `stored`. Takes the same time whether or not
+ * there is a stored hash (an unknown email, an account without a password),
+ * so the time of a sign-in does not tell which addresses have accounts.
+ */
 export function verifyPassword(password: string, stored: string | null): boolean {
-  if (!stored) return false;
-  const [saltHex, hashHex] = stored.split(':');
-  if (!saltHex || !hashHex) return false;
-  const expected = Buffer.from(hashHex, 'hex');
-  const actual = scryptSync(password, Buffer.from(saltHex, 'hex'), expected.length);
-  return timingSafeEqual(expected, actual);
+  const [saltHex, hashHex] = (stored ?? '').split(':');
+  const usable = !!saltHex && !!hashHex;
+  decoyHash ??= hashPassword(randomBytes(16).toString('base64url'));
+  const [salt, hash] = (usable ? [saltHex, hashHex] : decoyHash.split(':')) as [string, string];
+  const expected = Buffer.from(hash, 'hex');
+  const actual = scryptSync(password, Buffer.from(salt, 'hex'), expected.length);
+  return timingSafeEqual(expected, actual) && usable;
 }
 
 /** Roles of a permission list (one home: src/shared/roles.ts). */
@@ -74,6 +83,21 @@ export function issueMailCode(store: Store, userId: Id, purpose: MailCodePurpose
   const code = randomBytes(18).toString('base64url');
   store.mailCodes.set(code, { userId, purpose, expiresAt: store.clock.now() + MAIL_CODE_LIFETIME_MS });
   return code;
+}
+
+/** A signup's code: it names the address and organization; no user exists until it is confirmed. */
+export function issueSignupCode(store: Store, email: string, organizationId: Id): string {
+  const code = randomBytes(18).toString('base64url');
+  store.mailCodes.set(code, { userId: null, purpose: 'signup', expiresAt: store.clock.now() + MAIL_CODE_LIFETIME_MS, signup: { email, organizationId } });
+  return code;
+}
+
+/** Consumes a valid signup code and returns what it was for, or null; single use. */
+export function consumeSignupCode(store: Store, code: string): { email: string; organizationId: Id } | null {
+  const rec = store.mailCodes.get(code);
+  if (!rec?.signup || rec.expiresAt <= store.clock.now()) return null;
+  store.mailCodes.delete(code);
+  return rec.signup;
 }
 
 /** Consumes a code if it is valid for `userId`; single use. */

@@ -11,7 +11,8 @@ export interface Mail {
   purpose: MailCodePurpose;
   /** the one-time code and who it is for, so a client can complete the flow */
   code: string;
-  user_id: string;
+  /** null for a signup: the user is created when the code is confirmed */
+  user_id: string | null;
   organization_id: string;
   /** ms epoch */
   sent_at: number;

@@ -37,6 +37,9 @@ const { values: flags } = parseArgs({
     'openid-audience': { type: 'string' },
     'dev-routes': { type: 'boolean' },
     log: { type: 'boolean' },
+    'cors-origins': { type: 'string' },
+    'public-url': { type: 'string' },
+    'trust-proxy': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
@@ -107,6 +110,9 @@ const options: ServerOptions = {
   } : null,
   devRoutes: bool(flags['dev-routes'], 'STOREY_DEV_ROUTES'),
   logger: bool(flags.log, 'STOREY_LOG'),
+  corsOrigins: str(flags['cors-origins'], 'STOREY_CORS_ORIGINS')?.split(',').map((o) => o.trim()).filter(Boolean),
+  publicUrl: str(flags['public-url'], 'STOREY_PUBLIC_URL'),
+  trustProxy: bool(flags['trust-proxy'], 'STOREY_TRUST_PROXY'),
 };
 
 const server = await startStoreyServer(options);

@@ -3,17 +3,18 @@
 // /v2/settings and /pusher/auth. Mails go to the local outbox.
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { scopeFromPusherChannel } from '../../src/shared/protocol.js';
 import { SESSION_COOKIE } from '../../src/shared/rest.js';
 import {
   AcceptedResponse, AuthUriQuery, AuthUriResponse, CurrentTimeResponse, EmailRequest, LoginRequest, LoginResponse,
-  OpenIdLoginRequest, PusherAuthRequest, PusherAuthResponse, SetPasswordRequest,
+  OpenIdLoginRequest, PusherAuthRequest, PusherAuthResponse, SetPasswordRequest, SignupConfirmRequest, SignupConfirmResponse,
 } from '../../src/shared/schemas/accounts.js';
 import { Params } from '../../src/shared/schemas/common.js';
 import type { Settings } from '../../src/shared/types.js';
 import {
-  DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, hashPassword, issueMailCode, issueToken, verifyIdToken, verifyPassword,
+  DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, consumeSignupCode, hashPassword, issueMailCode, issueSignupCode, issueToken,
+  verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
 import { HttpError, canFollowScope, currentSession, currentUser, notFound, organizationFor } from './guard.js';
@@ -28,13 +29,13 @@ const SUBJECTS: Record<MailCodePurpose, string> = {
 
 export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { store, outbox } = ctx;
+  const { store, outbox, limits } = ctx;
   const now = () => store.clock.now();
 
-  function mailCode(req: FastifyRequest, userId: string, purpose: MailCodePurpose): void {
+  function mailCode(userId: string, purpose: MailCodePurpose): void {
     const user = store.users.get(userId)!;
     const code = issueMailCode(store, user.id, purpose);
-    const link = `${req.protocol}://${req.host}/#/set-password?organization=${user.organization_id}&user=${user.id}&code=${code}`;
+    const link = `${ctx.publicUrl()}/#/set-password?organization=${user.organization_id}&user=${user.id}&code=${code}`;
     outbox.send({
       to: user.email, subject: SUBJECTS[purpose], purpose, code, user_id: user.id, organization_id: user.organization_id,
       text: `Hello ${user.first_name || user.email},\n\nSet your password here within 24 hours:\n${link}\n`, sent_at: now(),
@@ -50,18 +51,25 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   }
 
   app.post('/v1/login', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('login') },
     schema: { body: LoginRequest, response: { 200: LoginResponse } },
   }, async (req, reply) => {
     const { email, password } = req.body;
+    // wrong passwords count against the account, whoever sends them from wherever
+    const attempt = await limits.account('login', req, reply, email, 'failures');
     const user = store.userByEmail(email);
     const hash = user ? store.credentials.get(user.id)?.passwordHash ?? null : null;
-    if (!user || !verifyPassword(password, hash)) throw new HttpError(401, 'Invalid email or password');
+    // the password is checked (against a decoy without an account) before the user is, so both take as long
+    const matches = verifyPassword(password, hash);
+    if (!user || !matches) {
+      await attempt.failed();
+      throw new HttpError(401, 'Invalid email or password');
+    }
     return signIn(reply, user.id, req.body.client === 'display');
   });
 
   app.post('/v1/openid_login', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('openidLogin') },
     schema: { body: OpenIdLoginRequest, response: { 200: LoginResponse } },
   }, async (req, reply) => {
     if (!ctx.openId) throw new HttpError(400, 'OpenID sign-in is not configured');
@@ -77,28 +85,56 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     return signIn(reply, user.id);
   });
 
+  const organizationOfDomain = (email: string) => {
+    const domain = email.split('@')[1] ?? '';
+    return [...store.organizations.values()].find((o) => o.email_domains.includes(domain));
+  };
+
   app.post('/v1/signup', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('signup') },
     schema: { body: EmailRequest, response: { 202: AcceptedResponse } },
   }, async (req, reply) => {
     const email = req.body.email.toLowerCase();
+    // nobody's mailbox is flooded with signup mails
+    await limits.account('signup', req, reply, email);
     const existing = store.userByEmail(email);
     if (existing) {
-      mailCode(req, existing.id, 'recover');
+      mailCode(existing.id, 'recover');
     } else {
-      const domain = email.split('@')[1];
-      const org = [...store.organizations.values()].find((o) => o.email_domains.includes(domain ?? ''));
-      if (org) mailCode(req, store.createUser(org.id, { email, permissions: ['USER_UPDATE_SELF'] }).id, 'signup');
+      // no user until the mailed code comes back: whoever types an address does not own its mailbox
+      const org = organizationOfDomain(email);
+      if (org) {
+        const code = issueSignupCode(store, email, org.id);
+        outbox.send({
+          to: email, subject: SUBJECTS.signup, purpose: 'signup', code, user_id: null, organization_id: org.id,
+          text: `Hello,\n\nFinish signing up to ${org.name} here within 24 hours:\n${ctx.publicUrl()}/#/signup?code=${code}\n`, sent_at: now(),
+        });
+      }
     }
     // the same answer whether or not the address is known, so it cannot be probed
     return reply.code(202).send({ status: 'accepted' } satisfies AcceptedResponse);
   });
 
+  app.post('/v1/signup/confirm', {
+    config: { public: true, ...limits.perClient('signupConfirm') },
+    schema: { body: SignupConfirmRequest, response: { 201: SignupConfirmResponse } },
+  }, async (req, reply) => {
+    const signup = consumeSignupCode(store, req.body.code);
+    // the organization must still take the address (its domains may have changed since the mail)
+    const org = signup ? store.organizations.get(signup.organizationId) : undefined;
+    if (!signup || !org || organizationOfDomain(signup.email)?.id !== org.id) throw new HttpError(403, 'Invalid or expired code');
+    if (store.userByEmail(signup.email)) throw new HttpError(409, 'This address already has an account; sign in or recover the password');
+    const user = store.createUser(org.id, { email: signup.email, permissions: ['USER_UPDATE_SELF'] });
+    store.credentials.set(user.id, { passwordHash: hashPassword(req.body.password) });
+    return reply.code(201).send({ user_id: user.id, organization_id: org.id } satisfies SignupConfirmResponse);
+  });
+
   app.get('/v1/auth_uri', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('authUri') },
     schema: { querystring: AuthUriQuery, response: { 200: AuthUriResponse } },
-  }, async (req) => {
+  }, async (req, reply) => {
     const email = req.query.email.toLowerCase();
+    await limits.account('authUri', req, reply, email);
     const user = store.userByEmail(email);
     const org = user
       ? store.organizations.get(user.organization_id)
@@ -107,25 +143,29 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   });
 
   app.post('/v1/recover_password', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('recover') },
     schema: { body: EmailRequest, response: { 202: AcceptedResponse } },
   }, async (req, reply) => {
+    await limits.account('recover', req, reply, req.body.email);
     const user = store.userByEmail(req.body.email);
-    if (user) mailCode(req, user.id, 'recover');
+    if (user) mailCode(user.id, 'recover');
     return reply.code(202).send({ status: 'accepted' } satisfies AcceptedResponse);
   });
 
   app.post('/v1/organizations/:orgId/users/:id/password', {
-    config: { public: true },
+    config: { public: true, ...limits.perClient('setPassword') },
     schema: { params: Params('orgId', 'id'), body: SetPasswordRequest },
   }, async (req, reply) => {
     const { orgId, id } = req.params;
     const body = req.body;
+    // wrong codes and wrong old passwords count against the account
+    const attempt = await limits.account('setPassword', req, reply, id, 'failures');
     const target = store.users.get(id);
     /** a session that stays: the caller's own, when they changed their own password */
     let keepToken: string | undefined;
     if (body.code !== undefined) {
       if (!target || target.organization_id !== orgId || !consumeMailCode(store, body.code, id)) {
+        await attempt.failed();
         throw new HttpError(403, 'Invalid or expired code');
       }
     } else {
@@ -135,6 +175,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
       if (user.id !== id) {
         checkPasswordChangeOfOther(user);
       } else if (!verifyPassword(body.old_password ?? '', store.credentials.get(id)?.passwordHash ?? null)) {
+        await attempt.failed();
         throw new HttpError(403, 'old_password is wrong');
       } else {
         keepToken = currentSession(req).token;
@@ -171,9 +212,11 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   });
 
   app.post('/v1/pusher/auth', {
+    config: limits.perClient('pusherAuth'),
     schema: { body: PusherAuthRequest, response: { 200: PusherAuthResponse } },
-  }, async (req) => {
+  }, async (req, reply) => {
     const user = currentUser(req);
+    await limits.account('pusherAuth', req, reply, user.id);
     const { socket_id: socketId, channel_name: channel } = req.body;
     const transport = ctx.transport();
     if (!transport?.authorizeChannel) throw new HttpError(400, 'Pusher is not the active transport');

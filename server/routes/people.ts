@@ -140,7 +140,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     checkGrant(me, body.permissions);
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
-    ctx.mailCode(req, user.id, 'invite');
+    ctx.mailCode(user.id, 'invite');
     return reply.code(201).send({ user });
   });
 

@@ -42,9 +42,12 @@ export interface Revocation {
 export type MailCodePurpose = 'signup' | 'recover' | 'invite';
 
 export interface MailCode {
-  userId: Id;
+  /** the user the code is for; null for a signup, whose user exists only once the code is confirmed */
+  userId: Id | null;
   purpose: MailCodePurpose;
   expiresAt: number;
+  /** a signup's address and the organization it joins */
+  signup?: { email: string; organizationId: Id };
 }
 
 export interface StoredFile {

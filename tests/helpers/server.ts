@@ -3,7 +3,7 @@
 // over Pusher (default) or MQTT (a private Mosquitto). Always `close()` it in
 // afterAll. `signIn` and `api` save every test from re-writing fetch calls.
 
-import { startStoreyServer, type ServerOptions, type StoreyServer } from '../../server/app.js';
+import { DEV_VIEWER_ORIGINS, startStoreyServer, type ServerOptions, type StoreyServer } from '../../server/app.js';
 import type { LoginResponse } from '../../src/shared/rest.js';
 import type { Role } from '../../src/shared/types.js';
 
@@ -47,6 +47,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     transport: options.transport ?? 'pusher',
     simulate: options.simulate ?? false,
     devRoutes: options.devRoutes ?? true,
+    // test viewers are served from a random loopback port
+    corsOrigins: options.corsOrigins ?? [...DEV_VIEWER_ORIGINS, 'http://127.0.0.1:*'],
   });
   const accounts = Object.fromEntries(
     Object.entries(server.seed.accounts).map(([k, a]) => [k, { email: a.email, password: a.password, userId: a.userId, organizationId: a.organizationId }]),

@@ -81,18 +81,22 @@ describe('server accounts', () => {
   describe('signup, recovery and invite', () => {
     const outbox = async (): Promise<Mail[]> => (await (await t.api('/dev/outbox')).json()) as Mail[];
 
-    it('signs up an address of the organization domain and lets it set a password from the mail', async () => {
+    it('signs up an address of the organization domain once the mailed code is confirmed with a password', async () => {
       const email = 'newcomer@storey.test';
       const res = await t.api('/signup', { method: 'POST', form: { email } });
       expect(res.status).toBe(202);
       const mail = (await outbox()).find((m) => m.to === email)!;
       expect(mail.purpose).toBe('signup');
       expect(mail.text).toContain(mail.code);
-      const set = await t.api(`/organizations/${mail.organization_id}/users/${mail.user_id}/password`, { method: 'POST', json: { code: mail.code, password: 'brand-new-pass' } });
-      expect(set.status).toBe(204);
+      expect(mail.user_id).toBeNull();
+      const confirm = await t.api('/signup/confirm', { method: 'POST', json: { code: mail.code, password: 'brand-new-pass' } });
+      expect(confirm.status).toBe(201);
+      const created = (await confirm.json()) as { user_id: string; organization_id: string };
+      expect(created.organization_id).toBe(mail.organization_id);
+      expect(t.server.store.userByEmail(email)?.id).toBe(created.user_id);
       expect((await t.api('/login', { method: 'POST', form: { email, password: 'brand-new-pass' } })).status).toBe(200);
       // the code is single use
-      const again = await t.api(`/organizations/${mail.organization_id}/users/${mail.user_id}/password`, { method: 'POST', json: { code: mail.code, password: 'another-pass-1' } });
+      const again = await t.api('/signup/confirm', { method: 'POST', json: { code: mail.code, password: 'another-pass-1' } });
       expect(again.status).toBe(403);
     });
     it('answers 202 for an unknown domain without sending mail', async () => {

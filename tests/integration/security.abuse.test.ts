@@ -1,0 +1,280 @@
+// Issue 12 §5 — abuse and disclosure at the door, played against the real
+// reference server: password guessing from one address and from many, mail
+// flooding, Pusher auth floods (429 + Retry-After, nothing changed), a
+// sign-in that takes as long for an unknown address, signup that creates no
+// user before the mailed code comes back, the CORS allow-list, mailed links
+// that ignore a forged Host, a log without secrets, and the bearer scheme in
+// any case.
+
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoginResponse } from '../../src/shared/rest.js';
+import { DEV_VIEWER_ORIGINS } from '../../server/app.js';
+import { RATE_LIMITED } from '../../server/rateLimits.js';
+import { hashPassword } from '../../server/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storeFingerprint } from './support/attack.js';
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** POST a form as the client at `address` (the server trusts X-Forwarded-For, as behind a proxy). */
+function postFrom(t: TestServer, address: string, path: string, fields: Record<string, string>, token?: string): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(`${t.baseUrl}${path}`, { method: 'POST', headers, body: form(fields) });
+}
+
+async function expectLimited(res: Response): Promise<void> {
+  expect(res.status).toBe(429);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(((await res.json()) as { message: string }).message).toBe(RATE_LIMITED);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+describe('security: rate limits on the doors attackers knock on', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ trustProxy: true }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('150 wrong passwords in 7 s from 15 addresses: at most 10 are tried, the rest 429 with Retry-After, no session', async () => {
+    const victim = t.accounts.admin;
+    const tokensBefore = t.server.store.tokens.size;
+    const started = Date.now();
+    // all at once, as a script would: the check, the hash and the count run in one turn of the event loop
+    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) =>
+      postFrom(t, `198.51.100.${(i % 15) + 1}`, '/login', { email: victim.email, password: `guess-${i}` })));
+    expect(Date.now() - started).toBeLessThan(7_000);
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(140);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    await expectLimited(answers.find((r) => r.status === 429)!);
+    // the account stays closed to guessing for the window, even with the right password from a fresh address
+    await expectLimited(await postFrom(t, '198.51.100.200', '/login', { email: victim.email, password: victim.password }));
+    expect(t.server.store.tokens.size).toBe(tokensBefore);
+    // other accounts are not affected
+    expect((await postFrom(t, '198.51.100.201', '/login', { email: t.accounts.edit.email, password: t.accounts.edit.password })).status).toBe(200);
+  });
+
+  it('one address may try 30 sign-ins a minute, over any accounts; the 31st is 429 and other addresses go on', async () => {
+    const attacker = '203.0.113.7';
+    for (let i = 0; i < 30; i += 1) {
+      expect((await postFrom(t, attacker, '/login', { email: `nobody${i}@storey.test`, password: 'x' })).status).toBe(401);
+    }
+    await expectLimited(await postFrom(t, attacker, '/login', { email: t.accounts.regular.email, password: t.accounts.regular.password }));
+    expect((await postFrom(t, '203.0.113.8', '/login', { email: t.accounts.regular.email, password: t.accounts.regular.password })).status).toBe(200);
+  });
+
+  it('password recovery and signup send at most 3 mails to one address a minute, from any number of clients', async () => {
+    const email = t.accounts.service.email;
+    const mailsBefore = t.server.outbox.list().filter((m) => m.to === email).length;
+    const recover = await Promise.all(Array.from({ length: 6 }, (_, i) => postFrom(t, `192.0.2.${i + 1}`, '/recover_password', { email })));
+    expect(recover.filter((r) => r.status === 202).length).toBe(3);
+    await expectLimited(recover.find((r) => r.status === 429)!);
+    expect(t.server.outbox.list().filter((m) => m.to === email).length - mailsBefore).toBe(3);
+    const newcomer = 'flooded@storey.test';
+    const signup = await Promise.all(Array.from({ length: 5 }, (_, i) => postFrom(t, `192.0.2.${i + 20}`, '/signup', { email: newcomer })));
+    expect(signup.filter((r) => r.status === 202).length).toBe(3);
+    expect(t.server.outbox.list().filter((m) => m.to === newcomer).length).toBe(3);
+  });
+
+  it('one client may send 10 recovery or signup requests a minute over any addresses', async () => {
+    const client = '192.0.2.99';
+    for (let i = 0; i < 10; i += 1) expect((await postFrom(t, client, '/recover_password', { email: `someone${i}@storey.test` })).status).toBe(202);
+    await expectLimited(await postFrom(t, client, '/recover_password', { email: 'one-more@storey.test' }));
+  });
+
+  it('limits auth-URI look-ups per client and per address', async () => {
+    const lookup = (from: string, email: string) =>
+      fetch(`${t.baseUrl}/auth_uri?email=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': from } });
+    for (let i = 0; i < 20; i += 1) expect((await lookup(`100.64.0.${i + 1}`, 'probe@storey.test')).status).toBe(200);
+    await expectLimited(await lookup('100.64.0.100', 'probe@storey.test'));
+    for (let i = 0; i < 60; i += 1) expect((await lookup('100.64.1.1', `p${i}@storey.test`)).status).toBe(200);
+    await expectLimited(await lookup('100.64.1.1', 'another@storey.test'));
+  });
+});
+
+describe('security: Pusher auth floods', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ trustProxy: true, rateLimits: { pusherAuth: { perClient: 6, perAccount: 4 } } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('refuses channel authorisations past the per-account and per-client limits with 429', async () => {
+    const tokens = await t.signInAll();
+    const channel = `private-organization-${t.accounts.regular.organizationId}`;
+    const auth = (from: string, token: string) => postFrom(t, from, '/pusher/auth', { socket_id: '1.1', channel_name: channel }, token);
+    // per account, from any addresses
+    for (let i = 0; i < 4; i += 1) expect((await auth(`10.9.0.${i + 1}`, tokens.regular)).status).not.toBe(429);
+    await expectLimited(await auth('10.9.0.50', tokens.regular));
+    // per client, over any accounts
+    for (let i = 0; i < 3; i += 1) expect((await auth('10.9.1.1', tokens.edit)).status).not.toBe(429);
+    for (let i = 0; i < 3; i += 1) expect((await auth('10.9.1.1', tokens.service)).status).not.toBe(429);
+    await expectLimited(await auth('10.9.1.1', tokens.admin));
+    expect((await auth('10.9.1.2', tokens.admin)).status).not.toBe(429);
+  });
+});
+
+describe('security: sign-in takes as long whether the address has an account or not', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ rateLimits: { login: { perClient: 1_000, perAccount: 1_000 } } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('answers an unknown address, a wrong password and an account without a password in comparable time', async () => {
+    const s = t.server.store;
+    const invited = s.createUser(t.accounts.admin.organizationId, { email: 'no-password-yet@storey.test', permissions: ['USER_UPDATE_SELF'] });
+    s.credentials.set(invited.id, { passwordHash: null });
+    s.credentials.set(t.accounts.regular.userId, { passwordHash: hashPassword(t.accounts.regular.password) });
+    const timeOf = async (email: string) => {
+      const started = performance.now();
+      const res = await t.api('/login', { method: 'POST', form: { email, password: 'wrong-password' } });
+      expect(res.status).toBe(401);
+      return performance.now() - started;
+    };
+    const known: number[] = []; const unknown: number[] = []; const noPassword: number[] = [];
+    await timeOf(t.accounts.regular.email); // warm-up
+    for (let i = 0; i < 9; i += 1) {
+      known.push(await timeOf(t.accounts.regular.email));
+      unknown.push(await timeOf(`ghost${i}@nowhere.example`));
+      noPassword.push(await timeOf(invited.email));
+    }
+    // without the decoy check an unknown address answered in a fraction of the password hash's time
+    expect(median(unknown) / median(known)).toBeGreaterThan(0.6);
+    expect(median(noPassword) / median(known)).toBeGreaterThan(0.6);
+    expect(median(unknown) / median(known)).toBeLessThan(1.7);
+  });
+});
+
+describe('security: signup, CORS, mailed links, the log and the bearer scheme', () => {
+  let t: TestServer;
+  const log: string[] = [];
+  beforeAll(async () => {
+    t = await startTestServer({ logger: true, logStream: { write: (line: string) => { log.push(line); } }, corsOrigins: DEV_VIEWER_ORIGINS });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('creates no user on signup; only the mailed code, confirmed with a password, does', async () => {
+    const email = 'typed-by-someone-else@storey.test';
+    const before = storeFingerprint(t);
+    expect((await t.api('/signup', { method: 'POST', form: { email } })).status).toBe(202);
+    expect(t.server.store.userByEmail(email)).toBeUndefined();
+    expect(storeFingerprint(t)).toBe(before);
+    const mail = t.server.outbox.latest(email)!;
+    expect(mail.text).toContain(`${t.url}/#/signup?code=${mail.code}`);
+    // the code is no password-reset code of any user, and a wrong code creates nothing
+    const anyUser = t.accounts.regular;
+    expect((await t.api(`/organizations/${anyUser.organizationId}/users/${anyUser.userId}/password`, { method: 'POST', json: { code: mail.code, password: 'hijacked-pass' } })).status).toBe(403);
+    expect((await t.api('/signup/confirm', { method: 'POST', json: { code: 'not-the-code', password: 'some-password' } })).status).toBe(403);
+    expect(storeFingerprint(t)).toBe(before);
+    const ok = await t.api('/signup/confirm', { method: 'POST', json: { code: mail.code, password: 'my-own-password' } });
+    expect(ok.status).toBe(201);
+    const user = t.server.store.userByEmail(email)!;
+    expect(user.permissions).toEqual(['USER_UPDATE_SELF']);
+    expect((await t.api('/login', { method: 'POST', form: { email, password: 'my-own-password' } })).status).toBe(200);
+  });
+
+  it('refuses an expired signup code, and one for an address that has an account by now, creating nothing', async () => {
+    const late = 'slow-reader@storey.test';
+    await t.api('/signup', { method: 'POST', form: { email: late } });
+    const code = t.server.outbox.latest(late)!.code;
+    t.server.store.mailCodes.get(code)!.expiresAt = t.server.store.clock.now() - 1;
+    expect((await t.api('/signup/confirm', { method: 'POST', json: { code, password: 'too-late-pass' } })).status).toBe(403);
+    expect(t.server.store.userByEmail(late)).toBeUndefined();
+    const twice = 'twice@storey.test';
+    await t.api('/signup', { method: 'POST', form: { email: twice } });
+    const first = t.server.outbox.latest(twice)!.code;
+    await t.api('/signup', { method: 'POST', form: { email: twice } });
+    const second = t.server.outbox.latest(twice)!.code;
+    expect((await t.api('/signup/confirm', { method: 'POST', json: { code: second, password: 'first-password' } })).status).toBe(201);
+    const before = storeFingerprint(t);
+    expect((await t.api('/signup/confirm', { method: 'POST', json: { code: first, password: 'second-password' } })).status).toBe(409);
+    expect(storeFingerprint(t)).toBe(before);
+  });
+
+  it('signing up an address that has an account mails its owner a recovery code and changes nothing', async () => {
+    const victim = t.accounts.edit;
+    const before = storeFingerprint(t);
+    expect((await t.api('/signup', { method: 'POST', form: { email: victim.email } })).status).toBe(202);
+    expect(t.server.outbox.latest(victim.email)!.purpose).toBe('recover');
+    expect(storeFingerprint(t)).toBe(before);
+  });
+
+  it('mails links to the server’s own URL whatever Host the request claims', async () => {
+    const email = t.accounts.service.email;
+    const status = await new Promise<number>((done, fail) => {
+      const body = form({ email });
+      const req = request(`${t.baseUrl}/recover_password`, {
+        method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      }, (res) => { res.resume(); done(res.statusCode ?? 0); });
+      req.on('error', fail);
+      req.end(body);
+    });
+    expect(status).toBe(202);
+    const mail = t.server.outbox.latest(email)!;
+    expect(mail.text).not.toContain('evil.example');
+    expect(mail.text).toContain(`${t.url}/#/set-password?`);
+  });
+
+  describe('CORS', () => {
+    const preflight = (origin: string) => fetch(`${t.baseUrl}/login`, {
+      method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    const read = (origin: string, token: string) => fetch(`${t.baseUrl}/organizations`, { headers: { origin, authorization: `Bearer ${token}` } });
+
+    it('allows the server’s own origin and the viewer’s dev origin, with credentials', async () => {
+      const token = await t.signIn('regular');
+      for (const origin of [t.url, 'http://localhost:5173', 'http://127.0.0.1:5173']) {
+        const res = await read(origin, token);
+        expect(res.headers.get('access-control-allow-origin'), origin).toBe(origin);
+        expect(res.headers.get('access-control-allow-credentials'), origin).toBe('true');
+        expect((await preflight(origin)).headers.get('access-control-allow-origin'), origin).toBe(origin);
+      }
+    });
+
+    it('never allows another origin, nor the null origin, and sends no credentials header to them', async () => {
+      const token = await t.signIn('regular');
+      for (const origin of ['https://evil.example', 'null', 'http://localhost:5174', `${t.url}.evil.example`, 'http://127.0.0.1']) {
+        for (const res of [await read(origin, token), await preflight(origin)]) {
+          expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
+          expect(res.headers.get('access-control-allow-credentials'), origin).toBeNull();
+        }
+      }
+    });
+
+    it('takes the allow-list from configuration, which replaces the dev origins', async () => {
+      const own = await startTestServer({ corsOrigins: ['https://viewer.example.com'] });
+      try {
+        const token = await own.signIn('regular');
+        const get = (origin: string) => fetch(`${own.baseUrl}/organizations`, { headers: { origin, authorization: `Bearer ${token}` } });
+        expect((await get('https://viewer.example.com')).headers.get('access-control-allow-origin')).toBe('https://viewer.example.com');
+        expect((await get('http://localhost:5173')).headers.get('access-control-allow-origin')).toBeNull();
+        expect((await get(own.url)).headers.get('access-control-allow-origin')).toBe(own.url);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
+  it('logs requests without query values or the bearer token', async () => {
+    const token = await t.signIn('regular');
+    log.length = 0;
+    await fetch(`${t.baseUrl}/auth_uri?email=${encodeURIComponent('private.person@storey.test')}`);
+    await fetch(`${t.baseUrl}/organizations?code=SECRET-CODE&auth_signature=abc123`, { headers: { authorization: `Bearer ${token}` } });
+    const text = log.join('');
+    expect(text).toContain('/v1/auth_uri?email=[redacted]');
+    expect(text).toContain('/v1/organizations?code=[redacted]&auth_signature=[redacted]');
+    for (const secret of ['private.person', 'SECRET-CODE', 'abc123', token]) expect(text).not.toContain(secret);
+  });
+
+  it('takes the bearer scheme in any case and nothing else', async () => {
+    const token = await t.signIn('regular');
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+      expect((await fetch(`${t.baseUrl}/organizations`, { headers: { authorization: `${scheme} ${token}` } })).status, scheme).toBe(200);
+    }
+    for (const header of [`Basic ${token}`, token, `Bearer${token}`, `Bearer ${token} extra`]) {
+      expect((await fetch(`${t.baseUrl}/organizations`, { headers: { authorization: header } })).status, header).toBe(401);
+    }
+    const login = (await (await t.api('/login', { method: 'POST', form: { email: t.accounts.edit.email, password: t.accounts.edit.password } })).json()) as LoginResponse;
+    expect(login.token_type).toBe('Bearer');
+  });
+});
