@@ -30,6 +30,8 @@ export interface Publisher {
   setSink(sink: LiveSink | null): void;
   /** while muted (bulk seeding before anyone listens) publish is a no-op and sequences stay put */
   setMuted(muted: boolean): void;
+  /** whether publishing is muted (callers skip work whose only use is a message) */
+  readonly muted: boolean;
   /** errors of the sink so far (sending never throws into a mutation) */
   readonly errors: Error[];
 }
@@ -61,6 +63,7 @@ export function createPublisher(sink: LiveSink | null = null): Publisher {
 
   const publisher: Publisher = {
     errors,
+    get muted() { return muted; },
     position(scope) {
       const s = stream(scope);
       return { stream_id: s.id, stream_sequence: s.sequence };

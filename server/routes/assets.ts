@@ -2,6 +2,7 @@
 // votes, and the public file area (floor plans, avatars, uploaded images)
 // that settings.cdn_base_url points at.
 
+import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -14,7 +15,8 @@ import { Params } from '../../src/shared/schemas/common.js';
 import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
-import { HttpError, assetFor, canSeeAsset, currentUser, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
+import { publicAsset } from '../store/visibility.js';
+import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
 const VOICE_VALIDITY_MS = 3 * 86_400_000;
@@ -53,13 +55,14 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
     const types = type ? new Set(type.split(',').map((t) => t.trim()).filter(Boolean)) : null;
     const t = now();
     const out: WireAsset[] = [];
+    const hidden = hiddenFor(store, user, locId);
     for (const a of store.assets.values()) {
       if (a.location_id !== locId || (types && !types.has(a.type)) || !canSeeAsset(store, user, a)) continue;
       if (filterExpired) {
         const end = expiredAt(a);
         if (end !== null && end < t) continue;
       }
-      out.push(a);
+      out.push(publicAsset(a, hidden));
     }
     setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
@@ -100,7 +103,8 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
 
   app.get(`${base}/:assetId`, { schema: { params: Params('orgId', 'locId', 'assetId') } }, async (req) => {
     const { orgId, locId, assetId } = req.params;
-    return assetFor(store, currentUser(req), orgId, locId, assetId);
+    const user = currentUser(req);
+    return publicAsset(assetFor(store, user, orgId, locId, assetId), hiddenFor(store, user, locId));
   });
 
   app.patch(`${base}/:assetId`, {
@@ -150,7 +154,10 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
     if (!looksLikeImage(contentType, req.body)) {
       throw new HttpError(400, `body must be a non-empty image (${IMAGE_TYPES.join(', ')})`);
     }
-    const path = `assets/${assetId}/${name}`;
+    // files are served without a token (image elements), so the path is the secret: unguessable, known to who may see the asset
+    const path = `assets/${assetId}/${randomBytes(12).toString('hex')}/${name}`;
+    // a new upload replaces the asset's earlier image of that name
+    for (const key of [...store.files.keys()]) if (key.startsWith(`assets/${assetId}/`) && key.endsWith(`/${name}`)) store.files.delete(key);
     store.files.set(path, { contentType, data: req.body });
     if (name === 'texture') store.updateAsset(asset.id, { texture_path: path });
     return { name, path, content_type: contentType, size: req.body.length };

@@ -9,6 +9,7 @@ import type { WireAsset, WireLocation, WireOrganization, WireUser } from '../../
 import type { Id, Role } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
 import type { Store } from '../store/store.js';
+import { NOTHING_HIDDEN, type Hidden } from '../store/visibility.js';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -72,6 +73,11 @@ export function locationFor(store: Store, user: WireUser, orgId: Id, locId: Id):
 /** What a user may see of the location's assets: unpublished ones and hidden floors only with the edit role. */
 export function canSeeAsset(store: Store, user: WireUser, asset: WireAsset): boolean {
   return hasRole(user.permissions, 'edit') || store.isAssetPublic(asset);
+}
+
+/** What of the location the caller may not see: nothing for the edit role. */
+export function hiddenFor(store: Store, user: WireUser, locId: Id): Hidden {
+  return hasRole(user.permissions, 'edit') ? NOTHING_HIDDEN : store.hiddenIn(locId);
 }
 
 export function assetFor(store: Store, user: WireUser, orgId: Id, locId: Id, assetId: Id): WireAsset {

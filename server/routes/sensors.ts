@@ -13,14 +13,19 @@ import {
 } from '../../src/shared/schemas/sensors.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
-import { HttpError, canReachOrganization, currentUser, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders } from './guard.js';
+import { isSensorHidden } from '../store/visibility.js';
+import type { WireUser } from '../../src/shared/rest.js';
+import {
+  HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
+} from './guard.js';
 
 export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const base = '/v1/organizations/:orgId/locations/:locId/sensors';
-  const sensorIn = (locId: string, id: string) => {
+  /** a sensor serving an asset the caller may not see answers like one that does not exist */
+  const sensorIn = (user: WireUser, locId: string, id: string) => {
     const s = store.sensors.get(id);
-    if (!s || s.location_id !== locId) throw notFound('Sensor');
+    if (!s || s.location_id !== locId || isSensorHidden(s, hiddenFor(store, user, locId))) throw notFound('Sensor');
     return s;
   };
 
@@ -31,8 +36,9 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const { include_inactive: all } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
+    const hidden = hiddenFor(store, user, locId);
     const out: WireSensor[] = [];
-    for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active)) out.push(s);
+    for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(s);
     setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
@@ -49,15 +55,16 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
 
   app.get(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId') } }, async (req) => {
     const { orgId, locId, sensorId } = req.params;
-    locationFor(store, currentUser(req), orgId, locId);
-    return sensorIn(locId, sensorId);
+    const user = currentUser(req);
+    locationFor(store, user, orgId, locId);
+    return sensorIn(user, locId, sensorId);
   });
 
   app.patch(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId'), body: UpdateSensorRequest } }, async (req) => {
     const { orgId, locId, sensorId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
-    sensorIn(locId, sensorId);
+    sensorIn(user, locId, sensorId);
     requireRole(user, 'edit');
     const body = req.body;
     if (body.asset_id && store.assets.get(body.asset_id)?.location_id !== locId) throw new HttpError(400, 'body/asset_id is not an asset of this location');
@@ -68,7 +75,7 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const { orgId, locId, sensorId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
-    sensorIn(locId, sensorId);
+    sensorIn(user, locId, sensorId);
     requireRole(user, 'edit');
     store.deleteSensor(sensorId);
     return reply.code(204).send();
@@ -79,12 +86,21 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
   }, async (req): Promise<MeasurementsResponse> => {
     const { orgId, locId, type } = req.params;
     const q = req.query;
-    locationFor(store, currentUser(req), orgId, locId);
+    const user = currentUser(req);
+    locationFor(store, user, orgId, locId);
     const start = q.start ?? 0;
     const end = q.end ?? store.clock.now() + 1;
     if (end < start) throw new HttpError(400, 'querystring/end must not be before start');
+    // readings of sensors serving hidden assets only for the edit role: the page is of the sensors the caller may see
+    const hidden = hiddenFor(store, user, locId);
+    let sensorIds: readonly string[] | null = q.sensor_id ?? null;
+    if (hidden.sensors.size > 0 || hidden.assets.size > 0) {
+      const visible = [...store.sensors.values()].filter((s) => s.location_id === locId && s.type === type && !isSensorHidden(s, hidden)).map((s) => s.id);
+      const asked = sensorIds ? new Set(sensorIds) : null;
+      sensorIds = asked ? visible.filter((id) => asked.has(id)) : visible;
+    }
     return pageMeasurements(store, locId, type, {
-      start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds: q.sensor_id ?? null, ignorePreviousValidity: !!q.ignore_previous_validity,
+      start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds, ignorePreviousValidity: !!q.ignore_previous_validity,
     });
   });
 

@@ -3,6 +3,7 @@
 // lockers, linked portals (passages between buildings), environment and other layer sensors, their
 // history, and the generated floor-plan images.
 
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_BUILDING_OFFSET, FLOOR_DEFAULT_HEIGHT } from '../../src/shared/constants.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { Id } from '../../src/shared/types.js';
@@ -77,7 +78,8 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
         height: FLOOR_DEFAULT_HEIGHT, building_relative_index: f, building_relative_z: f * FLOOR_DEFAULT_HEIGHT,
         outline: rectOutline({ x: 0, y: 0, w: plan.width, d: plan.depth }),
       });
-      floor.floor_plan_img_path = `floorplans/${floor.id}.svg`;
+      // an unguessable name: files are served without a token, and a hidden floor's plan must not answer a guess
+      floor.floor_plan_img_path = `floorplans/${floor.id}-${randomBytes(12).toString('hex')}.svg`;
       building.floors!.push(floor.id);
       const seeded = populateFloor(rng, floor, plan, add, sensorFor, rooms);
       const roomNames = rooms.filter((r) => r.parent_id === floor.id).map((r) => r.name);

@@ -17,6 +17,7 @@ import {
   type BookingRecord, type Credentials, type NotificationInput, type MailCode, type Revocation, type RevocationReason,
   type StoredFile, type TokenRecord,
 } from './records.js';
+import { NOTHING_HIDDEN, hiddenIn, isSensorHidden, publicAsset, sameHidden, type Hidden } from './visibility.js';
 
 /** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
 export const HISTORY_MAX_ROWS = 5_000;
@@ -50,6 +51,8 @@ export interface Store {
   organizationScope(organizationId: Id): StreamScope;
   /** false for unpublished assets, hidden floors and what stands on them */
   isAssetPublic(asset: WireAsset): boolean;
+  /** what of the location only the edit role may see: hidden assets and the sensors serving them (store/visibility.ts) */
+  hiddenIn(locationId: Id): Hidden;
   floorOf(asset: WireAsset): WireAsset | null;
   userByEmail(email: string): WireUser | undefined;
 
@@ -137,11 +140,42 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     const floor = floorOf(asset);
     return !(floor && (floor.hidden || floor.unpublished));
   }
-  /** live change for an asset whose visibility may have changed */
-  function assetChange(before: boolean, after: boolean, asset: WireAsset): LiveChange | null {
-    if (after) return { collection: 'assets', kind: before ? 'modified' : 'created', id: asset.id, data: asset };
-    if (before) return { collection: 'assets', kind: 'deleted', id: asset.id };
-    return null;
+  function hiddenOf(locationId: Id): Hidden {
+    return hiddenIn(s.assets.values(), locationId, isAssetPublic);
+  }
+  /** what the public may see of the location before a change (nothing to compare while seeding muted) */
+  function hiddenBefore(locationId: Id): Hidden {
+    return publisher.muted ? NOTHING_HIDDEN : hiddenOf(locationId);
+  }
+  /**
+   * Public stream changes a mutation caused besides its own (`own`): assets
+   * shown or hidden with their floor, buildings whose public floor list
+   * changed, sensors shown or hidden with the asset they serve.
+   */
+  function publicSideEffects(locationId: Id, before: Hidden, after: Hidden, own: Id | null): LiveChange[] {
+    if (publisher.muted || sameHidden(before, after)) return [];
+    const out: LiveChange[] = [];
+    const flipped = new Set<Id>();
+    for (const id of before.assets) if (!after.assets.has(id)) flipped.add(id);
+    for (const id of after.assets) if (!before.assets.has(id)) flipped.add(id);
+    for (const id of flipped) {
+      const asset = s.assets.get(id);
+      if (id === own) continue;
+      if (!after.assets.has(id) && asset) out.push({ collection: 'assets', kind: 'created', id, data: publicAsset(asset, after) });
+      else if (after.assets.has(id)) out.push({ collection: 'assets', kind: 'deleted', id });
+    }
+    for (const a of s.assets.values()) {
+      if (a.location_id !== locationId || a.id === own || a.type !== 'building' || after.assets.has(a.id) || flipped.has(a.id)) continue;
+      if (a.floors?.some((f) => flipped.has(f))) out.push({ collection: 'assets', kind: 'modified', id: a.id, data: publicAsset(a, after) });
+    }
+    for (const sensor of s.sensors.values()) {
+      if (sensor.location_id !== locationId) continue;
+      const was = isSensorHidden(sensor, before);
+      const is = isSensorHidden(sensor, after);
+      if (was && !is) out.push({ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor });
+      else if (!was && is) out.push({ collection: 'sensors', kind: 'deleted', id: sensor.id });
+    }
+    return out;
   }
   function publishOrg(orgId: Id, changes: LiveChange[]) {
     publisher.publish(organizationScope(orgId), changes);
@@ -170,7 +204,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   }
 
   Object.assign(store, {
-    nextId, locationScope, organizationScope, isAssetPublic, floorOf,
+    nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf,
     userByEmail(email: string) {
       const wanted = email.toLowerCase();
       for (const u of s.users.values()) if (u.email === wanted) return u;
@@ -240,28 +274,27 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
 
     createAsset(locationId, body, ownerId) {
       const scope = locationScope(locationId);
+      const before = hiddenBefore(locationId);
       const asset = makeAsset(nextId(), locationId, body, now(), ownerId);
       s.assets.set(asset.id, asset);
-      const change = assetChange(false, isAssetPublic(asset), asset);
-      publisher.publishLocation(scope, change ? [change] : [], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
+      const after = hiddenBefore(locationId);
+      const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
+      publisher.publishLocation(scope, [...shown, ...publicSideEffects(locationId, before, after, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
       return asset;
     },
     updateAsset(id, patch) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
-      const affected = asset.type === 'floor' ? [...s.assets.values()].filter((a) => a !== asset && floorOf(a) === asset) : [];
-      const before = affected.map(isAssetPublic);
+      const before = hiddenBefore(asset.location_id);
       Object.assign(asset, patch, {
         id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
         creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
       });
+      const after = hiddenBefore(asset.location_id);
       const changes: LiveChange[] = [];
-      const own = assetChange(wasPublic, isAssetPublic(asset), asset);
-      if (own) changes.push(own);
-      affected.forEach((a, i) => {
-        const ch = before[i] === isAssetPublic(a) ? null : assetChange(before[i]!, isAssetPublic(a), a);
-        if (ch) changes.push(ch);
-      });
+      if (isAssetPublic(asset)) changes.push({ collection: 'assets', kind: wasPublic ? 'modified' : 'created', id, data: publicAsset(asset, after) });
+      else if (wasPublic) changes.push({ collection: 'assets', kind: 'deleted', id });
+      changes.push(...publicSideEffects(asset.location_id, before, after, id));
       // the edit stream sees everything, so only the asset itself changed there
       publisher.publishLocation(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
       return asset;
@@ -269,50 +302,68 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     deleteAsset(id) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
+      const before = hiddenBefore(asset.location_id);
       s.assets.delete(id);
       s.votes.delete(id);
+      const after = hiddenBefore(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
-      publisher.publishLocation(locationScope(asset.location_id), wasPublic ? deleted : [], deleted);
+      const shown = publicSideEffects(asset.location_id, before, after, id);
+      publisher.publishLocation(locationScope(asset.location_id), [...(wasPublic ? deleted : []), ...shown], deleted);
     },
     createSensor(locationId, body) {
       const scope = locationScope(locationId);
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
-      publisher.publishLocation(scope, [{ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor }]);
+      const change: LiveChange = { collection: 'sensors', kind: 'created', id: sensor.id, data: sensor };
+      publisher.publishLocation(scope, isSensorHidden(sensor, hiddenBefore(locationId)) ? [] : [change], [change]);
       return sensor;
     },
     updateSensor(id, patch) {
       const sensor = mustGet(s.sensors, id, 'sensor');
+      const hidden = hiddenBefore(sensor.location_id);
+      const was = isSensorHidden(sensor, hidden);
       Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
-      publisher.publishLocation(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'modified', id, data: sensor }]);
+      const is = isSensorHidden(sensor, hidden);
+      const change: LiveChange = { collection: 'sensors', kind: 'modified', id, data: sensor };
+      const shown: LiveChange[] = is ? (was ? [] : [{ collection: 'sensors', kind: 'deleted', id }]) : [was ? { ...change, kind: 'created' } : change];
+      publisher.publishLocation(locationScope(sensor.location_id), shown, [change]);
       return sensor;
     },
     deleteSensor(id) {
       const sensor = mustGet(s.sensors, id, 'sensor');
+      const was = isSensorHidden(sensor, hiddenBefore(sensor.location_id));
       s.sensors.delete(id);
       s.history.delete(id);
-      publisher.publishLocation(locationScope(sensor.location_id), [{ collection: 'sensors', kind: 'deleted', id }]);
+      const deleted: LiveChange[] = [{ collection: 'sensors', kind: 'deleted', id }];
+      publisher.publishLocation(locationScope(sensor.location_id), was ? [] : deleted, deleted);
     },
     addMeasurement(sensorId, value) {
       store.addMeasurements([{ sensorId, value }]);
     },
     addMeasurements(items) {
-      const byLocation = new Map<Id, LiveChange[]>();
+      const byLocation = new Map<Id, { all: LiveChange[]; shown: LiveChange[]; hidden: Hidden }>();
       for (const { sensorId, value } of items) {
         const sensor = mustGet(s.sensors, sensorId, 'sensor');
-        const list = byLocation.get(sensor.location_id) ?? [];
-        byLocation.set(sensor.location_id, list);
-        list.push(recordMeasurement(sensor, value));
+        let batch = byLocation.get(sensor.location_id);
+        if (!batch) {
+          batch = { all: [], shown: [], hidden: hiddenBefore(sensor.location_id) };
+          byLocation.set(sensor.location_id, batch);
+        }
+        const change = recordMeasurement(sensor, value);
+        batch.all.push(change);
+        // readings of a sensor serving a hidden asset go to the edit stream only
+        if (!isSensorHidden(sensor, batch.hidden)) batch.shown.push(change);
       }
-      for (const [locId, changes] of byLocation) publisher.publishLocation(locationScope(locId), changes);
+      for (const [locId, batch] of byLocation) publisher.publishLocation(locationScope(locId), batch.shown, batch.all);
     },
     heartbeat(sensorId, time, batteryLevel) {
       const sensor = mustGet(s.sensors, sensorId, 'sensor');
       sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
       if (batteryLevel !== null) sensor.last_status = { battery_level: batteryLevel };
-      publisher.publishLocation(locationScope(sensor.location_id), [{
+      const change: LiveChange[] = [{
         collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
-      }]);
+      }];
+      publisher.publishLocation(locationScope(sensor.location_id), isSensorHidden(sensor, hiddenBefore(sensor.location_id)) ? [] : change, change);
     },
 
     createUser(orgId, body) {

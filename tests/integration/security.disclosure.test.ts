@@ -1,0 +1,212 @@
+// Issue 12 §5 — what the public may not see, played against the real
+// reference server and its own Pusher endpoint: sensors of an unpublished
+// asset are neither listed nor paged to a user who cannot see the asset, and
+// their readings stay off the public stream (pusher-js clients of a regular
+// and an edit user); a hidden floor answers a regular user exactly like an
+// unknown floor, through every door: REST, building floor lists, files, the
+// live stream.
+
+import Pusher from 'pusher-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUSHER_EVENT, pusherChannel, type LiveChange, type StreamScope } from '../../src/shared/protocol.js';
+import { restPaths, type MeasurementsResponse, type WireAsset, type WireSensor } from '../../src/shared/rest.js';
+import type { Settings } from '../../src/shared/types.js';
+import { decodePacket } from '../../server/live/packetCodec.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storeFingerprint, until } from './support/attack.js';
+
+describe('security: what only the edit role sees', () => {
+  let t: TestServer;
+  let tokens: Awaited<ReturnType<TestServer['signInAll']>>;
+  let org: string;
+  let loc: string;
+  const clients: Pusher[] = [];
+
+  /** A pusher-js client of `token` on `scope`, collecting every change it receives. */
+  async function follow(token: string, scope: StreamScope): Promise<LiveChange[]> {
+    const settings = (await (await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } })).json()) as Settings;
+    const pc = settings.pusher_config!;
+    const client = new Pusher(pc.app_key, {
+      cluster: pc.cluster, wsHost: pc.ws_host, wsPort: pc.ws_port, forceTLS: false, enabledTransports: ['ws'],
+      channelAuthorization: { endpoint: `${t.baseUrl}/pusher/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${token}` } },
+    });
+    clients.push(client);
+    const received: LiveChange[] = [];
+    const channel = client.subscribe(pusherChannel(scope));
+    channel.bind(PUSHER_EVENT, (payload: string) => { received.push(...decodePacket(payload).changes); });
+    await new Promise<void>((resolve, reject) => {
+      channel.bind('pusher:subscription_succeeded', () => resolve());
+      channel.bind('pusher:subscription_error', (e: { status: number }) => reject(new Error(`subscription refused: ${e.status}`)));
+    });
+    return received;
+  }
+
+  const get = async <T>(path: string, token: string): Promise<T> => {
+    const res = await t.api(path, { token });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  /** status and body of an answer, for comparing a hidden thing's with an unknown one's */
+  const answer = async (res: Response) => ({ status: res.status, body: (await res.text()).replaceAll(/\d{3,}/g, 'ID') });
+  const assetsOf = (token: string) => get<WireAsset[]>(restPaths.assets(org, loc), token);
+  const sensorsOf = (token: string) => get<WireSensor[]>(restPaths.sensors(org, loc), token);
+  const ingest = (sensorId: string, value: number) => fetch(`${t.url}/v2/measurements`, {
+    method: 'POST', headers: { authorization: `Bearer ${tokens.edit}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ measurements: [{ sensor_id: sensorId, value: { time: t.server.store.clock.now(), value } }] }),
+  });
+  const seenSensor = (changes: LiveChange[], id: string) => changes.some((c) => (c.collection === 'sensors' && c.id === id)
+    || (c.collection === 'measurements' && (c.data as { sensor_id?: string } | undefined)?.sensor_id === id));
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    tokens = await t.signInAll();
+    org = t.accounts.edit.organizationId;
+    loc = t.server.seed.locationIds[0]!;
+  });
+  afterAll(async () => {
+    for (const c of clients) c.disconnect();
+    await t?.close();
+  });
+
+  describe('sensors of an unpublished asset', () => {
+    let desk: WireAsset;
+    let sensor: WireSensor;
+    let publicStream: LiveChange[];
+    let editStream: LiveChange[];
+
+    beforeAll(async () => {
+      const s = t.server.store;
+      desk = [...s.assets.values()].find((a) => a.location_id === loc && a.subtype === 'desk' && s.isAssetPublic(a) && a.data_providers.length > 0)!;
+      sensor = s.sensors.get(desk.data_providers[0]!)!;
+      publicStream = await follow(tokens.regular, { kind: 'location', organizationId: org, locationId: loc });
+      editStream = await follow(tokens.edit, { kind: 'location', organizationId: org, locationId: loc, audience: 'edit' });
+      const res = await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: tokens.edit, json: { unpublished: true } });
+      expect(res.status).toBe(200);
+      await until(() => editStream.some((c) => c.collection === 'assets' && c.id === desk.id), 'the edit stream to see the change');
+    });
+
+    it('takes the asset and its sensors off the public stream when it is unpublished', async () => {
+      await until(() => publicStream.some((c) => c.collection === 'sensors' && c.id === sensor.id && c.kind === 'deleted'), 'the sensor to leave the public stream');
+      expect(publicStream.some((c) => c.collection === 'assets' && c.id === desk.id && c.kind === 'deleted')).toBe(true);
+    });
+
+    it('lists them to the edit role only, and answers a regular user’s look-up like an unknown sensor', async () => {
+      expect((await sensorsOf(tokens.regular)).map((x) => x.id)).not.toContain(sensor.id);
+      expect((await sensorsOf(tokens.edit)).map((x) => x.id)).toContain(sensor.id);
+      const hidden = await answer(await t.api(restPaths.sensor(org, loc, sensor.id), { token: tokens.regular }));
+      const unknown = await answer(await t.api(restPaths.sensor(org, loc, '987654321'), { token: tokens.regular }));
+      expect(hidden).toEqual(unknown);
+      expect(hidden.status).toBe(404);
+      const before = storeFingerprint(t);
+      const patch = await answer(await t.api(restPaths.sensor(org, loc, sensor.id), { method: 'PATCH', token: tokens.regular, json: { unit: 'x' } }));
+      expect(patch).toEqual(await answer(await t.api(restPaths.sensor(org, loc, '987654321'), { method: 'PATCH', token: tokens.regular, json: { unit: 'x' } })));
+      expect(storeFingerprint(t)).toBe(before);
+      expect((await t.api(restPaths.sensor(org, loc, sensor.id), { token: tokens.edit })).status).toBe(200);
+    });
+
+    it('pages their history to the edit role only', async () => {
+      expect((await ingest(sensor.id, 1)).status).toBe(200);
+      const page = (token: string, query: Record<string, unknown> = {}) =>
+        get<MeasurementsResponse>(restPaths.measurements(org, loc, sensor.type, { start: 0, ...query }), token);
+      const ids = (p: MeasurementsResponse) => new Set(p.rows.map((r) => String(r[1])));
+      expect(ids(await page(tokens.edit)).has(sensor.id)).toBe(true);
+      expect(ids(await page(tokens.regular)).has(sensor.id)).toBe(false);
+      expect((await page(tokens.regular, { sensor_id: [sensor.id] })).rows).toEqual([]);
+      expect((await page(tokens.edit, { sensor_id: [sensor.id] })).rows.length).toBeGreaterThan(0);
+    });
+
+    it('sends their readings on the edit stream only; other readings still reach the public', async () => {
+      const visible = [...t.server.store.sensors.values()].find((x) => x.location_id === loc && x.type === sensor.type
+        && (t.server.store.assets.get(x.asset_id ?? '') ? t.server.store.isAssetPublic(t.server.store.assets.get(x.asset_id!)!) : false))!;
+      const mark = publicStream.length;
+      expect((await ingest(sensor.id, 1)).status).toBe(200);
+      expect((await ingest(visible.id, 0)).status).toBe(200);
+      await until(() => seenSensor(publicStream.slice(mark), visible.id), 'the visible reading on the public stream');
+      await until(() => seenSensor(editStream, sensor.id) && editStream.some((c) => c.collection === 'measurements'), 'the hidden reading on the edit stream');
+      expect(seenSensor(publicStream.slice(mark), sensor.id)).toBe(false);
+    });
+
+    it('brings the asset and its sensors back to the public when it is published again', async () => {
+      const mark = publicStream.length;
+      expect((await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: tokens.edit, json: { unpublished: false } })).status).toBe(200);
+      await until(() => publicStream.slice(mark).some((c) => c.collection === 'sensors' && c.id === sensor.id && c.kind === 'created'), 'the sensor back on the public stream');
+      expect((await sensorsOf(tokens.regular)).map((x) => x.id)).toContain(sensor.id);
+    });
+  });
+
+  describe('a hidden floor', () => {
+    let hiddenFloor: WireAsset;
+    const unknownId = '987654320';
+
+    beforeAll(() => {
+      hiddenFloor = [...t.server.store.assets.values()].find((a) => a.location_id === loc && a.type === 'floor' && a.hidden)!;
+      expect(hiddenFloor).toBeDefined();
+    });
+
+    it('answers reads, writes, votes and tickets exactly like an unknown floor, changing nothing', async () => {
+      const before = storeFingerprint(t);
+      const attempts: Array<[string, (id: string) => string, unknown]> = [
+        ['GET', (id) => restPaths.asset(org, loc, id), undefined],
+        ['PATCH', (id) => restPaths.asset(org, loc, id), { name: 'Found you' }],
+        ['DELETE', (id) => restPaths.asset(org, loc, id), undefined],
+        ['PUT', (id) => restPaths.assetVote(org, loc, id), { direction: 1 }],
+        ['POST', () => restPaths.assets(org, loc), 'ticket'],
+        ['PATCH', () => restPaths.user(org, t.accounts.regular.userId), 'location'],
+      ];
+      for (const [method, path, body] of attempts) {
+        const json = (id: string) => body === 'ticket'
+          ? { type: 'ticket', subtype: 'broken', name: 'x', parent_id: id, value: { text: 'hello' } }
+          : body === 'location' ? { location: { location_id: loc, floor_id: id, x: 1, y: 1 } } : body;
+        const hidden = await answer(await t.api(path(hiddenFloor.id), { method, token: tokens.regular, json: json(hiddenFloor.id) }));
+        const unknown = await answer(await t.api(path(unknownId), { method, token: tokens.regular, json: json(unknownId) }));
+        expect(hidden, `${method} ${path('{id}')}`).toEqual(unknown);
+        expect(hidden.status).toBeGreaterThanOrEqual(400);
+      }
+      expect(storeFingerprint(t)).toBe(before);
+    });
+
+    it('is left out of lists and of its building’s floor list for a regular user, not for the edit role', async () => {
+      const regular = await assetsOf(tokens.regular);
+      expect(regular.map((a) => a.id)).not.toContain(hiddenFloor.id);
+      const building = regular.find((a) => a.id === hiddenFloor.parent_id)!;
+      expect(building.floors).not.toContain(hiddenFloor.id);
+      expect(building.default_floor).toBeLessThan(building.floors!.length);
+      expect(JSON.stringify(regular)).not.toContain(`"${hiddenFloor.id}"`);
+      const single = await get<WireAsset>(restPaths.asset(org, loc, building.id), tokens.regular);
+      expect(single.floors).toEqual(building.floors);
+      const edit = await assetsOf(tokens.edit);
+      expect(edit.find((a) => a.id === building.id)!.floors).toContain(hiddenFloor.id);
+    });
+
+    it('has a floor plan whose address cannot be guessed, served to whoever was given it', async () => {
+      const guess = await fetch(`${t.url}/v1/files/floorplans/${hiddenFloor.id}.svg`);
+      const unknown = await fetch(`${t.url}/v1/files/floorplans/${unknownId}.svg`);
+      expect(await answer(guess)).toEqual(await answer(unknown));
+      const path = (await get<WireAsset>(restPaths.asset(org, loc, hiddenFloor.id), tokens.edit)).floor_plan_img_path!;
+      expect(path).toMatch(new RegExp(`^floorplans/${hiddenFloor.id}-[0-9a-f]{24}\\.svg$`));
+      expect((await fetch(`${t.url}/v1/files/${path}`)).status).toBe(200);
+    });
+
+    it('hiding a floor takes it, what stands on it and its sensors off the public stream, and out of its building', async () => {
+      const publicStream = await follow(tokens.service, { kind: 'location', organizationId: org, locationId: loc });
+      const s = t.server.store;
+      const floor = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'floor' && !a.hidden && !a.unpublished)!;
+      const onIt = [...s.assets.values()].filter((a) => a.parent_id === floor.id && s.isAssetPublic(a));
+      const sensorIds = onIt.flatMap((a) => a.data_providers);
+      expect(onIt.length).toBeGreaterThan(0);
+      expect((await t.api(restPaths.asset(org, loc, floor.id), { method: 'PATCH', token: tokens.edit, json: { hidden: true } })).status).toBe(200);
+      const building = () => publicStream.find((c) => c.collection === 'assets' && c.id === floor.parent_id && c.kind === 'modified');
+      await until(() => building(), 'the building’s public floor list to change');
+      expect((building()!.data as WireAsset).floors).not.toContain(floor.id);
+      const deleted = new Set(publicStream.filter((c) => c.kind === 'deleted').map((c) => `${c.collection}:${c.id}`));
+      expect(deleted.has(`assets:${floor.id}`)).toBe(true);
+      for (const a of onIt) expect(deleted.has(`assets:${a.id}`), a.name).toBe(true);
+      for (const id of sensorIds) expect(deleted.has(`sensors:${id}`), id).toBe(true);
+      // what the public stream said matches what a regular user now reads
+      const regular = await assetsOf(tokens.service);
+      expect(regular.map((a) => a.id)).not.toContain(floor.id);
+      expect(regular.find((a) => a.id === floor.parent_id)!.floors).not.toContain(floor.id);
+      expect((await t.api(restPaths.asset(org, loc, floor.id), { method: 'PATCH', token: tokens.edit, json: { hidden: false } })).status).toBe(200);
+    });
+  });
+});
