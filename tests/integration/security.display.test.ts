@@ -8,6 +8,10 @@ import { createManualClock, type ManualClock } from '../../server/clock.js';
 import { DISPLAY_TOKEN_IDLE_MS, DISPLAY_TOKEN_REFUSED, TOKEN_LIFETIME_MS } from '../../server/auth.js';
 import type { LoginResponse } from '../../src/shared/rest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storeFingerprint } from './support/attack.js';
+
+/** the writes a display needs (docs/security.md "Room displays") */
+const DISPLAY_MAY = new Set(['POST /v1/booking', 'POST /v1/pusher/auth', 'POST /v1/logout']);
 
 const T0 = Date.UTC(2025, 2, 12, 8, 0, 0);
 const DAY = 24 * 3600 * 1000;
@@ -73,6 +77,42 @@ describe('room display tokens', () => {
     }
     expect(JSON.stringify(t.server.store.assets.get(room.id))).toBe(before);
     expect(t.server.store.users.get(t.accounts.regular.userId)!.first_name).not.toBe('Hacked');
+  });
+
+  it('can call no write route of the server but booking, its live channels and signing out, changing nothing', async () => {
+    const { token } = await signInDisplay();
+    const { store, seed, pusher } = t.server;
+    const { room } = aRoom();
+    const values: Record<string, string> = {
+      orgId: seed.organizationId, locId: seed.locationIds[0]!, assetId: room.id, sensorId: room.data_providers[0]!,
+      id: t.accounts.regular.userId, userId: t.accounts.regular.userId, appId: pusher.appId, name: 'photo',
+    };
+    const before = storeFingerprint(t);
+    const sessions = store.tokens.size;
+    const writes = t.server.routes.filter((r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method));
+    expect(writes.length).toBeGreaterThan(30);
+    for (const route of writes) {
+      if (DISPLAY_MAY.has(`${route.method} ${route.url}`)) continue;
+      const path = route.url.replace(/:(\w+)/g, (_, name: string) => values[name] ?? '1');
+      const res = await fetch(`${t.url}${path}`, {
+        method: route.method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}',
+      });
+      expect(res.status, `${route.method} ${route.url}`).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toBe(DISPLAY_TOKEN_REFUSED);
+    }
+    expect(storeFingerprint(t)).toBe(before);
+    expect(store.tokens.size).toBe(sessions);
+  });
+
+  it('sign out ends only the display’s own session', async () => {
+    const first = await signInDisplay();
+    const second = await signInDisplay();
+    const person = await t.signIn('regular');
+    const works = async (token: string) => (await t.api(`${t.url}/v2/settings`, { token })).status;
+    expect((await t.api('/logout', { method: 'POST', token: first.token })).status).toBe(204);
+    expect(await works(first.token)).toBe(401);
+    expect(await works(second.token)).toBe(200);
+    expect(await works(person)).toBe(200);
   });
 
   it('stay alive for months while the display keeps using them', async () => {
