@@ -108,6 +108,8 @@ export interface FaultyTransports {
   subscribed: Array<{ userId: string; scope: StreamScope }>;
   /** transports made so far */
   made(): number;
+  /** messages the real transports delivered to the engine so far */
+  received(): number;
 }
 
 interface Wrapped extends Transport {
@@ -121,6 +123,7 @@ export function createFaultyTransports(real: TransportFactory): FaultyTransports
   let hangSubscribes = 0;
   let held: Array<() => void> | null = null;
   let made = 0;
+  let received = 0;
   const subscribed: FaultyTransports['subscribed'] = [];
 
   const factory: TransportFactory = (settings: Settings, context: TransportContext) => {
@@ -153,7 +156,7 @@ export function createFaultyTransports(real: TransportFactory): FaultyTransports
       unsubscribe: (scope) => inner.unsubscribe(scope),
       onMessage(listener) {
         messageListeners.add(listener);
-        const off = inner.onMessage(listener);
+        const off = inner.onMessage((scope, payload) => { received += 1; listener(scope, payload); });
         return () => { messageListeners.delete(listener); off(); };
       },
       onStateChange(listener) {
@@ -180,5 +183,6 @@ export function createFaultyTransports(real: TransportFactory): FaultyTransports
     cut() { current?.emitState('disconnected'); },
     subscribed,
     made: () => made,
+    received: () => received,
   };
 }

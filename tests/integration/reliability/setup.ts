@@ -14,8 +14,12 @@ import { createFaultyFetch, createFaultyTransports, type FaultyFetch, type Fault
 import { expectSettledOnTruth, trackCalls, watchEscapes } from '../../helpers/oracle.js';
 import { collect, createTestLogger, type Collected, type TestLogger } from '../../worker/engine/harness.js';
 
-/** Step limits of a fast network: a hung step fails within a few hundred ms. */
-export const FAST_TIMEOUTS = { timeSyncMs: 400, settingsMs: 400, transportMs: 3_000, loadMs: 800 } as const;
+/**
+ * Step limits of a fast network: a hung step fails within about a second.
+ * Not shorter: sign-in runs under the settings limit and the server checks a
+ * scrypt hash, and every step answers slowly while the whole suite shares two cores.
+ */
+export const FAST_TIMEOUTS = { timeSyncMs: 1_000, settingsMs: 1_500, transportMs: 3_000, loadMs: 1_500 } as const;
 export const FAST_BACKOFF = { reconnectStepMs: 100, reconnectMaxDelayMs: 400 } as const;
 
 export interface Scenario {
@@ -81,7 +85,7 @@ export async function createScenario(test: TestServer, deps: Partial<EngineDeps>
 /** Signs in and waits until the default organization and location are live. */
 export async function signInLive(s: Scenario, account: TestAccount): Promise<void> {
   const result = await s.engine.signIn(account.email, account.password);
-  expect(result.ok).toBe(true);
+  expect(result.ok, JSON.stringify(result)).toBe(true);
   await vi.waitFor(() => {
     const state = s.raw.internals.session()!.state();
     expect(state.phase.name).toBe('live');
