@@ -63,21 +63,105 @@ async function visitAndLeave(name: string, who: 'regular' | 'edit') {
   return { userId, locationId };
 }
 
+type Records = Array<{ key: IDBValidKey; value: unknown }>;
+type Corrupt = (records: Records, meta: Record<string, unknown>) => { records?: Records; meta?: Record<string, unknown> };
+const first = (value: unknown): Corrupt => (records) => ({ records: [{ key: records[0]!.key, value }] });
+/** The corruptions of issue 11 §3, each on the cache a real visit wrote. */
+const CORRUPTIONS: Array<[string, Corrupt, string]> = [
+  ['a record truncated mid-JSON', (records) => ({ records: [{ key: records[0]!.key, value: String(records[0]!.value).slice(0, 100) }] }), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['a record that is a number', first(42), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['a record that is JSON null', first('null'), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['an object without its delta', first('{"changes":[]}'), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['an unknown collection', first(JSON.stringify([{ collection: 'widgets', id: 'w1', value: { id: 'w1' } }])), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['a numeric id', first(JSON.stringify([{ collection: 'assets', id: 7, value: { id: 7 } }])), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['meta without streams', (_, meta) => ({ meta: { ...meta, streams: undefined } }), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['a string savedAt', (_, meta) => ({ meta: { ...meta, savedAt: 'yesterday' } }), STORAGE_WARNINGS.UNREADABLE_DROPPED],
+  ['an older schema\'s meta', (_, meta) => ({ meta: { ...meta, schema: 1 } }), STORAGE_WARNINGS.SCHEMA_DROPPED],
+];
+
+/** Rewrites the saved location of `userId` at `locationId` in the database `name`. */
+async function rewriteCache(name: string, userId: string, locationId: string, corrupt: Corrupt) {
+  const db = await openDB(name);
+  const range = IDBKeyRange.bound([userId, locationId], [userId, locationId, []]);
+  const keys = await db.getAllKeys('records', range);
+  const values = await db.getAll('records', range);
+  expect(keys.length).toBeGreaterThan(0);
+  const meta = await db.get('meta', [userId, locationId]);
+  const changed = corrupt(keys.map((key, i) => ({ key, value: values[i] })), meta);
+  for (const r of changed.records ?? []) await db.put('records', r.value, r.key);
+  if (changed.meta) await db.put('meta', changed.meta, [userId, locationId]);
+  db.close();
+}
+
 describe('a cache that cannot be used', () => {
-  it('drops a record truncated mid-JSON with the warning, then loads the location live', async () => {
+  it.each(CORRUPTIONS)('drops %s with the warning, then loads the location live', async (_, corrupt, warning) => {
     const name = `storey-rel-cache-${++dbCount}`;
     const { userId, locationId } = await visitAndLeave(name, 'regular');
-    const db = await openDB(name);
-    const range = IDBKeyRange.bound([userId, locationId], [userId, locationId, []]);
-    const [key] = await db.getAllKeys('records', range);
-    const value = await db.get('records', key!);
-    await db.put('records', String(value).slice(0, 100), key!);
-    db.close();
-
+    await rewriteCache(name, userId, locationId, corrupt);
     const s = await scenario(createIdbStorage({ name }));
     expect(await s.engine.resume()).toBe(true);
     await s.settle();
-    expect(s.posted()).toContain(STORAGE_WARNINGS.UNREADABLE_DROPPED);
+    expect(s.raw.internals.store.locationId).toBe(locationId);
+    expect(s.posted()).toContain(warning);
+  });
+
+  it('serves cached assets reduced to {id} and buildings whose floors is not a list through the normalizers, then loads live', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    const { userId, locationId } = await visitAndLeave(name, 'regular');
+    const assets = new Set<string>();
+    let buildings = 0;
+    type Change = { collection: string; id: string; value: unknown };
+    const reduce = (c: Change): Change => {
+      if (c.collection === 'assets' && c.value) { assets.add(c.id); return { ...c, value: { id: c.id } }; }
+      if (c.collection === 'buildings' && c.value) { buildings += 1; return { ...c, value: { ...(c.value as object), floors: 'all of them' } }; }
+      return c;
+    };
+    await rewriteCache(name, userId, locationId, (records) => ({
+      records: records.map(({ key, value }) => {
+        // a base record is a list of changes, a delta record {delta: [...]}
+        const body = JSON.parse(String(value)) as Change[] | { delta: Change[] };
+        return { key, value: JSON.stringify(Array.isArray(body) ? body.map(reduce) : { delta: body.delta.map(reduce) }) };
+      }),
+    }));
+    expect(assets.size).toBeGreaterThan(0);
+    expect(buildings).toBeGreaterThan(0);
+    const s = await scenario(createIdbStorage({ name }));
+    const structure = await collect<StructureEntry>(s.raw, { view: 'structure' });
+    // the live load of the assets waits (then times out), so what the store holds meanwhile is the cache's
+    s.faults.add({ path: /\/assets$/, action: { kind: 'hang' } });
+    expect(await s.engine.resume()).toBe(true);
+    const store = s.raw.internals.store;
+    // the first floor comes at once, the others right after; all while the live load still hangs
+    await vi.waitFor(() => { expect([...store.assets.values()].filter((a) => !a.local).length).toBe(assets.size); }, WAIT);
+    expect(s.faults.hanging()).toBe(1);
+    const cached = [...store.assets.values()].filter((a) => !a.local);
+    expect(cached.every((a) => Array.isArray(a.data_providers) && Number.isFinite(a.x) && typeof a.name === 'string')).toBe(true);
+    expect([...store.buildings.values()].every((b) => Array.isArray(b.floors))).toBe(true);
+    await s.settle();
+    s.raw.internals.hub.flush();
+    expect(structure.entries.size).toBeGreaterThan(0);
+    expect(s.posted()).not.toContain(STORAGE_WARNINGS.UNREADABLE_DROPPED);
+  });
+
+  it('keeps working when every cache write fails (quota), and the next start loads live', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    const storage = createIdbStorage({ name });
+    storage.write = async () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+    const s = await scenario(storage);
+    await signInLive(s, test.accounts.regular);
+    s.raw.internals.persister.requestFull();
+    await s.raw.internals.persister.flush().catch(() => undefined);
+    await vi.waitFor(() => { expect(s.posted()).toContain(STORAGE_WARNINGS.WRITE_FAILED); }, WAIT);
+    await s.settle();
+    await s.dispose();
+    open.splice(open.indexOf(s), 1);
+
+    const next = await scenario(createIdbStorage({ name }));
+    const connection = await collect<ConnectionView>(next.raw, { view: 'connection' });
+    expect(await next.engine.resume()).toBe(true);
+    await next.settle();
+    next.raw.internals.hub.flush();
+    expect(connection.entries.get(SELF_KEY)).toMatchObject({ state: 'connected', fromCache: false });
   });
 
   it('resumes without any saved location by loading live, and says it is not from the cache', async () => {
