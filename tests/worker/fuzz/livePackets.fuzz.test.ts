@@ -180,5 +180,5 @@ describe('live packets fuzz', () => {
       ['family', 'sent', 'decoded', 'reached the store', 'forced a reload'],
       PACKET_FAMILIES.map((f) => [f, perFamily[f].sent, perFamily[f].decoded, perFamily[f].reachedStore, perFamily[f].reloads]),
     )}`);
-  }, 60_000);
+  }, 240_000);
 });

@@ -237,5 +237,5 @@ describe('initial load bodies fuzz', () => {
       ['family', 'sent', 'refused (a failed load)', 'applied'],
       BODY_FAMILIES.map((f) => [f, total(f, 'sent'), total(f, 'refused'), total(f, 'applied')]),
     )}`);
-  }, 120_000);
+  }, 240_000);
 });
