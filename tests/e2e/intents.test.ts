@@ -107,11 +107,13 @@ describe('intents in Chromium', () => {
     const room = page.locator('g.asset-room').first();
     await room.waitFor();
     const roomId = (await room.getAttribute('data-asset-id'))!;
+    // the server may already hold bookings of this user (seeded history): only the new one counts
+    const earlier = new Set([...store.bookings.values()].map((b) => b.bookingRef));
     await clickAsset(page, room);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Book for the rest of the day' }).click();
     await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 5000 }).toMatch(/booked until/);
-    const mine = [...store.bookings.values()].filter((b) => b.roomId === roomId && b.userId === server.accounts.regular.userId);
+    const mine = [...store.bookings.values()].filter((b) => !earlier.has(b.bookingRef) && b.roomId === roomId && b.userId === server.accounts.regular.userId);
     const events = mine.flatMap((b) => ((store.sensors.get(b.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[])
       .filter((e) => e.booking_ref === b.bookingRef));
     expect(events).toHaveLength(1);
