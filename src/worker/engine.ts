@@ -145,9 +145,9 @@ export function createEngine(deps: EngineDeps): Engine {
     scheduler,
     context: () => ({ now: corrected.now(), viewerUserId: viewerUserId(), roles, config, timeZone: timeZone() }),
     onExpired: (id) => {
-      // a person's other assets may take over (or give back) their position
+      // the cache already re-derives the asset itself; a person's other assets may take over (or give back) their position
       const ids = withPersonSiblings(store, [id]);
-      facts.invalidate(ids);
+      facts.invalidate([...ids].filter((other) => other !== id));
       hub.markDirty('assets', ids);
     },
   });

@@ -40,10 +40,25 @@ export function isDateKey(value: unknown): value is string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** The last few local days looked up per zone: live derivation asks for today (and yesterday) thousands of times a second. */
+const recentDays = new Map<string, CalendarDay[]>();
+const RECENT_DAYS_KEPT = 4;
+
 /** 'YYYY-MM-DD' of an instant in the zone. */
 export function dateKeyOf(epochMs: number, timeZone: string): string {
-  const d = new TZDate(epochMs, safeTimeZone(timeZone));
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const zone = safeTimeZone(timeZone);
+  const recent = recentDays.get(zone);
+  if (recent) for (const day of recent) if (epochMs >= day.start && epochMs < day.end) return day.key;
+  const d = new TZDate(epochMs, zone);
+  const key = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const list = recent ?? [];
+  list.unshift(calendarDay(key, zone));
+  if (list.length > RECENT_DAYS_KEPT) list.length = RECENT_DAYS_KEPT;
+  if (!recent) {
+    if (recentDays.size >= 64) recentDays.clear();
+    recentDays.set(zone, list);
+  }
+  return key;
 }
 
 /** The date key `days` after `key` (negative: before); pure calendar arithmetic. */

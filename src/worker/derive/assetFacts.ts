@@ -235,6 +235,32 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
   const reachable = assetVisibleToRoles(asset, ctx.roles) && (!floor || floorVisibleToRoles(floor, ctx.roles))
     && (!user || user.visible || own);
   const config = ctx.config.forAsset(asset);
+  return readings({
+    asset, kind, floorId, reachable, own, superseded,
+    layers: layersOf(kind, asset, sensors),
+    user,
+    decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
+    config,
+  }, sensors, ctx);
+}
+
+/**
+ * The facts again after only sensor readings of the asset changed (spec §4:
+ * a new occupancy value re-derives the desk's status and colour): what
+ * depends on the asset, its floor, its user, the roles and its configuration
+ * is taken from `prev`, what depends on readings and time is derived anew.
+ * Not for people, whose position choice depends on their other assets.
+ */
+export function refreshFacts(prev: AssetFacts, ctx: DeriveContext): AssetFacts {
+  return readings(prev, sensorsOf(ctx.store, prev.asset), ctx);
+}
+
+type StandingFacts = Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>;
+
+/** Everything that follows from the readings and the time, on top of the standing facts. */
+function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveContext): AssetFacts {
+  const { asset, kind, own, config } = base;
+  const { now } = ctx;
   const latest = latestValue(asset, sensors);
   // spec §4: 'not drawn when privacy-filtered and not local' — local is the asset's own flag (§3),
   // the client-derived employee asset of a user, not "stands for the viewer" (docs/domain.md)
@@ -256,11 +282,11 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
   for (const t of next) if (t > now) { future = true; if (t < soonest) soonest = t; }
   const nextChangeAt = future ? Math.min(soonest, now + MAX_RECHECK_DELAY_MS) : null;
   return {
-    asset, kind, floorId, reachable, own, superseded,
-    layers: layersOf(kind, asset, sensors),
+    asset, kind, floorId: base.floorId, reachable: base.reachable, own, superseded: base.superseded,
+    layers: base.layers,
     freshness, room, desk, sensors: sensorFacts, heat,
-    user,
-    decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
+    user: base.user,
+    decoration: base.decoration,
     config,
     device: kind === 'sensor' ? deviceFacts(sensors) : null,
     nextChangeAt,

@@ -1,16 +1,24 @@
 // Facts per asset, computed on demand and cached until the asset, its sensors
 // or time changes them. Each computation hands its next change instant to the
 // one scheduler (keyed per asset, one platform timer for all), and assets that
-// change continuously join the set the real-time timeline re-derives.
+// change continuously join the set the real-time timeline re-derives. When
+// only an asset's readings changed, its standing facts (kind, floor, user,
+// reachability, configuration, layers) are kept and only what follows from
+// the readings is derived again (issue 14: incremental derivation).
 
 import type { Id } from '../../shared/types.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Store } from '../store/store.js';
-import { computeFacts, type AssetFacts, type DeriveContext } from './assetFacts.js';
+import { computeFacts, refreshFacts, type AssetFacts, type DeriveContext } from './assetFacts.js';
 
 export interface FactsCache {
   get(id: Id): AssetFacts | null;
+  /** the assets changed (record, floor, user, structure…): derived afresh */
   invalidate(ids: Iterable<Id>): void;
+  /** only readings of these assets' sensors changed: their standing facts are kept */
+  refresh(ids: Iterable<Id>): void;
+  /** only heartbeats (battery, last communication) reached these assets; returns those whose facts may change (devices) */
+  beat(ids: Iterable<Id>): Id[];
   invalidateAll(): void;
   /** ids whose facts change continuously (fading, clean-desk colour, heat) */
   continuous(): Id[];
@@ -27,24 +35,41 @@ export interface FactsCacheOptions {
 }
 
 export const RECHECK_KEY_PREFIX = 'asset:';
+/** Kinds whose facts depend on their person's other assets (one position per person): never refreshed in part. */
+const PEOPLE: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
 
 export function createFactsCache(options: FactsCacheOptions): FactsCache {
   const { store, scheduler } = options;
   const cache = new Map<Id, AssetFacts | null>();
+  /** cached facts whose readings changed since: re-derived from their standing facts on the next get */
+  const stale = new Set<Id>();
   const continuous = new Set<Id>();
 
   function expire(id: Id) {
-    cache.delete(id);
+    // time alone moved on: a thing's standing facts still hold; a person's position choice may not
+    const facts = cache.get(id);
+    if (facts && !PEOPLE.has(facts.kind)) stale.add(id);
+    else { cache.delete(id); stale.delete(id); }
     continuous.delete(id);
     options.onExpired(id);
   }
 
+  function derive(id: Id): AssetFacts | null {
+    const asset = store.assets.get(id);
+    if (!asset) return null;
+    const prev = stale.has(id) ? cache.get(id) : undefined;
+    stale.delete(id);
+    // the record itself was replaced: nothing of the old facts stands
+    return prev && prev.asset === asset
+      ? refreshFacts(prev, { ...options.context(), store })
+      : computeFacts(asset, { ...options.context(), store });
+  }
+
   return {
     get(id) {
-      if (cache.has(id)) return cache.get(id)!;
-      const asset = store.assets.get(id);
-      if (!asset) return null;
-      const facts = computeFacts(asset, { ...options.context(), store });
+      if (cache.has(id) && !stale.has(id)) return cache.get(id)!;
+      const facts = derive(id);
+      if (facts === null && !store.assets.has(id)) { cache.delete(id); return null; }
       cache.set(id, facts);
       const key = RECHECK_KEY_PREFIX + id;
       if (facts?.nextChangeAt != null) {
@@ -54,9 +79,28 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       return facts;
     },
     invalidate(ids) {
-      for (const id of ids) { cache.delete(id); continuous.delete(id); }
+      for (const id of ids) { cache.delete(id); stale.delete(id); continuous.delete(id); }
     },
-    invalidateAll() { cache.clear(); continuous.clear(); },
+    refresh(ids) {
+      for (const id of ids) {
+        const facts = cache.get(id);
+        if (!facts) continue;
+        if (PEOPLE.has(facts.kind)) { cache.delete(id); stale.delete(id); continuous.delete(id); } else stale.add(id);
+      }
+    },
+    beat(ids) {
+      // battery and last communication are facts of sensor assets only (devices, monitoring); facts not
+      // derived yet will be derived with them, so those count as changed
+      const out: Id[] = [];
+      for (const id of ids) {
+        const facts = cache.get(id);
+        if (facts && facts.kind !== 'sensor') continue;
+        if (facts) stale.add(id);
+        out.push(id);
+      }
+      return out;
+    },
+    invalidateAll() { cache.clear(); stale.clear(); continuous.clear(); },
     continuous: () => [...continuous],
     size: () => cache.size,
   };

@@ -23,6 +23,9 @@ export interface DeltaRouting {
   viewerUserId(): Id | null;
 }
 
+const PERSON_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
+const isPerson = (store: Store, id: Id) => PERSON_TYPES.has(store.assets.get(id)?.type ?? '');
+
 /** Role, location or session changes: every view re-derives (its patch is still a diff). */
 export function markEverythingChanged(r: DeltaRouting): void {
   r.config.invalidate();
@@ -37,11 +40,24 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     r.hub.markDirty('assets');
     r.hub.markDirty('structure');
     r.hub.markDirty('session');
-  } else if (delta.assets.size) {
-    for (const id of delta.assets) r.config.forget(id);
-    const ids = withPersonSiblings(r.store, delta.assets);
-    r.facts.invalidate(ids);
-    r.hub.markDirty('assets', ids);
+  } else {
+    // a person's readings may move their position to another of their assets: derived afresh, siblings too
+    const changed = delta.values.size ? [...delta.assets, ...[...delta.values].filter((id) => isPerson(r.store, id))] : delta.assets;
+    if (delta.assets.size || changed !== delta.assets) {
+      for (const id of delta.assets) r.config.forget(id);
+      const ids = withPersonSiblings(r.store, changed);
+      r.facts.invalidate(ids);
+      r.hub.markDirty('assets', ids);
+    }
+    // only readings changed: standing facts are kept, and views that show no readings are not woken
+    if (delta.values.size) {
+      r.facts.refresh(delta.values);
+      r.hub.markDirty('values', delta.values);
+    }
+    if (delta.beats.size) {
+      const changed = r.facts.beat(delta.beats);
+      if (changed.length) r.hub.markDirty('values', changed);
+    }
   }
   if (delta.users.size) {
     r.hub.markDirty('users', delta.users);

@@ -68,6 +68,8 @@ export const BUILD_SLICE_MS = 8;
 
 export interface SearchIndex {
   search(query: string, options: { limitPerGroup: number; statusOf(key: string): StatusKind }): SearchAnswer;
+  /** whether the query filters by a live status ("free desks"): then new readings may change which results it finds */
+  readsStatus(query: string): boolean;
   /** keys whose documents may have changed */
   invalidate(keys: Iterable<string>): void;
   /** everything may have changed (another location, other roles): rebuilt on the next search */
@@ -224,6 +226,7 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
   }
 
   return {
+    readsStatus: (query) => parse(query).statuses.size > 0,
     search(query, { limitPerGroup, statusOf }) {
       const parsed = parse(query);
       const answer: SearchAnswer = { hits: [], counts: {}, total: 0, indexing: null };

@@ -7,7 +7,7 @@ import type { SearchMeta, ViewSpec } from '../../shared/api.js';
 import { SEARCH_GROUPS, type SearchGroup } from '../../shared/search.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import type { SearchIndex } from './searchIndex.js';
-import type { createSearchDocs } from './searchDocs.js';
+import { ASSET_PREFIX, type createSearchDocs } from './searchDocs.js';
 
 /** Results listed per group; the meta counts every match. */
 export const SEARCH_RESULTS_PER_GROUP = 20;
@@ -31,7 +31,11 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
   }
   run();
 
-  const touched = (d: Dirty) => d.has('assets') || d.has('users') || d.has('structure') || d.has('session') || d.has('search');
+  const touched = (d: Dirty) => d.has('assets') || d.has('values') || d.has('users') || d.has('structure') || d.has('session') || d.has('search');
+  const readsStatus = index.readsStatus(query);
+  /** new readings alone change what a found result says, not which results a name query finds */
+  const onlyReadings = (d: Dirty) => !readsStatus && d.has('values') && !d.has('assets') && !d.has('users') && !d.has('structure')
+    && !d.has('session') && !d.has('search');
   return {
     keys: () => ranks.keys(),
     entry: (key) => {
@@ -41,9 +45,16 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
     meta: () => meta,
     affected(d) {
       if (!touched(d)) return null;
+      if (onlyReadings(d)) {
+        const values = d.get('values')!;
+        if (values === 'all') return 'all';
+        const keys: string[] = [];
+        for (const id of values) if (ranks.has(ASSET_PREFIX + id)) keys.push(ASSET_PREFIX + id);
+        return keys.length ? keys : null;
+      }
       run();
       return 'all';
     },
-    metaAffected: touched,
+    metaAffected: (d) => touched(d) && !onlyReadings(d),
   };
 }

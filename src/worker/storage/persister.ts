@@ -13,6 +13,13 @@ import {
 } from './storagePort.js';
 
 export const PERSIST_THROTTLE_MS = 1_000;
+/**
+ * Entities written per second at most, on average: after a write of n entities the next waits
+ * n / this seconds (at least the throttle). Under a heavy live load nearly every sensor changes
+ * each second, and writing them all every second would cost the worker more than the load itself;
+ * a cache a few seconds older shows the same floor, and the live reload replaces it anyway.
+ */
+export const PERSIST_MAX_ENTITIES_PER_S = 5_000;
 export const PERSIST_RETRY_MIN_MS = 2_000;
 export const PERSIST_RETRY_MAX_MS = 60_000;
 /** A write touching at least this many entities and half the location is written as a full rewrite instead. */
@@ -66,12 +73,14 @@ export function createPersister(options: PersisterOptions): Persister {
   let timer: TimerHandle | null = null;
   let writing: Promise<void> | null = null;
   let failures = 0;
+  /** the wait before the next write: the throttle, or longer after a large write */
+  let delay = throttle;
   /** entity → the part it was last written to, for entities outside the shared part */
   const placed = new Map<string, string>();
 
-  function arm(delay: number) {
+  function arm(ms: number) {
     if (timer !== null || !source) return;
-    timer = clock.setTimeout(() => { timer = null; void write(); }, delay);
+    timer = clock.setTimeout(() => { timer = null; void write(); }, ms);
   }
 
   async function write(): Promise<void> {
@@ -86,6 +95,7 @@ export function createPersister(options: PersisterOptions): Persister {
     pending = new Map();
     full = false;
     const changes = isFull ? placeAll(src) : placeChanges(src, batch);
+    delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
     const run = (async () => {
       try {
         const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
@@ -104,7 +114,7 @@ export function createPersister(options: PersisterOptions): Persister {
     writing = null;
     if (source !== src) return;
     if (failures > 0) arm(Math.min(PERSIST_RETRY_MAX_MS, PERSIST_RETRY_MIN_MS * 2 ** (failures - 1)));
-    else if (pending.size || full) arm(throttle);
+    else if (pending.size || full) arm(delay);
   }
 
   function placeAll(src: PersistSource): CacheWrite['changes'] {
@@ -140,12 +150,13 @@ export function createPersister(options: PersisterOptions): Persister {
       pending = new Map();
       full = false;
       failures = 0;
+      delay = throttle;
       placed.clear();
     },
     note(entries) {
       if (!source) return;
       for (const [collection, id] of entries) pending.set(`${collection}\u0000${id}`, [collection, id]);
-      if (pending.size) arm(throttle);
+      if (pending.size) arm(delay);
     },
     requestFull() {
       if (!source) return;

@@ -13,6 +13,10 @@ export interface ActivityAlert {
 export interface StoreDelta {
   /** assets whose data, position, floor or sensors changed (or that were removed) */
   assets: Set<Id>;
+  /** assets of which only sensor readings changed (their standing facts hold) */
+  values: Set<Id>;
+  /** assets of which only heartbeats arrived (battery, last communication) */
+  beats: Set<Id>;
   sensors: Set<Id>;
   /** buildings, floors, locations or organizations changed */
   structure: boolean;
@@ -30,7 +34,7 @@ export interface StoreDelta {
 
 export function createDelta(): StoreDelta {
   return {
-    assets: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
+    assets: new Set(), values: new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
     all: false, persist: new Map(), activity: [], privacyFloors: new Set(),
   };
 }
@@ -40,6 +44,6 @@ export function markPersist(delta: StoreDelta, collection: CachedCollection, id:
 }
 
 export function isEmptyDelta(delta: StoreDelta): boolean {
-  return delta.assets.size === 0 && delta.sensors.size === 0 && !delta.structure && delta.users.size === 0
+  return delta.assets.size === 0 && delta.values.size === 0 && delta.beats.size === 0 && delta.sensors.size === 0 && !delta.structure && delta.users.size === 0
     && delta.notifications.size === 0 && !delta.all && delta.persist.size === 0;
 }

@@ -48,17 +48,22 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   for (const assetId of sensor.type === 'location' ? [...fed] : fed) {
     const asset = store.assets.get(assetId);
     if (!asset) continue;
-    delta.assets.add(assetId);
+    let changed = false;
     if (sensor.type === 'location' && newer) {
       placeAsset(store, asset, value);
       markPersist(delta, 'assets', assetId);
+      changed = true;
     }
     const alert = clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous);
     if (alert.triggered) {
       asset.alert_on_activity = alert.watched;
       delta.activity.push({ assetId, sensorType: sensor.type });
       markPersist(delta, 'assets', assetId);
+      changed = true;
     }
+    // a moved asset or a cleared alert is the asset's own change; otherwise only its readings changed
+    if (changed || sensor.type === 'location') delta.assets.add(assetId);
+    else delta.values.add(assetId);
   }
 }
 
@@ -76,7 +81,7 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
-  for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.assets.add(assetId);
+  for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.beats.add(assetId);
 }
 
 /**

@@ -138,9 +138,11 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
           return next;
         },
         meta: () => source.meta(),
-        same: source.same ? (a, b) => source.same!(a, b) : undefined,
         affected(d: Dirty) {
           const found = source.affected(d);
+          const overlay = d.get(CHANNEL);
+          // nothing drafted, nothing to undo: the source's answer as it is (a flush may touch thousands of keys)
+          if (actions.size === 0 && drafted.size === 0 && !overlay) return found;
           // read twice below: a one-shot iterable becomes a list
           const own = found === null || found === 'all' ? found : [...found];
           // an accepted draft gives way once its entry's source changes: the truth has arrived
@@ -151,7 +153,6 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
               }
             }
           }
-          const overlay = d.get(CHANNEL);
           if (!overlay || own === 'all') return own;
           const prefix = `${spec.view}\u0000`;
           const keys = overlay === 'all' ? [...drafted.keys()] : [...overlay].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));

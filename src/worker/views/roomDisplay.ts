@@ -55,7 +55,8 @@ export function roomDisplaySource(state: ViewState, roomId: Id, hooks: RoomDispl
     affected(d) {
       if (d.has('structure') || d.has('session') || d.get('assets') === 'all') return [SELF_KEY];
       const assets = d.get('assets');
-      return assets && assets !== 'all' && assets.has(roomId) ? [SELF_KEY] : null;
+      const values = d.get('values');
+      return (assets && assets !== 'all' && assets.has(roomId)) || (values && values !== 'all' && values.has(roomId)) ? [SELF_KEY] : null;
     },
     metaAffected: () => false,
   };

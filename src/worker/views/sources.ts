@@ -9,6 +9,7 @@ import type { Id, Role } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';
 import { toDrawState, legendsFor } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
+import type { AssetFacts } from '../derive/assetFacts.js';
 import type { Store } from '../store/store.js';
 import { choosePosition, linkedUserId, personAssetIds } from '../store/people.js';
 import { userDisplayName } from '../store/userEntities.js';
@@ -16,7 +17,7 @@ import { defaultFloorOf, orderedBuildings, visibleFloors } from '../engine/navig
 import { assetDetail } from './assetDetail.js';
 import { roomDisplaySource, type RoomDisplayHooks } from './roomDisplay.js';
 import { routeSource } from './routeView.js';
-import type { Dirty, ViewSource, ViewSourceFactory } from './viewHub.js';
+import { dirtyAssets, type Dirty, type ViewSource, type ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
   store: Store;
@@ -52,6 +53,8 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
   };
   // a reopen draws the floor from its saved view until the floor's own data is restored
   const saved = () => state.savedFloorView(floorId, layerList);
+  // facts not derived again since the last flush draw the same: no new draw state, nothing to compare
+  const drawn = new WeakMap<AssetFacts, DrawState | undefined>();
   return {
     keys: () => saved()?.keys() ?? (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
     entry(key) {
@@ -59,7 +62,11 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
       if (view) return view.get(key);
       if (store.floorOf.get(key) !== floorId || !floorReachable()) return undefined;
       const facts = state.facts.get(key);
-      return facts ? toDrawState(facts, layers) : undefined;
+      if (!facts) return undefined;
+      if (drawn.has(facts)) return drawn.get(facts);
+      const entry = toDrawState(facts, layers);
+      drawn.set(facts, entry);
+      return entry;
     },
     meta(): FloorViewMeta {
       const floor = floorReachable() ? store.floors.get(floorId) ?? null : null;
@@ -73,7 +80,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
     },
     affected(d) {
       if (touches(d, 'structure', 'session')) return 'all';
-      return d.get('assets') ?? null;
+      return dirtyAssets(d);
     },
     metaAffected: (d) => touches(d, 'structure', 'session'),
   };
@@ -183,7 +190,18 @@ function roomsSource(state: ViewState): ViewSource {
       };
     },
     meta: () => null,
-    affected: (d) => (touches(d, 'structure', 'session') ? 'all' : d.get('assets') ?? null),
+    affected(d) {
+      if (touches(d, 'structure', 'session')) return 'all';
+      const dirty = dirtyAssets(d);
+      if (dirty === null || dirty === 'all') return dirty;
+      // only rooms (or what is gone, in case it was one) concern this view
+      const keys: string[] = [];
+      for (const id of dirty) {
+        const asset = store.assets.get(id);
+        if (!asset || asset.type === 'room') keys.push(id);
+      }
+      return keys.length ? keys : null;
+    },
     metaAffected: () => false,
   };
 }
@@ -201,7 +219,9 @@ function assetSource(state: ViewState, assetId: Id): ViewSource {
     affected(d) {
       if (touches(d, 'structure', 'session') || d.get('assets') === 'all' || d.get('users') === 'all') return [SELF_KEY];
       const assets = d.get('assets');
+      const values = d.get('values');
       if (assets && assets !== 'all' && assets.has(assetId)) return [SELF_KEY];
+      if (values && values !== 'all' && values.has(assetId)) return [SELF_KEY];
       const asset = store.assets.get(assetId);
       const user = asset ? linkedUserId(store, asset) : null;
       const users = d.get('users');

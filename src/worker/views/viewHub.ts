@@ -16,7 +16,7 @@ export const VIEW_FLUSH_INTERVAL_MS = 50;
 export const MESSAGE_ENTRIES = 400;
 
 export type DirtyChannel =
-  | 'assets' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic';
+  | 'assets' | 'values' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic';
 export type DirtyKeys = Set<string> | 'all';
 export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 
@@ -30,11 +30,20 @@ export interface ViewSource<E = unknown, M = unknown> {
   /** keys that may have changed for this dirty set; null when unaffected */
   affected(dirty: Dirty): Iterable<string> | 'all' | null;
   metaAffected(dirty: Dirty): boolean;
-  /** whether two entries are the same (default: structural equality); a view of flat entries compares cheaper */
-  same?(a: E, b: E): boolean;
 }
 
 export type ViewSourceFactory = (spec: ViewSpec) => ViewSource;
+
+/** Dirty assets of both asset channels (changed assets and changed readings): 'all', the keys, or null. */
+export function dirtyAssets(d: Dirty): Iterable<string> | 'all' | null {
+  const assets = d.get('assets');
+  const values = d.get('values');
+  if (assets === 'all' || values === 'all') return 'all';
+  if (!assets || !values) return assets ?? values ?? null;
+  const out = new Set(assets);
+  for (const id of values) out.add(id);
+  return out;
+}
 
 interface Subscription {
   id: number;
@@ -101,7 +110,6 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     const upserted: Record<string, unknown> = {};
     const removed: string[] = [];
     let count = 0;
-    const same = sub.source.same ?? deepEqual;
     if (affected !== null) {
       const keys: Iterable<string> = affected === 'all'
         ? new Set([...sub.sent.keys(), ...sub.source.keys()])
@@ -111,7 +119,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
         const prev = sub.sent.get(key);
         if (entry === undefined) {
           if (prev !== undefined) { sub.sent.delete(key); removed.push(key); count++; }
-        } else if (prev === undefined || !same(prev, entry)) {
+        } else if (prev === undefined || !deepEqual(prev, entry)) {
           sub.sent.set(key, entry);
           upserted[key] = entry;
           count++;

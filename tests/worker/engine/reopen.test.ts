@@ -13,6 +13,8 @@ const HOST = 'http://127.0.0.1:9';
 const engines: Engine[] = [];
 let dbCount = 0;
 const LAYERS = ['desks', 'desk_usage'] as const;
+/** IndexedDB work is real (not timers): on a busy machine it takes a while */
+const WAIT = { timeout: 10_000 };
 
 beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
 afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
@@ -29,12 +31,14 @@ async function firstVisit(name: string, options: { view?: boolean; after?(engine
   expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
   await engine.selectOrganization(ORG_ID);
   await engine.selectLocation(LOCATION_ID);
-  await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true));
+  await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true), WAIT);
   await engine.selectFloor('f1');
   if (options.view) {
     await collect(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
     await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
-    await vi.waitFor(async () => expect(await createIdbStorage({ name }).loadView({ userId: 'u1', locationId: LOCATION_ID })).not.toBeNull());
+    const saved = createIdbStorage({ name });
+    await vi.waitFor(async () => expect(await saved.loadView({ userId: 'u1', locationId: LOCATION_ID })).not.toBeNull(), WAIT);
+    await saved.close();
   }
   await options.after?.(engine);
   await engine.internals.persister.flush();
@@ -67,7 +71,7 @@ describe('reopen', () => {
     const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
     expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
     expect(floor.meta?.fromCache).toBe(true);
-    await vi.waitFor(() => expect(store.assetsByFloor.get('f2')?.has('d3')).toBe(true));
+    await vi.waitFor(() => expect(store.assetsByFloor.get('f2')?.has('d3')).toBe(true), WAIT);
     expect(store.sensors.has('s-d3')).toBe(true);
   });
 
@@ -78,7 +82,7 @@ describe('reopen', () => {
     await engine.resume();
     expect(engine.internals.store.assets.has('d3')).toBe(false);
     await vi.advanceTimersByTimeAsync(500);
-    await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true));
+    await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true), WAIT);
   });
 
   it('draws the floor from its saved view before the floor is read, then sends only what differs from it', async () => {
@@ -103,7 +107,7 @@ describe('reopen', () => {
     expect(floor.meta?.fromCache).toBe(true);
     const d2 = floor.entries.get('d2');
 
-    await vi.waitFor(() => expect(store.assets.has('d1')).toBe(true));
+    await vi.waitFor(() => expect(store.assets.has('d1')).toBe(true), WAIT);
     await vi.advanceTimersByTimeAsync(100);
     engine.internals.hub.flush();
     expect(floor.entries.get('d1')?.status).not.toBe('occupied');
@@ -120,6 +124,6 @@ describe('reopen', () => {
     await engine.resume();
     const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] });
     expect(floor.entries.size).toBe(0);
-    await vi.waitFor(() => { engine.internals.hub.flush(); expect(floor.entries.size).toBe(2); });
+    await vi.waitFor(() => { engine.internals.hub.flush(); expect(floor.entries.size).toBe(2); }, WAIT);
   });
 });

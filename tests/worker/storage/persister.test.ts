@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/worker/systemClock.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
-  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
+  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_MAX_ENTITIES_PER_S, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
 } from '../../../src/worker/storage/persister.js';
 import { STORAGE_WARNINGS, type CacheWrite } from '../../../src/worker/storage/storagePort.js';
 import { createTestLogger } from '../engine/harness.js';
@@ -141,6 +141,29 @@ describe('persister', () => {
       persister.note([...data.keys()].slice(0, PERSIST_FULL_MIN_ENTITIES).map((id) => ['assets', id] as const));
       await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
       expect(writes.map((w) => [w.full, w.changes.length])).toEqual([[false, PERSIST_FULL_MIN_ENTITIES - 1], [true, data.size]]);
+    });
+  });
+
+  describe('under a heavy load', () => {
+    it('waits longer after a large write, so persisting stays a small share of the work', async () => {
+      const { storage, writes } = recordingStorage();
+      const n = PERSIST_MAX_ENTITIES_PER_S * 3;
+      const data = new Map<string, unknown>(Array.from({ length: n * 4 }, (_, i) => [`a${i}`, { id: `a${i}` }]));
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(data));
+      persister.note([...data.keys()].slice(0, n).map((id) => ['assets', id] as const));
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(1);
+      persister.note([['assets', 'a0']]);
+      // n entities took their share: the next write waits n / PERSIST_MAX_ENTITIES_PER_S seconds, not the throttle
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS * 2);
+      expect(writes).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(3_000 - PERSIST_THROTTLE_MS * 2);
+      expect(writes).toHaveLength(2);
+      // a small write brings the throttle back
+      persister.note([['assets', 'a1']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(3);
     });
   });
 

@@ -143,13 +143,14 @@ describe('store', () => {
       expect(JSON.stringify([...store.sensors])).toBe(before);
     });
 
-    it('records heartbeats as communication time and battery level, and re-derives the assets the sensor feeds', () => {
+    it('records heartbeats as communication time and battery level, and tells which assets only heard a heartbeat', () => {
       const { store, apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
       const delta = apply({ scope: locationScope, changes: [{ collection: 'heartbeats', kind: 'created', id: 's-d1', data: { sensor_id: 's-d1', time: T0 + 60_000, battery_level: 42 } }] });
       expect(store.sensors.get('s-d1')).toMatchObject({ last_communication_time: T0 + 60_000, last_status: { battery_level: 42 } });
       expect(delta.sensors.has('s-d1')).toBe(true);
       expect([...delta.persist.values()]).toContainEqual(['sensors', 's-d1']);
-      expect(delta.assets.has('d1')).toBe(true);
+      expect(delta.beats.has('d1')).toBe(true);
+      expect(delta.assets.has('d1')).toBe(false);
     });
 
     it('warns about duplicate ids in listings and in created changes', () => {

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DrawState, RoomEntry } from '../../../src/shared/api.js';
+import type { Engine } from '../../../src/worker/engine.js';
+import {
+  collect, createTestEngine, feedLocation, locationScope, measurement, wireDesk, wireOccupancySensor,
+} from '../engine/harness.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
+const engines: Engine[] = [];
+
+beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
+
+const sensorAsset = { id: 'm1', type: 'sensor', name: 'Meter', parent_id: 'f1', x: 5, y: 5, data_providers: ['s-m1'] };
+const meterSensor = { id: 's-m1', type: 'co2', last_measurement: { time: T0, valid_for: 3_600_000, value: 500 }, last_status: { battery_level: 80 } };
+
+function loaded(): Engine {
+  const { engine } = createTestEngine();
+  engines.push(engine);
+  feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1'), sensorAsset], [
+    wireOccupancySensor('s-d1', T0, 0), wireOccupancySensor('s-d2', T0, 0), meterSensor,
+  ]);
+  return engine;
+}
+
+const heartbeat = (sensorId: string, battery: number) => ({
+  scope: locationScope, changes: [{ collection: 'heartbeats' as const, kind: 'created' as const, id: sensorId, data: { sensor_id: sensorId, time: T0 + 5_000, battery_level: battery } }],
+});
+
+describe('factsCache', () => {
+  describe('refresh (only readings changed)', () => {
+    it("re-derives a desk's status from its new reading and keeps its standing facts", () => {
+      const engine = loaded();
+      const { facts } = engine.internals;
+      const before = facts.get('d1')!;
+      expect(before.desk?.occupied).toBe(false);
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      const after = facts.get('d1')!;
+      expect(after).not.toBe(before);
+      expect(after.desk?.occupied).toBe(true);
+      // what does not follow from readings is the very same, not derived again
+      expect(after.layers).toBe(before.layers);
+      expect(after.config).toBe(before.config);
+    });
+
+    it('derives an asset afresh when its record changed, even together with a reading', () => {
+      const engine = loaded();
+      const { facts } = engine.internals;
+      const before = facts.get('d1')!;
+      engine.internals.sink.apply({
+        scope: locationScope, changes: [
+          { collection: 'measurements', kind: 'created', id: 's-d1', data: { sensor_id: 's-d1', type: 'occupancy', value: { time: T0 + 1_000, valid_for: 3_600_000, value: 1 } } },
+          { collection: 'assets', kind: 'modified', id: 'd1', data: wireDesk('d1', 'f1', { name: 'Renamed' }) },
+        ],
+      });
+      const after = facts.get('d1')!;
+      expect(after.asset.name).toBe('Renamed');
+      expect(after.layers).not.toBe(before.layers);
+      expect(after.desk?.occupied).toBe(true);
+    });
+  });
+
+  describe('beat (only heartbeats arrived)', () => {
+    it("leaves a desk's facts and its drawn state untouched, and sends nothing", async () => {
+      const engine = loaded();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks', 'desk_usage', 'devices'] });
+      const before = engine.internals.facts.get('d1');
+      const sent = floor.messages.length;
+      engine.internals.sink.apply(heartbeat('s-d1', 10));
+      engine.internals.hub.flush();
+      expect(engine.internals.facts.get('d1')).toBe(before);
+      expect(floor.messages.length).toBe(sent);
+    });
+
+    it("updates a sensor asset's battery on the devices layer", async () => {
+      const engine = loaded();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['devices'] });
+      expect(floor.entries.get('m1')?.status ?? '').not.toContain('battery low');
+      engine.internals.sink.apply(heartbeat('s-m1', 10));
+      engine.internals.hub.flush();
+      expect(floor.entries.get('m1')?.status).toContain('battery low');
+      expect(floor.entries.get('m1')?.statusKind).toBe('attention');
+    });
+  });
+
+  describe('views of readings', () => {
+    it('tells the rooms view only of rooms, so desks changing derive nothing there', async () => {
+      const engine = loaded();
+      const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+      const derived = vi.spyOn(engine.internals.facts, 'get');
+      engine.internals.sink.apply(measurement('s-d2', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      engine.internals.hub.flush();
+      expect(rooms.entries.size).toBe(0);
+      // nobody shows d2 now: neither the rooms view nor anyone else derived it
+      expect(derived.mock.calls.map(([id]) => id)).not.toContain('d2');
+    });
+  });
+});
