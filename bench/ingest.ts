@@ -11,7 +11,7 @@ import { base64ToBytes } from '../src/worker/decode.js';
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
 import type { WireAsset, WireSensor } from '../src/shared/rest.js';
 import {
-  appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
+  aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
 } from './lib/fixture.js';
 import { createCloneStorage } from './lib/cloneStorage.js';
 import { fmt, publish, type BenchRow, yieldToLoop } from './lib/report.js';
@@ -28,6 +28,8 @@ const KIND_LABELS: Record<TrafficKind, string> = {
 const IMMER_CHANGES = 300;
 const TARGET_RATIO = 0.5;
 const TARGET_10_PER_S = 50_000;
+/** issue 14: desk occupancy alone, the commonest live change, at 10-change packets */
+const TARGET_OCCUPANCY_RATIO = 0.3;
 /** the engine's work is split into event-loop turns like a worker's message tasks; the hub's 50 ms flush timer fires between them */
 const YIELD_EVERY_MS = 2;
 
@@ -70,7 +72,8 @@ async function main(): Promise<void> {
   const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
   const floorId = floorsByAssets(engine)[0]!;
   const counter = createViewCounter();
-  for (const spec of appViews(floorId)) await engine.subscribe(spec, counter.listener);
+  const views = appViews(floorId, aDesk(engine, floorId));
+  for (const spec of views) await engine.subscribe(spec, counter.listener);
   const traffic = createTraffic(server, loc.locationId);
   const position = server.publisher.position(loc.scope);
   let sequence = position.stream_sequence;
@@ -167,23 +170,29 @@ async function main(): Promise<void> {
     });
   }
 
-  // where the engine's time goes: one kind of change at a time, 10-change packets
+  // where the engine's time goes: one kind of change at a time, 10-change packets, best of RUNS like the mix
   for (const [kind] of TRAFFIC_WEIGHTS) {
     const n = KIND_CHANGES[kind];
-    const payloads = packets(traffic.take(n, kind), 10);
-    const t0 = performance.now();
-    decodeAll(payloads);
-    const ceiling = n / ((performance.now() - t0) / 1000);
-    const perS = n / ((await pushAll(payloads)) / 1000);
+    let ceiling = 0;
+    let perS = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const payloads = packets(traffic.take(n, kind), 10);
+      const t0 = performance.now();
+      decodeAll(payloads);
+      ceiling = Math.max(ceiling, n / ((performance.now() - t0) / 1000));
+      perS = Math.max(perS, n / ((await pushAll(payloads)) / 1000));
+    }
+    const target = kind === 'occupancy';
     rows.push({
       bench: 'ingest', case: `engine, only ${KIND_LABELS[kind]} (10-ch)`, size: `${fmt(n)} ch`, value: perS, unit: 'ch/s',
-      baseline: ceiling, baselineLabel: 'ch/s', ratio: perS / ceiling, target: 'breakdown', pass: null,
+      baseline: ceiling, baselineLabel: 'ch/s', ratio: perS / ceiling,
+      target: target ? `≥ ${TARGET_OCCUPANCY_RATIO.toFixed(2)}× ceiling` : 'breakdown', pass: target ? perS / ceiling >= TARGET_OCCUPANCY_RATIO : null,
     });
   }
 
   publish('Ingest: live packets into a 10,000-desk / 20,000-sensor location', rows, [
     `mean change ${fmt(bytes)} bytes of JSON (mix: desk occupancy, environment, moves, heartbeats, whole-desk modifications)`,
-    `location: ${engine.internals.store.assets.size} drawable assets, ${engine.internals.store.sensors.size} sensors; views open: ${appViews(floorId).map((v) => v.view).join(', ')}`,
+    `location: ${engine.internals.store.assets.size} drawable assets, ${engine.internals.store.sensors.size} sensors; views open: ${views.map((v) => v.view).join(', ')}`,
     `engine rows include the hub's view flushes (every 50 ms while pushing, then one final flush): ${fmt(counter.patchEntries - patchBefore)} patch entries sent`,
     `best of ${RUNS} runs; the ceiling decodes the very packets the engine then ingests`,
     'persistence on: touched entities are structured-cloned once a second, as an IndexedDB put does on the worker thread (bench/lib/cloneStorage.ts)',

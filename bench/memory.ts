@@ -5,7 +5,7 @@
 // difference: heap after minus heap before, both with the server in place.
 
 import type { ViewMessage } from '../src/shared/api.js';
-import { appViews, benchLocation, floorsByAssets, openEngine, startBenchServer } from './lib/fixture.js';
+import { aDesk, appViews, benchLocation, floorsByAssets, openEngine, startBenchServer } from './lib/fixture.js';
 import { fmt, publish, type BenchRow } from './lib/report.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -20,6 +20,8 @@ async function heapUsed(): Promise<number> {
 }
 
 const MB = 1024 * 1024;
+/** issue 14: what the floor view holds (derived facts and the draw states it sent) per drawn asset */
+const FLOOR_BYTES_PER_ASSET = 2 * 1024;
 
 async function main(): Promise<void> {
   const server = await startBenchServer();
@@ -39,8 +41,11 @@ async function main(): Promise<void> {
   const floors = floorsByAssets(engine);
   const perView: Array<[string, number]> = [];
   let last = loaded;
-  for (const spec of appViews(floors[0]!)) {
-    await engine.subscribe(spec, (message: ViewMessage) => { void message; });
+  let drawn = 0;
+  for (const spec of appViews(floors[0]!, aDesk(engine, floors[0]!))) {
+    await engine.subscribe(spec, (message: ViewMessage) => {
+      if (spec.view === 'floor' && message.type !== 'patch') drawn += Object.keys(message.entries).length;
+    });
     const now = await heapUsed();
     perView.push([spec.view, now - last]);
     last = now;
@@ -66,6 +71,10 @@ async function main(): Promise<void> {
     {
       bench: 'memory', case: '  of which the floor view', size: 'facts + sent draw states', value: perView[0]![1] / MB, unit: 'MB',
       baseline: null, baselineLabel: '', ratio: null, target: 'report', pass: null,
+    },
+    {
+      bench: 'memory', case: '  floor view per drawn asset', size: `${fmt(drawn)} drawn`, value: perView[0]![1] / drawn, unit: 'B',
+      baseline: null, baselineLabel: '', ratio: null, target: `≤ ${fmt(FLOOR_BYTES_PER_ASSET)} B`, pass: perView[0]![1] / drawn <= FLOOR_BYTES_PER_ASSET,
     },
     {
       // each of these is within GC noise alone, so they are reported together

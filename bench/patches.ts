@@ -50,7 +50,13 @@ function buildFloor(size: number): { engine: Engine; sensors: string[] } {
 async function measureFloor(size: number): Promise<{ snapshot: Measured; patches: Map<number, Measured> }> {
   const { engine, sensors } = buildFloor(size);
   let last: ViewMessage | null = null;
-  const listener = (m: ViewMessage) => { last = m; };
+  // a snapshot arrives in parts (at most MESSAGE_ENTRIES entries a message): all of them count
+  let snapshotParts: ViewMessage[] = [];
+  const listener = (m: ViewMessage) => {
+    last = m;
+    if (m.type === 'snapshot') snapshotParts = [m];
+    else if (m.type === 'snapshotPart') snapshotParts.push(m);
+  };
 
   // the baseline: a full snapshot of the same floor, as a new subscription (or a re-subscribe) gets it
   const snaps: Measured[] = [];
@@ -58,9 +64,14 @@ async function measureFloor(size: number): Promise<{ snapshot: Measured; patches
     const t0 = performance.now();
     const id = await engine.subscribe({ view: 'floor', floorId: FLOOR_ID, layers: DEFAULT_LAYERS }, listener);
     const ms = performance.now() - t0;
-    const message = last!;
-    if (message.type !== 'snapshot') throw new Error('expected a snapshot');
-    snaps.push({ bytes: JSON.stringify(message).length, ms, cloneMs: cloneMs(message), entries: Object.keys(message.entries).length });
+    if (snapshotParts[0]?.type !== 'snapshot') throw new Error('expected a snapshot');
+    const parts = snapshotParts;
+    snaps.push({
+      bytes: parts.reduce((n, m) => n + JSON.stringify(m).length, 0),
+      ms,
+      cloneMs: parts.reduce((n, m) => n + cloneMs(m), 0),
+      entries: parts.reduce((n, m) => n + (m.type === 'patch' ? 0 : Object.keys(m.entries).length), 0),
+    });
     if (r < SNAPSHOT_REPS - 1) await engine.unsubscribe(id);
   }
   const snapshot: Measured = {

@@ -1,20 +1,21 @@
-// A StoragePort whose cost is what IndexedDB costs the worker's thread: a
-// write structured-clones its values (v8 serialize + deserialize; a browser
-// serializes puts on the caller's thread, the disk work happens elsewhere).
-// Unlike the tests' memoryStorage it updates one map in place, so a write
-// costs what it writes, not the whole location.
+// A StoragePort whose cost on the worker's thread is what idbStorage's is:
+// a write turns each touched part's changes into one JSON text, as
+// idbStorage puts its records (the browser then copies the string to the
+// IndexedDB backend as one block, and the disk work happens elsewhere); the
+// saved floor view is one JSON text too. Unlike the tests' memoryStorage it
+// keeps the texts and parses them only on a load, so a write costs what it
+// writes, not the whole location.
 
-import { deserialize, serialize } from 'node:v8';
 import {
-  CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, type CachedLocation, type CachedLocationMeta, type SavedView, type StoragePort,
-  type StoredSession,
+  CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, type CachedLocation, type CachedLocationMeta, type CacheWrite, type SavedView,
+  type StoragePort, type StoredSession,
 } from '../../src/worker/storage/index.js';
 
-interface Row { collection: (typeof CACHED_COLLECTIONS)[number]; value: unknown; part: string }
+type Change = CacheWrite['changes'][number];
 
 export function createCloneStorage(): StoragePort & { writes: number; rows: number } {
-  const locations = new Map<string, { meta: CachedLocationMeta; rows: Map<string, Row> }>();
-  const views = new Map<string, SavedView>();
+  const locations = new Map<string, { meta: CachedLocationMeta; records: Map<string, string[]> }>();
+  const views = new Map<string, string>();
   let session: StoredSession | null = null;
   const stats = { writes: 0, rows: 0 };
   const keyOf = (userId: string, locationId: string) => `${userId}\u0000${locationId}`;
@@ -25,39 +26,51 @@ export function createCloneStorage(): StoragePort & { writes: number; rows: numb
     async loadLocation(key, _onWarning, options = {}) {
       const entry = locations.get(keyOf(key.userId, key.locationId));
       if (!entry) return null;
-      const all = [...new Set([...entry.rows.values()].map((r) => r.part))];
-      const parts = options.parts?.(entry.meta) ?? all;
+      const meta = { ...entry.meta, parts: [...entry.records.keys()] };
+      const parts = [...(options.parts?.(meta) ?? meta.parts)];
+      const latest = new Map<string, Change>();
+      for (const part of parts) {
+        for (const text of entry.records.get(part) ?? []) {
+          for (const c of JSON.parse(text) as Change[]) latest.set(`${c.collection}\u0000${c.id}`, c);
+        }
+      }
       const entities = Object.fromEntries(CACHED_COLLECTIONS.map((c) => [c, [] as unknown[]])) as CachedLocation['entities'];
-      for (const row of entry.rows.values()) if (parts.includes(row.part)) entities[row.collection].push(row.value);
-      return { meta: { ...structuredClone(entry.meta), parts: all }, entities, parts: [...parts] };
+      for (const c of latest.values()) if (c.value !== null) entities[c.collection].push(c.value);
+      return { meta, entities, parts };
     },
     async loadView(key) {
-      const view = views.get(keyOf(key.userId, key.locationId));
-      return view ? structuredClone(view) : null;
+      const text = views.get(keyOf(key.userId, key.locationId));
+      return text ? JSON.parse(text) as SavedView : null;
     },
     async saveView(key, view) {
-      views.set(keyOf(key.userId, key.locationId), deserialize(serialize(view)) as SavedView);
+      views.set(keyOf(key.userId, key.locationId), JSON.stringify(view));
     },
     async write(key, write) {
       const id = keyOf(key.userId, key.locationId);
       let entry = locations.get(id);
       if (!entry || write.full) {
-        entry = { meta: { ...write.meta, schema: STORAGE_SCHEMA_VERSION }, rows: new Map() };
+        entry = { meta: { ...write.meta, schema: STORAGE_SCHEMA_VERSION }, records: new Map() };
         locations.set(id, entry);
       }
-      entry.meta = { ...structuredClone(write.meta), schema: STORAGE_SCHEMA_VERSION };
-      // one serialization per transaction (node's per-call overhead would otherwise dominate)
-      const values = deserialize(serialize(write.changes.map((c) => c.value))) as unknown[];
-      write.changes.forEach((c, i) => {
-        const rowId = `${c.collection}\u0000${c.id}`;
-        if (c.value === null) entry.rows.delete(rowId);
-        else entry.rows.set(rowId, { collection: c.collection, value: values[i], part: c.part ?? SHARED_PART });
-      });
+      entry.meta = { ...write.meta, schema: STORAGE_SCHEMA_VERSION };
+      const byPart = new Map<string, Change[]>();
+      for (const c of write.changes) {
+        const part = c.part ?? SHARED_PART;
+        let list = byPart.get(part);
+        if (!list) byPart.set(part, (list = []));
+        list.push(c);
+      }
+      for (const [part, changes] of byPart) {
+        let list = entry.records.get(part);
+        if (!list) entry.records.set(part, (list = []));
+        list.push(JSON.stringify(changes));
+      }
       stats.writes += 1;
       stats.rows += write.changes.length;
     },
     async clearUser(userId) {
       for (const [k, entry] of locations) if (entry.meta.userId === userId) locations.delete(k);
+      for (const k of views.keys()) if (k.startsWith(`${userId}\u0000`)) views.delete(k);
       if (session?.userId === userId) session = null;
     },
     async loadSession() { return session ? { ...session } : null; },

@@ -135,13 +135,26 @@ export function floorsByAssets(engine: Engine): Id[] {
     .map((f) => f.id);
 }
 
-/** What the viewer app keeps open: one floor plus the app-wide views. */
-export function appViews(floorId: Id): ViewSpec[] {
+/**
+ * Every view the viewer app has open at once: one floor plus the app-wide
+ * views, a desk's popup (`asset`) and the finder with a query (`search`).
+ */
+export function appViews(floorId: Id, popupAssetId?: Id): ViewSpec[] {
   return [
     { view: 'floor', floorId, layers: DEFAULT_LAYERS },
     { view: 'structure' }, { view: 'connection' }, { view: 'session' }, { view: 'feed' },
     { view: 'notifications' }, { view: 'people' }, { view: 'rooms' },
+    ...(popupAssetId ? [{ view: 'asset' as const, assetId: popupAssetId }] : []),
+    { view: 'search', query: 'meeting room' },
   ];
+}
+
+/** A desk of the floor, for the popup the app keeps open. */
+export function aDesk(engine: Engine, floorId: Id): Id {
+  for (const id of engine.internals.store.assetsByFloor.get(floorId) ?? []) {
+    if (engine.internals.store.assets.get(id)?.subtype === 'desk') return id;
+  }
+  throw new Error(`no desk on floor ${floorId}`);
 }
 
 export interface ViewCounter {
