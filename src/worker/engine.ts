@@ -33,7 +33,7 @@ import {
 import { createViewSaver } from './engine/viewSaver.js';
 import { applyBatch } from './store/applyBatch.js';
 import { createDelta, type StoreDelta } from './store/delta.js';
-import { withPersonSiblings } from './store/people.js';
+import { linkedUserId, withPersonSiblings } from './store/people.js';
 import { clearLocationData, clearStore, createStore, type Store } from './store/store.js';
 import { syncAllUserEntities } from './store/userEntities.js';
 import { createCorrectedClock, type CorrectedClock } from './sync/timeSync.js';
@@ -145,7 +145,10 @@ export function createEngine(deps: EngineDeps): Engine {
     scheduler,
     context: () => ({ now: corrected.now(), viewerUserId: viewerUserId(), roles, config, timeZone: timeZone() }),
     onExpired: (id) => {
-      // the cache already re-derives the asset itself; a person's other assets may take over (or give back) their position
+      // time alone moved on: a thing's standing facts hold (the cache re-derives only its readings), so only the
+      // views that show readings wake; a person's other assets may take over (or give back) their position
+      const asset = store.assets.get(id);
+      if (asset && !linkedUserId(store, asset)) { hub.markDirty('values', [id]); return; }
       const ids = withPersonSiblings(store, [id]);
       facts.invalidate([...ids].filter((other) => other !== id));
       hub.markDirty('assets', ids);

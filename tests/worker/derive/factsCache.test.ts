@@ -83,6 +83,26 @@ describe('factsCache', () => {
     });
   });
 
+  describe('time alone (a re-check)', () => {
+    it("re-derives a desk whose reading expired and wakes only the views that show readings", async () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 1, 60_000)]);
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks', 'desk_usage'] });
+      expect(floor.entries.get('d1')?.statusKind).toBe('busy');
+      const before = engine.internals.facts.get('d1')!;
+      const marked = vi.spyOn(engine.internals.hub, 'markDirty');
+      await vi.advanceTimersByTimeAsync(61_000);
+      engine.internals.hub.flush();
+      // the reading is no longer valid: the desk no longer says it is busy
+      expect(floor.entries.get('d1')?.statusKind).not.toBe('busy');
+      expect(engine.internals.facts.get('d1')!.layers).toBe(before.layers);
+      const channels = marked.mock.calls.filter(([, keys]) => keys !== undefined && [...keys].includes('d1')).map(([channel]) => channel);
+      expect(channels).toContain('values');
+      expect(channels).not.toContain('assets');
+    });
+  });
+
   describe('views of readings', () => {
     it('tells the rooms view only of rooms, so desks changing derive nothing there', async () => {
       const engine = loaded();
