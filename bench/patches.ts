@@ -90,7 +90,8 @@ async function measureFloor(size: number): Promise<{ snapshot: Measured; patches
       for (let j = 0; j < k; j++) {
         // spread over the floor; each desk flips, so every change is a visible one
         const sensorId = sensors[(cursor++ * 7919) % sensors.length]!;
-        const value = engine.internals.store.sensors.get(sensorId)?.value === 1 ? 0 : 1;
+        // the sensor's current reading (a listed sensor's `value` stays empty until a live measurement sets it)
+        const value = (engine.internals.store.sensors.get(sensorId)?.last_measurement as { value?: number } | null)?.value === 1 ? 0 : 1;
         batch.changes.push({ collection: 'measurements', kind: 'created', id: sensorId, data: { sensor_id: sensorId, type: 'occupancy', value: { time, valid_for: 3_600_000, value } } });
       }
       last = null;

@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RESULTS_FILE_ENV, fmt, renderTable, verdict, type BenchRow } from './lib/report.js';
 
@@ -24,14 +24,19 @@ const dir = mkdtempSync(join(tmpdir(), 'storey-bench-'));
 const rows: BenchRow[] = [];
 const failed: string[] = [];
 const started = performance.now();
+/** The machine's cores are shared: every bench says how busy they were (1-minute load average, as `uptime`). */
+const load = () => loadavg()[0]!.toFixed(2);
 console.log(`Storey benchmarks on ${process.platform} ${process.arch}, Node ${process.version}: ${selected.join(', ')}`);
+const loads = new Map<string, string>();
 for (const name of selected) {
   const file = join(dir, `${name}.json`);
   const t0 = performance.now();
+  const before = load();
   const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', `${name}.ts`)], {
     cwd: ROOT, stdio: 'inherit', env: { ...process.env, [RESULTS_FILE_ENV]: file },
   });
-  console.log(`  (${name}: ${fmt((performance.now() - t0) / 1000)} s)`);
+  loads.set(name, `${before}→${load()}`);
+  console.log(`  (${name}: ${fmt((performance.now() - t0) / 1000)} s, load average ${loads.get(name)} on ${availableParallelism()} cores)`);
   if (run.status !== 0) {
     failed.push(name);
     continue;
@@ -47,8 +52,8 @@ rmSync(dir, { recursive: true, force: true });
 const targets = rows.filter((r) => r.pass !== null);
 console.log('\n## Summary: targets (DESIGN §7)\n');
 console.log(renderTable(
-  ['bench', 'case', 'size', 'result', 'target', 'verdict'],
-  targets.map((r) => [r.bench, r.case, r.size, `${fmt(r.value)} ${r.unit}`, r.target, verdict(r.pass)]),
+  ['bench', 'case', 'size', 'result', 'target', 'verdict', 'load'],
+  targets.map((r) => [r.bench, r.case, r.size, `${fmt(r.value)} ${r.unit}`, r.target, verdict(r.pass), loads.get(r.bench) ?? '']),
 ));
 const passed = targets.filter((r) => r.pass).length;
 console.log(`\n${passed} of ${targets.length} targets pass; ${fmt((performance.now() - started) / 1000)} s in all.`);

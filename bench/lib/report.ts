@@ -3,6 +3,7 @@
 // a JSON file so the runner can print one summary of every target.
 
 import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 
 export interface BenchRow {
   bench: string;
@@ -64,6 +65,8 @@ export function publish(title: string, rows: BenchRow[], notes: string[] = []): 
   console.log(`\n## ${title}\n`);
   console.log(renderRows(rows));
   for (const note of notes) console.log(`  · ${note}`);
+  // the cores are shared with other work: every table says how busy they were when it was measured
+  console.log(`  · load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores`);
   const file = process.env[RESULTS_FILE_ENV];
   if (file) writeFileSync(file, JSON.stringify(rows));
 }

@@ -1,0 +1,85 @@
+// Where ingest's time goes (diagnostic, not a target): the ingest bench's
+// engine, location and app views, one kind of live change (or the mix) in
+// 10-change packets under V8's sampling profiler, summarised as self time
+// per function and as total time of the engine's main entry points.
+//   node --import tsx bench/profileIngest.ts [occupancy|environment|move|heartbeat|asset|mix] [changes]
+
+import { Session } from 'node:inspector/promises';
+import {
+  aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
+} from './lib/fixture.js';
+import { createCloneStorage } from './lib/cloneStorage.js';
+import { fmt, yieldToLoop } from './lib/report.js';
+import { createTraffic, encodePackets, type TrafficKind } from './lib/traffic.js';
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+const kind = (process.argv[2] ?? 'occupancy') as TrafficKind | 'mix';
+const n = Number(process.argv[3] ?? 20_000);
+const YIELD_EVERY_MS = 2;
+
+const server = await startBenchServer();
+const loc = benchLocation(server);
+const transport = createCaptureTransport();
+const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
+const floorId = floorsByAssets(engine)[0]!;
+const counter = createViewCounter();
+for (const spec of appViews(floorId, aDesk(engine, floorId))) await engine.subscribe(spec, counter.listener);
+const traffic = createTraffic(server, loc.locationId);
+const position = server.publisher.position(loc.scope);
+let sequence = position.stream_sequence;
+
+async function push(count: number): Promise<number> {
+  const payloads = encodePackets(position.stream_id, sequence + 1, kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
+  sequence += payloads.length;
+  const t0 = performance.now();
+  let slice = t0;
+  for (const p of payloads) {
+    transport.push(loc.scope, p);
+    if (performance.now() - slice > YIELD_EVERY_MS) { await yieldToLoop(); slice = performance.now(); }
+  }
+  engine.internals.hub.flush();
+  return performance.now() - t0;
+}
+
+await push(2_000);
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 200 });
+await session.post('Profiler.start');
+const ms = await push(n);
+const { profile } = await session.post('Profiler.stop') as { profile: Profile };
+session.disconnect();
+
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const label = (node: ProfileNode) => {
+  const file = node.callFrame.url.replace(/^.*\/(src|bench|node_modules)\//, '$1/');
+  return `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
+};
+const selfBy = new Map<string, number>();
+for (const [id, t] of self) { const l = label(byId.get(id)!); selfBy.set(l, (selfBy.get(l) ?? 0) + t); }
+// total (inclusive) time per function, counted once per stack
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+const totalBy = new Map<string, number>();
+for (const [id, t] of self) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const l = label(byId.get(at)!);
+    if (seen.has(l)) continue;
+    seen.add(l);
+    totalBy.set(l, (totalBy.get(l) ?? 0) + t);
+  }
+}
+const all = [...self.values()].reduce((a, b) => a + b, 0);
+const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k)
+  .map(([l, t]) => `${fmt(t).padStart(8)} ms ${fmt((100 * t) / all).padStart(5)} %  ${l}`).join('\n');
+console.log(`${fmt(n)} changes (${kind}) in ${fmt(ms)} ms = ${fmt(n / (ms / 1000))} ch/s; ${fmt(all)} ms sampled`);
+console.log(`\n## self time\n${top(selfBy, 40)}`);
+console.log(`\n## total time (src/ only)\n${top(new Map([...totalBy].filter(([l]) => l.includes(' src/'))), 45)}`);
+await engine.dispose();
+await server.close();
