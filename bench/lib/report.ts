@@ -84,3 +84,13 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * This process's CPU time in ms (user + system, all its threads). On cores
+ * shared with other work a rate measured in CPU time does not count the time
+ * others held the core; on a quiet machine it is close to wall-clock time.
+ */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
