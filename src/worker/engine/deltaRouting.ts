@@ -42,10 +42,11 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     r.hub.markDirty('session');
   } else {
     // a person's readings may move their position to another of their assets: derived afresh, siblings too
-    const changed = delta.values.size ? [...delta.assets, ...[...delta.values].filter((id) => isPerson(r.store, id))] : delta.assets;
-    if (delta.assets.size || changed !== delta.assets) {
+    const people = delta.values.size ? [...delta.values].filter((id) => isPerson(r.store, id)) : [];
+    // only when some asset changed: an empty mark still wakes every view that listens to 'assets'
+    if (delta.assets.size || people.length) {
       for (const id of delta.assets) r.config.forget(id);
-      const ids = withPersonSiblings(r.store, changed);
+      const ids = withPersonSiblings(r.store, people.length ? [...delta.assets, ...people] : delta.assets);
       r.facts.invalidate(ids);
       r.hub.markDirty('assets', ids);
     }

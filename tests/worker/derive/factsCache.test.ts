@@ -104,6 +104,15 @@ describe('factsCache', () => {
   });
 
   describe('views of readings', () => {
+    it('wakes no view of assets when only readings changed', () => {
+      const engine = loaded();
+      const marked = vi.spyOn(engine.internals.hub, 'markDirty');
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      expect(marked.mock.calls.map(([channel]) => channel)).toContain('values');
+      // an 'assets' mark, even an empty one, would re-run the finder's name query and the people view on every reading
+      expect(marked.mock.calls.map(([channel]) => channel)).not.toContain('assets');
+    });
+
     it('tells the rooms view only of rooms, so desks changing derive nothing there', async () => {
       const engine = loaded();
       const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
