@@ -87,7 +87,7 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
     for (let i = 0; i < employeeCount; i += 1) seedEmployee(store, rng, org.id, locations[i % 2]!, i, now);
     for (const loc of locations) {
       seedBookings(store, rng, loc, Object.values(accounts).map((a) => a.userId), now);
-      seedTicketsAndVoices(store, rng, loc, accounts.regular.userId, now);
+      seedTicketsAndVoices(store, rng, loc, accounts.regular.userId, voters(store, org.id, accounts), now);
       seedAutoTags(store, rng, loc, now);
     }
     const bookers = Object.values(accounts).map((a) => a.userId);
@@ -186,7 +186,13 @@ function seedBookings(store: Store, rng: Prng, loc: SeededLocation, bookers: Id[
   }
 }
 
-function seedTicketsAndVoices(store: Store, rng: Prng, loc: SeededLocation, ownerId: Id, now: number): void {
+/** Employees who may have voted on the seeded tickets and voices: not the demo accounts, whose votes are theirs to cast. */
+function voters(store: Store, orgId: Id, accounts: Record<Role, DemoAccount>): Id[] {
+  const demo = new Set(Object.values(accounts).map((a) => a.userId));
+  return [...store.users.values()].filter((u) => u.organization_id === orgId && !demo.has(u.id)).map((u) => u.id);
+}
+
+function seedTicketsAndVoices(store: Store, rng: Prng, loc: SeededLocation, ownerId: Id, voterIds: readonly Id[], now: number): void {
   const floors = loc.floors.filter((f) => !f.floor.hidden);
   const make = (type: 'ticket' | 'voice', label: string, text: string, ageMs: number) => {
     const f = rng.pick(floors);
@@ -194,9 +200,15 @@ function seedTicketsAndVoices(store: Store, rng: Prng, loc: SeededLocation, owne
     const value: TicketValue = { text, label, status: 'open', email: null, time: now - ageMs, valid_for: validFor, valid_to: now - ageMs + validFor };
     const asset: Partial<WireAsset> = {
       type, subtype: label, name: text.slice(0, 40), parent_id: f.floor.id, x: rng.range(3, f.plan.width - 3), y: rng.range(8, f.plan.depth - 3),
-      value, speech_bubble: text, timeout_action: type === 'voice' ? 'fade_out' : null, votes: { up: rng.int(0, 5), down: rng.int(0, 2) },
+      value, speech_bubble: text, timeout_action: type === 'voice' ? 'fade_out' : null,
     };
-    store.createAsset(loc.locationId, asset, ownerId);
+    // the totals are the count of individual votes, so a person's own vote adds to them and never lowers them
+    const [up, down] = [rng.int(0, 5), rng.int(0, 2)];
+    const votes = new Map<Id, 1 | -1>();
+    for (const [i, voter] of voterIds.slice(0, up + down).entries()) votes.set(voter, i < up ? 1 : -1);
+    asset.votes = { up: [...votes.values()].filter((v) => v === 1).length, down: [...votes.values()].filter((v) => v === -1).length };
+    const created = store.createAsset(loc.locationId, asset, ownerId);
+    store.votes.set(created.id, votes);
   };
   make('ticket', TICKET_LABELS[0], 'Screen flickers at the window desk', 3_600_000);
   make('ticket', TICKET_LABELS[1], 'Coffee spilled near the lift', 600_000);

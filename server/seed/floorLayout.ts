@@ -79,8 +79,13 @@ export function rectContains(r: Rect, x: number, y: number): boolean {
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The floor-plan image: walls, rooms, the light well and labels; assets are drawn by the viewer on top. */
-export function floorPlanSvg(plan: FloorPlan, title: string, roomNames: string[]): string {
+/**
+ * The floor-plan image: walls, room outlines with their doors, the light well,
+ * stairs and lift. No names: the viewer draws each room's name live, once, at
+ * the room's pole of inaccessibility (a name baked into the image would show
+ * twice and go stale on a rename).
+ */
+export function floorPlanSvg(plan: FloorPlan, title: string): string {
   const wall = 'fill="none" stroke="#6b7280" stroke-width="0.2"';
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${plan.width} ${plan.depth}" width="${plan.width * 10}" height="${plan.depth * 10}">`,
@@ -88,11 +93,10 @@ export function floorPlanSvg(plan: FloorPlan, title: string, roomNames: string[]
     `<rect x="0" y="0" width="${plan.width}" height="${plan.depth}" fill="#f8fafc" stroke="#374151" stroke-width="0.4"/>`,
     `<line x1="0" y1="${ROOM_STRIP_DEPTH}" x2="${plan.width}" y2="${ROOM_STRIP_DEPTH}" stroke="#9ca3af" stroke-width="0.15"/>`,
   ];
-  plan.rooms.forEach((r, i) => {
+  for (const r of plan.rooms) {
     parts.push(`<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.d}" ${wall}/>`);
     parts.push(`<rect x="${r.x + r.w / 2 - 0.6}" y="${r.y + r.d - 0.1}" width="1.2" height="0.3" fill="#f8fafc"/>`);
-    parts.push(`<text x="${r.x + 0.4}" y="${r.y + 1.2}" font-size="0.9" fill="#6b7280">${escapeXml(roomNames[i] ?? '')}</text>`);
-  });
+  }
   const h = plan.hole;
   parts.push(`<rect x="${h.x}" y="${h.y}" width="${h.w}" height="${h.d}" fill="#e5e7eb" stroke="#6b7280" stroke-width="0.2"/>`);
   parts.push(`<rect x="${plan.stairs[0] - 1.5}" y="${plan.stairs[1] - 1.5}" width="3" height="3" ${wall}/>`);

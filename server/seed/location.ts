@@ -82,9 +82,8 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
       floor.floor_plan_img_path = `floorplans/${floor.id}-${randomBytes(12).toString('hex')}.svg`;
       building.floors!.push(floor.id);
       const seeded = populateFloor(rng, floor, plan, add, sensorFor, rooms);
-      const roomNames = rooms.filter((r) => r.parent_id === floor.id).map((r) => r.name);
       store.files.set(floor.floor_plan_img_path, {
-        contentType: 'image/svg+xml', data: Buffer.from(floorPlanSvg(plan, `${building.name} ${floor.name}`, roomNames)),
+        contentType: 'image/svg+xml', data: Buffer.from(floorPlanSvg(plan, `${building.name} ${floor.name}`)),
       });
       buildingFloors.push({ floor, buildingIndex: b, plan, zones: seeded });
     }

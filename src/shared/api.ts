@@ -81,8 +81,8 @@ export interface Legend {
   layer: MapLayer;
   title: string;
   unit: string | null;
-  /** ordered stops: value and css colour */
-  stops: Array<{ value: number; color: string; label: string }>;
+  /** ordered stops: value and css colour; `mark` is the status mark drawn with that colour (desks) */
+  stops: Array<{ value: number; color: string; label: string; mark?: StatusKind }>;
 }
 
 /**
@@ -172,6 +172,8 @@ export interface AssetDetail {
   ticket: { label: string | null; status: string | null; email: string | null } | null;
   /** recent history, newest first, in words */
   history: Array<{ time: number; text: string }>;
+  /** what the history lists: its quantity and unit (e.g. CO₂, ppm), null when it is not a measured quantity */
+  historyOf: { quantity: string | null; unit: string | null } | null;
   /** tickets and voices */
   votes: { up: number; down: number; mine: 1 | -1 | 0 } | null;
   actions: AssetActions;
@@ -228,6 +230,8 @@ export interface PersonEntry {
   floorId: Id | null;
   x: number | null;
   y: number | null;
+  /** the asset that draws the person on the floor (their own or a tag's), null when not placed */
+  assetId: Id | null;
   /** false when hidden (privacy, invisible, stale) */
   visible: boolean;
   lastSeen: number | null;

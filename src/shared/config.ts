@@ -234,3 +234,18 @@ export function zoneLabel(subtype: string | null | undefined, config: Pick<BaseC
   const kind = zoneKind(subtype, config);
   return config.zoneKinds[kind]?.label ?? MSG.ZONE_GENERIC_LABEL;
 }
+
+/**
+ * The category a ticket or voice gets when the person picks none: null when
+ * the location requires a choice (ticketsRequireCategory), else the last
+ * configured label — the lists run from specific to general (spec §9: …,
+ * facility; …, other), so the default is the general one.
+ */
+export function defaultTicketLabel(
+  config: Pick<BaseConfig, 'ticketLabels' | 'voiceLabels' | 'ticketsRequireCategory'>,
+  kind: 'ticket' | 'voice',
+): string | null {
+  if (config.ticketsRequireCategory) return null;
+  const labels = kind === 'ticket' ? Object.keys(config.ticketLabels) : config.voiceLabels;
+  return labels.length ? labels[labels.length - 1]! : null;
+}

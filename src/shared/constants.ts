@@ -47,6 +47,9 @@ export const CLEAN_DESK_THRESHOLDS = [0, 0.08, 0.081, 0.999, 1] as const;
 /** Pusher's message size limit; packets are split below it (DESIGN §3) */
 export const PUSHER_MESSAGE_LIMIT_BYTES = 10_240;
 
+/** Colours of the co-worker heatmap from its edge to a hot spot (the viewer's gradient and the legend). */
+export const HEATMAP_COLORS = ['#ffd600', '#ffab00', '#ff3d00'] as const;
+
 export const MAP_LAYERS = [
   'floorplan', 'info', 'zones', 'rooms', 'room_reservation', 'desks', 'desk_usage',
   'co-workers', 'co-workers-heatmap', 'lockers', 'tvoc', 'temperature', 'humidity', 'co2',

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface ApiProxy {
   url: string;
-  /** new requests wait until release() */
-  hold(): void;
+  /** new requests (those whose path matches, when given) wait until release() */
+  hold(match?: (path: string) => boolean): void;
   release(): void;
   /** closes the port and cuts every open connection */
   stop(): Promise<void>;
@@ -23,6 +23,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   let held: Array<() => void> | null = null;
+  let holds: (path: string) => boolean = () => true;
   let port = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -41,7 +42,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   };
 
   const server: Server = createServer((req, res) => {
-    if (held) held.push(() => forward(req, res));
+    if (held && holds(req.url ?? '/')) held.push(() => forward(req, res));
     else forward(req, res);
   });
   server.on('connection', (socket) => {
@@ -67,7 +68,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
       socket.on('error', () => out.destroy());
       socket.on('close', () => out.destroy());
     };
-    if (held) held.push(go);
+    if (held && holds(req.url ?? '/')) held.push(go);
     else go();
   });
 
@@ -96,8 +97,9 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
 
   return {
     url: `http://127.0.0.1:${port}`,
-    hold() {
+    hold(match) {
       held ??= [];
+      holds = match ?? (() => true);
     },
     release,
     stop,

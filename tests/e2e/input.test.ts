@@ -5,7 +5,8 @@
 
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TICKET_LABELS } from '../../src/shared/config.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
 import { hitPoint, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
@@ -38,6 +39,38 @@ async function postTicketAndVoice(page: Page): Promise<void> {
     });
     expect(res.status).toBeLessThan(300);
   }
+}
+
+/** What each kind of popup tells, and that its actions are in sight without scrolling. */
+async function expectPopupSays(page: Page, kind: (typeof KINDS)[number], name: string): Promise<void> {
+  const dialog = popup(page);
+  await dialog.locator('.popup-body').waitFor();
+  const box = (await dialog.boundingBox())!;
+  const actions = dialog.locator('footer.popup-actions');
+  if (await actions.count()) {
+    const a = (await actions.boundingBox())!;
+    expect(a.y).toBeGreaterThanOrEqual(box.y);
+    expect(a.y + a.height).toBeLessThanOrEqual(box.y + box.height + 0.5);
+  }
+  // a status is said once (its history may list past values in the same words)
+  const word = dialog.locator('.popup-kind .status-word');
+  const status = (await word.count()) ? await word.textContent() : null;
+  if (status) {
+    const told = (await dialog.locator('header').innerText()) + (await dialog.locator('.details').innerText());
+    expect(told.split(status).length - 1, `"${status}" in the ${kind} popup`).toBe(1);
+  }
+  const terms = await dialog.locator('dt').allTextContents();
+  if (kind === 'Co-worker') {
+    expect(terms).toContain('Where');
+    expect(name).toContain((await dialog.getByRole('heading', { level: 2 }).textContent())!);
+  }
+  if (kind === 'Ticket') {
+    // titled by what it says, not by its category
+    const title = (await dialog.getByRole('heading', { level: 2 }).textContent())!;
+    expect(name).toContain(title);
+    expect(TICKET_LABELS as readonly string[]).not.toContain(title);
+  }
+  if (kind === 'Voice') expect(await dialog.getByRole('button', { name: /Agree/ }).isVisible()).toBe(true);
 }
 
 async function openPage(touch: boolean): Promise<{ context: BrowserContext; page: Page }> {
@@ -74,6 +107,7 @@ afterAll(async () => {
 describe('the map by mouse', () => {
   it.each(KINDS)('opens the %s popup with a click at the asset', async (kind) => {
     const { page } = mouse;
+    if (await popup(page).count()) await page.keyboard.press('Escape');
     const at = await waitForHitPoint(page, selectorOf(kind));
     expect(at, `a ${kind} is drawn where a click reaches it`).not.toBeNull();
     await page.mouse.click(at!.x, at!.y);
@@ -81,6 +115,7 @@ describe('the map by mouse', () => {
     await dialog.waitFor();
     const name = (await page.locator(`[data-asset-id="${at!.id}"]`).getAttribute('aria-label'))!;
     expect(name.startsWith(kind)).toBe(true);
+    await expectPopupSays(page, kind, name);
     await shot(page, `10-popup-mouse-${kind.toLowerCase()}`);
     // no focus ring is left on the map by a mouse press
     expect(await page.locator('.focus-ring').count()).toBe(0);
@@ -171,6 +206,137 @@ describe('the map by touch', () => {
     expect(pinched.k / panned.k).toBeGreaterThan(2);
     expect(await popup(page).count()).toBe(0);
     await shot(page, '12-touch-pinched');
+  });
+});
+
+describe('what the map says', () => {
+  beforeEach(async () => {
+    if (await popup(mouse.page).count()) await mouse.page.keyboard.press('Escape');
+  });
+
+  it('adds a vote to the count others already gave, and takes it back, never lowering it', async () => {
+    const { page } = mouse;
+    const voice = '[data-asset-id][role="button"][aria-label^="Voice "][aria-label*="Nice and quiet"]';
+    const id = (await page.locator(voice).first().getAttribute('data-asset-id'))!;
+    // a colleague agreed already
+    const url = new URL(page.url());
+    const path = `/organizations/${server.accounts.service.organizationId}/locations/${url.searchParams.get('location')}/assets/${id}/vote`;
+    expect((await server.api(path, { method: 'PUT', token: await server.signIn('service'), json: { direction: 1 } })).status).toBe(200);
+    const at = (await waitForHitPoint(page, voice))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    const agree = dialog.getByRole('button', { name: /Agree/ });
+    const count = async () => Number(/\((\d+)\)/.exec((await agree.textContent()) ?? '')?.[1] ?? NaN);
+    await expect.poll(count, { timeout: 3000 }).toBe(1);
+    await agree.click();
+    await expect.poll(count, { timeout: 3000 }).toBe(2);
+    expect(await agree.getAttribute('aria-pressed')).toBe('true');
+    await agree.click();
+    await expect.poll(count, { timeout: 3000 }).toBe(1);
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it("names a sensor's quantity and unit over its history", async () => {
+    const { page } = mouse;
+    // a room's air sensor reports CO₂ among others
+    const at = (await waitForHitPoint(page, '[data-asset-id][role="button"][aria-label^="Sensor "][aria-label*=" air"]'))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    const heading = dialog.locator('.history h3');
+    await heading.waitFor();
+    const [, quantity, unit] = /^Recent history of (.+) \((.+)\)$/.exec((await heading.textContent())!)!;
+    expect(quantity).toMatch(/^(CO₂|Temperature|Humidity|TVOC|Illuminance|Pressure|Loudness)$/);
+    expect(await dialog.locator('.history li').first().textContent()).toMatch(new RegExp(`\\d ${unit!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('draws each room name once, inside the room, and no two labels overlap at any zoom', async () => {
+    const { page } = mouse;
+    await page.getByRole('button', { name: 'Fit to floor' }).click();
+    const overlaps = () => page.evaluate(() => {
+      const shown = [...document.querySelectorAll<SVGTextElement>('svg.floor-svg text[data-label-for]')]
+        .filter((t) => getComputedStyle(t).display !== 'none')
+        .map((t) => t.getBoundingClientRect())
+        .filter((r) => r.width > 0);
+      let n = 0;
+      for (let i = 0; i < shown.length; i++) {
+        for (let j = i + 1; j < shown.length; j++) {
+          const [a, b] = [shown[i]!, shown[j]!];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) n += 1;
+        }
+      }
+      return { n, shown: shown.length };
+    });
+    await expect.poll(async () => (await overlaps()).n, { timeout: 3000 }).toBe(0);
+    const fitted = await overlaps();
+    // zoomed out, more labels would collide: some give way, none overlap
+    const box = (await page.locator('svg.floor-svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(async () => (await overlaps()).n, { timeout: 3000 }).toBe(0);
+    expect((await overlaps()).shown).toBeLessThanOrEqual(fitted.shown);
+    await shot(page, '15-labels-zoomed-out');
+    await page.getByRole('button', { name: 'Fit to floor' }).click();
+    // each room's name once: on the map, not also in the floor-plan image
+    const room = page.locator('g.asset-room').first();
+    const label = (await room.getAttribute('aria-label'))!.replace(/^Room /, '').split(',')[0]!;
+    const drawn = await page.evaluate((name) => [...document.querySelectorAll('svg.floor-svg text')]
+      .filter((t) => (t.firstElementChild?.textContent ?? t.textContent) === name).length, label);
+    expect(drawn).toBe(1);
+    const plan = (await page.locator('image.floor-plan').getAttribute('href'))!;
+    expect(await (await fetch(plan)).text()).not.toContain(label);
+  });
+
+  it('keys every colour of the active layers: desk usage as the map colours it, the heatmap, feedback in percent', async () => {
+    const { page } = mouse;
+    const legends = page.getByRole('region', { name: 'Legends' });
+    const desk = legends.getByRole('figure', { name: 'Legend: Desk usage' });
+    const words = await desk.locator('li').allTextContents();
+    expect(words.slice(0, 2)).toEqual(['Free', 'Occupied']);
+    expect(words.some((w) => /^Left: Short break/.test(w))).toBe(true);
+    expect(words.some((w) => /^Left: Clean desk policy exceeded/.test(w))).toBe(true);
+    // an occupied desk is drawn in the legend's "Occupied" colour
+    const occupiedColour = await desk.locator('li', { hasText: 'Occupied' }).locator('.swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const busy = page.locator('g.asset-desk[data-status-kind="busy"][data-status="occupied"]').first();
+    if (await busy.count()) expect(await busy.locator('rect').first().evaluate((el) => getComputedStyle(el).fill)).toBe(occupiedColour);
+    for (const layer of ['Co-worker heatmap', 'Satisfaction', 'Stress']) await page.getByRole('checkbox', { name: layer, exact: true }).click();
+    await legends.getByRole('figure', { name: 'Legend: Co-worker heatmap' }).waitFor();
+    // the taller strip does not cover the fitted floor: it is fitted again above it
+    await expect.poll(async () => {
+      const floor = (await page.locator('polygon.floor-outline').boundingBox())!;
+      const strip = await legends.evaluate((el) => Math.min(...[...el.children].map((c) => c.getBoundingClientRect().top)));
+      return floor.y + floor.height <= strip + 1;
+    }, { timeout: 3000 }).toBe(true);
+    const satisfaction = await legends.getByRole('figure', { name: 'Legend: Satisfaction' }).innerText();
+    expect(satisfaction).toMatch(/Satisfaction \(%\)/);
+    expect(satisfaction).toMatch(/100 %/);
+    await shot(page, '16-legends');
+    // legends fold away to one button and come back
+    await legends.getByRole('button', { name: 'Hide legends' }).click();
+    expect(await legends.getByRole('figure').count()).toBe(0);
+    await legends.getByRole('button', { name: /Show legends \(\d+\)/ }).click();
+    expect(await legends.getByRole('figure').count()).toBeGreaterThan(2);
+    for (const layer of ['Co-worker heatmap', 'Satisfaction', 'Stress']) await page.getByRole('checkbox', { name: layer, exact: true }).click();
+  });
+
+  it('says so when a switched-on layer has nothing on this floor', async () => {
+    const { page } = mouse;
+    // facility staff took this floor's lockers away
+    const url = new URL(page.url());
+    const [location, floor] = [url.searchParams.get('location')!, url.searchParams.get('floor')!];
+    const token = await server.signIn('edit');
+    const path = `/organizations/${server.accounts.edit.organizationId}/locations/${location}/assets`;
+    for (const a of server.server.store.assets.values()) {
+      if (a.parent_id === floor && a.subtype === 'locker') expect((await server.api(`${path}/${a.id}`, { method: 'DELETE', token })).status).toBeLessThan(300);
+    }
+    const lockers = page.getByRole('checkbox', { name: 'Lockers', exact: true });
+    await lockers.click();
+    const note = page.locator('#layer-empty-lockers');
+    await note.waitFor({ timeout: 5000 });
+    expect(await note.textContent()).toBe('none on this floor');
+    expect(await lockers.getAttribute('aria-describedby')).toBe('layer-empty-lockers');
+    await lockers.click();
+    await expect.poll(() => note.count()).toBe(0);
   });
 });
 

@@ -11,6 +11,9 @@ import type { ReservationEvent } from '../../src/shared/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import { hitPoint, popup, waitForHitPoint } from './people.js';
+
+
 
 let server: TestServer;
 let proxy: ApiProxy;
@@ -85,7 +88,8 @@ beforeAll(async () => {
   proxy = await createApiProxy(server.url);
   viewer = await serveViewer(await buildViewer(), proxy.url);
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // the browser sits in New York, the location in Helsinki: times are the location's, named
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York', locale: 'en-GB' });
   page = await context.newPage();
   // browser-side failures belong in the test output
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -122,6 +126,33 @@ describe('viewer in Chromium', () => {
     await shot('01-signed-in-floor');
   });
 
+  it('says what is loading, with a floor skeleton, and never claims there is nothing before the data came', async () => {
+    const other = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    onTestFinished(() => other.close());
+    const fresh = await other.newPage();
+    await fresh.goto(`${viewer.url}/`);
+    await fresh.getByLabel('Email').fill(server.accounts.regular.email);
+    await fresh.getByLabel('Password').fill(server.accounts.regular.password);
+    // a slow network from here on: the organization's locations and everything under them wait
+    proxy.hold((path) => /\/locations/.test(path));
+    try {
+      await fresh.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const status = fresh.locator('main.center .empty[role="status"]');
+      await status.waitFor();
+      await expect.poll(() => status.textContent()).toMatch(/^Loading/);
+      expect(await status.getAttribute('class')).toContain('floor-skeleton');
+      const text = await fresh.locator('body').innerText();
+      expect(text).not.toMatch(/no locations|no floors|no buildings|has no|nothing to show|no co-workers|no rooms|no notifications/i);
+      expect(text).toMatch(/Loading people…/);
+      expect(await fresh.getByLabel('Location', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toMatch(/Loading…|Helsinki/);
+      await fresh.screenshot({ path: join(ARTIFACTS_DIR, '01a-loading.png') });
+    } finally {
+      proxy.release();
+    }
+    await fresh.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 15_000 });
+    await fresh.locator('g.asset-room').first().waitFor();
+  });
+
   it('shows a change made through the API within a second', async () => {
     const desk = page.locator('[data-asset-id][aria-label^="Desk "]').first();
     const id = (await desk.getAttribute('data-asset-id'))!;
@@ -151,7 +182,7 @@ describe('viewer in Chromium', () => {
     await expect.poll(() => page.locator('circle.heat').count(), { timeout: 2000 }).toBe(0);
   });
 
-  it('changes the colour of a room when it is booked', async () => {
+  it('books a free room from its popup by mouse, the action in sight, and shows its times in the location\'s zone', async () => {
     await cancelCurrentBookings();
     const resume = await emptyRooms();
     onTestFinished(resume);
@@ -160,17 +191,34 @@ describe('viewer in Chromium', () => {
     const id = (await free.getAttribute('data-asset-id'))!;
     const room = page.locator(`g.asset-room[data-asset-id="${id}"]`);
     const colourBefore = await room.getAttribute('data-color');
-    await room.focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog');
+    const at = (await hitPoint(page, `g.asset-room[data-asset-id="${id}"]`))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    // 300×250, and "Book now" is in sight without scrolling; the status is said once
+    const box = (await dialog.boundingBox())!;
+    expect([box.width, box.height]).toEqual([300, 250]);
+    const book = dialog.getByRole('button', { name: 'Book now' });
+    const button = (await book.boundingBox())!;
+    expect(button.y).toBeGreaterThanOrEqual(box.y);
+    expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height);
+    expect(((await dialog.innerText()).match(/\bfree\b/gi) ?? []).length).toBe(1);
+    await shot('04a-room-popup');
     await dialog.getByLabel('Subject').fill('E2E planning');
-    await dialog.getByRole('button', { name: 'Book now' }).click();
+    const booked = Date.now();
+    await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
     await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
     expect(await room.getAttribute('data-status-kind')).toBe('booked');
     expect(await room.getAttribute('data-status')).toMatch(/reserved/);
-    // the reservation text keeps its lines: the current slot, then 'Next:' or 'No reservations'
-    const text = dialog.locator('.asset-text');
-    await expect.poll(() => text.innerText(), { timeout: 3000 }).toMatch(/E2E planning\n(Next:|No reservations)/);
+    // the booking in the location's wall-clock time (Helsinki), named, as the browser sits in New York
+    const now = dialog.locator('dt', { hasText: /^Now$/ }).locator('xpath=following-sibling::dd[1]');
+    await expect.poll(() => now.innerText(), { timeout: 3000 }).toMatch(/E2E planning$/);
+    const started = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: server.server.store.locations.get(locationId())!.timezone }).format(Math.floor(booked / 60_000) * 60_000);
+    const slot = await now.innerText();
+    expect(slot.startsWith(started)).toBe(true);
+    expect(slot).toMatch(/^\d{2}:\d{2}\s*[–-]\s*\d{2}:\d{2} \S+ E2E planning$/);
+    const cancel = dialog.getByRole('button', { name: /Cancel booking “E2E planning”/ });
+    expect(await cancel.textContent()).toContain(slot.replace(/ E2E planning$/, ''));
     await shot('04-room-booked');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
@@ -203,9 +251,89 @@ describe('viewer in Chromium', () => {
     await shot('06-offline-banner');
     // the floor stays on screen while offline
     expect(await page.locator('g.asset-room').count()).toBeGreaterThan(0);
+    // an action meanwhile says so in words a person understands
+    await page.getByRole('tab', { name: 'Report', exact: true }).click();
+    await page.getByLabel('Message').fill('Window will not close');
+    await page.getByRole('button', { name: 'Send ticket' }).click();
+    const alert = page.getByRole('tabpanel').getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toBe('Sending failed: The server could not be reached. Try again.');
+    await shot('06a-unreachable');
     await proxy.start();
     await banner.waitFor({ state: 'hidden', timeout: 70_000 });
     expect(await banner.getAttribute('data-state')).toBe('connected');
     await shot('07-reconnected');
+    // sent again, with the category the form chose for it (the server refuses none): it is on the floor
+    await page.getByRole('button', { name: 'Send ticket' }).click();
+    await page.getByText('Thanks! Your ticket is on the floor.').waitFor({ timeout: 10_000 });
+    await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 5000 });
+  });
+
+  it('shows a co-worker on another floor from the people list: floor switched, centred and highlighted', async () => {
+    await page.getByRole('tab', { name: 'People' }).click();
+    const floorName = await page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
+    const current = floorName.replace(/ \(default\)$/, '');
+    // someone placed on another floor (people walk: wait for one)
+    const elsewhere = page.locator('.people-finder li').filter({ has: page.getByRole('button', { name: /^Show / }) }).filter({ hasNotText: new RegExp(`on ${current}[,(]|on ${current}$`) });
+    await elsewhere.first().waitFor({ timeout: 30_000 });
+    const item = elsewhere.first();
+    const name = (await item.locator('.person-name').textContent())!;
+    const where = (await item.locator('.person-where').textContent())!;
+    await item.getByRole('button', { name: `Show ${name} on the floor` }).click();
+    await expect.poll(() => page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!)).not.toBe(floorName);
+    expect(where).toContain((await page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!)).replace(/ \(default\)$/, ''));
+    const person = page.locator('g.asset.highlighted[aria-label^="Co-worker "]');
+    await person.waitFor({ timeout: 10_000 });
+    expect(await person.getAttribute('aria-label')).toContain(name);
+    const svg = (await page.locator('svg.floor-svg').boundingBox())!;
+    await expect.poll(async () => {
+      const b = (await person.boundingBox())!;
+      return Math.abs(b.x + b.width / 2 - (svg.x + svg.width / 2)) < svg.width / 4;
+    }, { timeout: 5000 }).toBe(true);
+    await shot('08-person-shown');
+  });
+
+  it('ends the session when the server forgot its token: the sign-in form says so, no endless retries', async () => {
+    // a restart that lost the sessions: every token is gone, and open connections drop
+    server.server.store.tokens.clear();
+    await proxy.stop();
+    await proxy.start();
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await form.waitFor({ timeout: 60_000 });
+    expect(await form.getByRole('alert').textContent()).toBe('Your session has ended — sign in again.');
+    expect(await page.getByTestId('connection-banner').count()).toBe(0);
+    await shot('09-session-ended');
+    // a refused field is named in words, not as body/email
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByLabel('Email').fill('newcomer@localhost');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Email is not valid.');
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+  });
+
+  it('lets facility staff see unpublished assets marked as such, and refuses an empty name', async () => {
+    // signing in again, now as facility staff (the edit role)
+    await page.getByLabel('Email').fill(server.accounts.edit.email);
+    await page.getByLabel('Password').fill(server.accounts.edit.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    const hidden = page.locator('g.asset.unpublished[role="button"]').first();
+    await hidden.waitFor({ timeout: 15_000 });
+    expect(await hidden.getAttribute('aria-label')).toMatch(/, unpublished/);
+    // marked on the map: a dashed outline
+    expect(await hidden.locator('rect, polygon, circle').first().evaluate((el) => getComputedStyle(el).strokeDasharray)).not.toBe('none');
+    const id = (await hidden.getAttribute('data-asset-id'))!;
+    const at = (await waitForHitPoint(page, `[data-asset-id="${id}"]`))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    expect(await dialog.locator('.unpublished-badge').textContent()).toBe('Unpublished');
+    expect(await dialog.getByRole('button', { name: 'Publish' }).isVisible()).toBe(true);
+    const name = dialog.getByLabel('Name');
+    await name.fill('   ');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    expect(await dialog.getByRole('alert').textContent()).toBe('A name cannot be empty.');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    await shot('10-edit-unpublished');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 });

@@ -139,6 +139,16 @@ describe('server assets', () => {
       expect((await t.api(path, { method: 'PUT', json: { direction: 1 } })).status).toBe(401);
       expect((await t.api(`${base}/999999/vote`, { method: 'PUT', token: tokens.regular, json: { direction: 1 } })).status).toBe(404);
     });
+    it('seeds vote totals that are the individual votes, so a first vote adds one and never lowers a count', async () => {
+      for (const item of [...(await list(tokens.service, '?type=ticket')), ...(await list(tokens.service, '?type=voice'))]) {
+        const seeded = item.votes!;
+        const path = `${base}/${item.id}/vote`;
+        const up = (await (await t.api(path, { method: 'PUT', token: tokens.service, json: { direction: 1 } })).json()) as VoteResponse;
+        expect(up).toEqual({ up: seeded.up + 1, down: seeded.down, mine: 1 });
+        const back = (await (await t.api(path, { method: 'DELETE', token: tokens.service })).json()) as VoteResponse;
+        expect(back).toEqual({ up: seeded.up, down: seeded.down, mine: 0 });
+      }
+    });
   });
 
   describe('PUT .../assets/{id}/images/{name}', () => {

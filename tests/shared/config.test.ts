@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BASE_CONFIG, createBaseConfig, mergeConfig, resolveConfig, zoneKind, zoneLabel, type ConfigNode,
+  BASE_CONFIG, createBaseConfig, defaultTicketLabel, mergeConfig, resolveConfig, zoneKind, zoneLabel, type ConfigNode,
 } from '../../src/shared/config.js';
 import { MAP_LAYERS } from '../../src/shared/constants.js';
 import { MSG } from '../../src/shared/messages.js';
@@ -171,5 +171,14 @@ describe('config', () => {
       expect(zoneLabel('privacy')).toBe('Unknown zone');
       expect(zoneKind('toString')).toBe('generic');
     });
+  });
+});
+
+describe('defaultTicketLabel', () => {
+  it('is the general category of each list, or none when the location requires a choice', () => {
+    expect(defaultTicketLabel(BASE_CONFIG, 'ticket')).toBe('facility');
+    expect(defaultTicketLabel(BASE_CONFIG, 'voice')).toBe('other');
+    expect(defaultTicketLabel({ ...BASE_CONFIG, ticketsRequireCategory: true }, 'ticket')).toBeNull();
+    expect(defaultTicketLabel({ ...BASE_CONFIG, voiceLabels: [] }, 'voice')).toBeNull();
   });
 });

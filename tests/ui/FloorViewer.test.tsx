@@ -34,7 +34,7 @@ async function renderViewer(
   const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: options.layers ?? DEFAULT_LAYERS });
   const rooms = engine.client.view({ view: 'rooms' });
   await engine.flush();
-  const app = { session: sessionView(), rooms: rooms.mirror, timeZone: 'UTC', announce: vi.fn() };
+  const app = { session: sessionView(), rooms: rooms.mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
   const ui = (layers: readonly MapLayer[]) => (
     <EngineContext.Provider value={engine.client}>
       <AppContext.Provider value={app}>
@@ -186,7 +186,7 @@ describe('FloorViewer', () => {
     it('draws assets that arrive after a StrictMode mount, unmount and remount', async () => {
       const engine = createFakeEngine(signedInWorld());
       const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: DEFAULT_LAYERS });
-      const app = { session: sessionView(), rooms: null, timeZone: 'UTC', announce: vi.fn() };
+      const app = { session: sessionView(), rooms: null, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
       render(
         <StrictMode>
           <EngineContext.Provider value={engine.client}>
@@ -305,7 +305,11 @@ describe('FloorViewer', () => {
         details: {
           r1: {
             value: { text: '3 people', quantity: 'Occupancy', unit: 'people' },
-            reservation: { text: `${MSG.NEXT_PREFIX} Standup 10:00`, active: null, next: null },
+            reservation: {
+              text: `${MSG.NEXT_PREFIX} 10:00–10:30 Standup`,
+              active: null,
+              next: { start: Date.UTC(2030, 0, 1, 10), end: Date.UTC(2030, 0, 1, 10, 30), subject: 'Standup', user_id: 'u1', booking_ref: 'b1' },
+            },
             history: [{ time: Date.UTC(2024, 0, 1, 9), text: 'Occupied' }],
           },
         },
@@ -316,7 +320,12 @@ describe('FloorViewer', () => {
       expect(dialog.style.height).toBe('250px');
       expect(within(dialog).getByText('reserved')).toBeTruthy();
       expect(within(dialog).getByText('3 people')).toBeTruthy();
-      expect(within(dialog).getByText('Next: Standup 10:00')).toBeTruthy();
+      // the next meeting from its times, in the location's zone, in one format
+      const next = within(dialog).getByText('Next').nextElementSibling!.textContent!;
+      expect(next).toMatch(/10:00/);
+      expect(next).toMatch(/Standup$/);
+      // the status once, in the header
+      expect(within(dialog).getAllByText('reserved')).toHaveLength(1);
       expect(within(dialog).getByText(/Occupied/)).toBeTruthy();
       fireEvent.keyDown(dialog, { key: 'Escape' });
       expect(screen.queryByRole('dialog')).toBeNull();
@@ -328,7 +337,7 @@ describe('FloorViewer', () => {
       });
       const dialog = await openedPopup();
       expect(within(dialog).getByText('Battery').nextElementSibling!.textContent).toBe('15 %');
-      expect(within(dialog).getByText('Last communication').nextElementSibling!.textContent).toMatch(/\d/);
+      expect(within(dialog).getByText('Last heard').nextElementSibling!.textContent).toMatch(/\d/);
       expect(within(dialog).getByText('battery low')).toBeTruthy();
     });
 

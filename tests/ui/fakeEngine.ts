@@ -219,7 +219,7 @@ export function detail(entry: DrawState, patch: Partial<AssetDetail> = {}): Asse
     popup: { width: 300, height: 250, type: null }, battery: null, lastCommunication: null,
     reservation: entry.kind === 'room' ? { text: 'No reservations', active: null, next: null } : null,
     room: entry.kind === 'room' ? { free: entry.statusKind === 'free', capacity: 6 } : null,
-    person: null, ticket: null, history: [], votes: null,
+    person: null, ticket: null, history: [], historyOf: null, votes: null,
     actions: { book: entry.kind === 'room' && entry.statusKind === 'free', cancellable: [], vote: false, rename: false, closeTicket: false, publish: false },
     ...patch,
   };
@@ -235,7 +235,7 @@ export function roomEntry(id: string, patch: Partial<RoomEntry> = {}): RoomEntry
 export function person(id: string, patch: Partial<PersonEntry> = {}): PersonEntry {
   return {
     id, name: `Person ${id}`, email: `${id}@example.com`, avatarUrl: null, decoration: null, locationId: 'l1', floorId: 'f1',
-    x: 3, y: 4, visible: true, lastSeen: 0, manual: false, ...patch,
+    x: 3, y: 4, assetId: `ua-${id}`, visible: true, lastSeen: 0, manual: false, ...patch,
   };
 }
 

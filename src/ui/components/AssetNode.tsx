@@ -8,6 +8,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
+import { labelPoint, shapeFontSize, THING_LABELS } from '../lib/labels.js';
 import { allowedImageUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
@@ -58,11 +59,6 @@ function points(outline: DrawState['outline']): string {
   return (outline ?? []).map(([x, y]) => `${x},${svgY(y)}`).join(' ');
 }
 
-function centroid(outline: NonNullable<DrawState['outline']>): [number, number] {
-  const box = boxOf(outline.map(([x, y]) => [x, svgY(y)] as const))!;
-  return [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
-}
-
 /** The status cue that is not colour (lib/statusMark.ts); hidden by CSS while zoomed out. */
 function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState; width: number; depth: number; cx?: number; cy?: number }) {
   const kind = entry.statusKind;
@@ -83,8 +79,8 @@ function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState;
 
 function ShapeBody({ entry }: { entry: DrawState }) {
   const pts = points(entry.outline);
-  const [cx, cy] = centroid(entry.outline!);
-  const fontSize = Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+  const [cx, cy] = labelPoint(entry.outline!);
+  const fontSize = shapeFontSize(entry);
   if (entry.kind === 'floor_outline') {
     return <polygon className="floor-outline" points={pts} fill="#ffffff" fillOpacity={0.6} stroke="#37474f" strokeWidth={0.15} />;
   }
@@ -104,7 +100,7 @@ function ShapeBody({ entry }: { entry: DrawState }) {
         strokeDasharray={isZone ? '0.5 0.25' : undefined}
       />
       {entry.label || entry.status ? (
-        <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none">
+        <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none" data-label-for={entry.id}>
           {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
           {entry.status ? (
             <tspan x={cx} dy={entry.label ? fontSize * 1.15 : 0} fontSize={fontSize * 0.8} className="status-word">
@@ -133,7 +129,7 @@ function Avatar({ entry }: { entry: DrawState }) {
       <circle r={r + 0.08} fill={entry.color ?? '#1565c0'} />
       <image href={href} x={-r} y={-r} width={r * 2} height={r * 2} clipPath={`url(#${clipId})`} preserveAspectRatio="xMidYMid slice" />
       <Decoration name={entry.decoration} r={r} />
-      <text y={r + 0.55} fontSize={0.45} textAnchor="middle" className="person-label">
+      <text y={THING_LABELS.employee!.dy} fontSize={THING_LABELS.employee!.fontSize} textAnchor="middle" className="person-label" data-label-for={entry.id}>
         {entry.label ?? entry.name}
       </text>
     </>
@@ -182,7 +178,7 @@ function ThingBody({ entry }: { entry: DrawState }) {
       <>
         <rect x={-0.45} y={-0.3} width={0.9} height={0.6} rx={0.15} fill={fill} stroke="#37474f" strokeWidth={0.05} />
         <circle cx={-0.25} r={0.08} fill="#37474f" />
-        <text y={0.85} fontSize={0.4} textAnchor="middle" className="person-label">
+        <text y={THING_LABELS.auto_tag!.dy} fontSize={THING_LABELS.auto_tag!.fontSize} textAnchor="middle" className="person-label" data-label-for={entry.id}>
           {entry.label ?? entry.name}
         </text>
       </>
@@ -199,7 +195,7 @@ function ThingBody({ entry }: { entry: DrawState }) {
         <>
           <circle r={0.35} fill={fill} stroke="#263238" strokeWidth={0.05} />
           {entry.text ?? entry.label ? (
-            <text y={-0.5} fontSize={0.35} textAnchor="middle" className="sensor-label">
+            <text y={THING_LABELS.sensor!.dy} fontSize={THING_LABELS.sensor!.fontSize} textAnchor="middle" className="sensor-label" data-label-for={entry.id}>
               {entry.text ?? entry.label}
             </text>
           ) : null}

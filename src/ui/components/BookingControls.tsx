@@ -9,7 +9,8 @@ import type { ReservationEvent } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry } from '../hooks/useView.js';
-import { formatTime } from '../lib/describe.js';
+import { formatTime, formatTimeRange } from '../lib/describe.js';
+import { errorText } from '../lib/errorText.js';
 
 const DURATIONS_MIN = [30, 60, 120];
 
@@ -26,14 +27,13 @@ export function BookingControls({ roomId }: { roomId: string }) {
   if (!detail || detail.kind !== 'room') return null;
   const events = [detail.reservation?.active, detail.reservation?.next].filter((e): e is ReservationEvent => !!e);
   const cancellable = events.filter((e) => detail.actions.cancellable.includes(e.booking_ref));
-  const free = detail.room?.free ?? false;
 
   const book = async (until: BookingLength) => {
     setBusy(true);
     const result = await api.bookRoom({ roomId, until, subject });
     setBusy(false);
     announce(
-      result.ok ? `${detail.name} booked until ${formatTime(result.value.end, timeZone)}.` : `Booking failed: ${result.message}`,
+      result.ok ? `${detail.name} booked until ${formatTime(result.value.end, timeZone)}.` : `Booking failed: ${errorText(result)}`,
       result.ok ? 'info' : 'error',
     );
   };
@@ -41,14 +41,11 @@ export function BookingControls({ roomId }: { roomId: string }) {
     setBusy(true);
     const result = await api.cancelBooking(roomId, event.booking_ref);
     setBusy(false);
-    announce(result.ok ? `Booking of ${detail.name} cancelled.` : `Cancelling failed: ${result.message}`, result.ok ? 'info' : 'error');
+    announce(result.ok ? `Booking of ${detail.name} cancelled.` : `Cancelling failed: ${errorText(result)}`, result.ok ? 'info' : 'error');
   };
 
   return (
     <div className="booking" role="group" aria-label={`Booking of ${detail.name}`}>
-      <p className="room-status">
-        <span className={`status-chip ${free ? 'free' : 'busy'}`}>{free ? 'Free' : 'Busy'}</span>
-      </p>
       {detail.actions.book ? (
         <form
           onSubmit={(event) => {
@@ -56,31 +53,37 @@ export function BookingControls({ roomId }: { roomId: string }) {
             void book({ minutes: duration });
           }}
         >
-          <label htmlFor={subjectId}>Subject</label>
-          <input id={subjectId} value={subject} onChange={(e) => setSubject(e.target.value)} maxLength={120} />
-          <label htmlFor={durationId}>Duration</label>
-          <select id={durationId} value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
-            {DURATIONS_MIN.map((m) => (
-              <option key={m} value={m}>
-                {m < 60 ? `${m} min` : `${m / 60} h`}
-              </option>
-            ))}
-          </select>
-          <button type="submit" disabled={busy}>
-            Book now
-          </button>
-          {session.capabilities.bookAllDay ? (
-            <button type="button" disabled={busy} onClick={() => void book('restOfDay')}>
-              Book for the rest of the day
+          <label htmlFor={subjectId} className="visually-hidden">
+            Subject
+          </label>
+          <input id={subjectId} value={subject} onChange={(e) => setSubject(e.target.value)} maxLength={120} placeholder="Subject (optional)" />
+          <div className="action-row">
+            <label htmlFor={durationId} className="visually-hidden">
+              Duration
+            </label>
+            <select id={durationId} value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
+              {DURATIONS_MIN.map((m) => (
+                <option key={m} value={m}>
+                  {m < 60 ? `${m} min` : `${m / 60} h`}
+                </option>
+              ))}
+            </select>
+            <button type="submit" disabled={busy}>
+              Book now
             </button>
-          ) : null}
+            {session.capabilities.bookAllDay ? (
+              <button type="button" disabled={busy} onClick={() => void book('restOfDay')}>
+                Rest of the day
+              </button>
+            ) : null}
+          </div>
         </form>
       ) : !detail.reservation ? (
         <p>This room cannot be booked here.</p>
       ) : null}
       {cancellable.map((event) => (
         <button key={event.booking_ref} type="button" disabled={busy} onClick={() => void cancel(event)}>
-          Cancel booking “{event.subject || 'Meeting'}” {formatTime(event.start, timeZone)}–{formatTime(event.end, timeZone)}
+          Cancel booking “{event.subject || 'Meeting'}” {formatTimeRange(event.start, event.end, timeZone)}
         </button>
       ))}
     </div>

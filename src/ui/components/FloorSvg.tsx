@@ -4,7 +4,7 @@
 // only draws.
 
 import { forwardRef, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
-import type { MapLayer } from '../../shared/constants.js';
+import { HEATMAP_COLORS, type MapLayer } from '../../shared/constants.js';
 import type { DrawOrder } from '../lib/drawOrder.js';
 import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
 import { svgY, transformOf, type Box, type Viewport } from '../lib/viewport.js';
@@ -90,9 +90,9 @@ export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorS
     >
       <defs>
         <radialGradient id="heat-gradient">
-          <stop offset="0%" stopColor="#ff3d00" stopOpacity="0.8" />
-          <stop offset="60%" stopColor="#ffab00" stopOpacity="0.35" />
-          <stop offset="100%" stopColor="#ffd600" stopOpacity="0" />
+          <stop offset="0%" stopColor={HEATMAP_COLORS[2]} stopOpacity="0.8" />
+          <stop offset="60%" stopColor={HEATMAP_COLORS[1]} stopOpacity="0.35" />
+          <stop offset="100%" stopColor={HEATMAP_COLORS[0]} stopOpacity="0" />
         </radialGradient>
       </defs>
       <g ref={worldRef} className="world" transform={transformOf(initial)} data-detail={String(initial.k >= STATUS_MARK_MIN_ZOOM)}>

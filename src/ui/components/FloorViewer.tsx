@@ -7,6 +7,7 @@ import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRe
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
+import { useLabelLayout } from '../hooks/useLabelLayout.js';
 import { useMapGestures } from '../hooks/useMapGestures.js';
 import { KEY_ZOOM, useMapKeyboard } from '../hooks/useMapKeyboard.js';
 import { useViewMeta, useViewReady } from '../hooks/useView.js';
@@ -117,12 +118,22 @@ export function FloorViewer(props: FloorViewerProps) {
     return box ? { minX: box.minX + ox, maxX: box.maxX + ox, minY: box.minY + oy, maxY: box.maxY + oy } : null;
   }, [meta, mirror, offset]);
 
+  // the view the last fit gave: while the map still shows it, a change of the legends refits
+  const fitted = useRef<Viewport | null>(null);
   const fit = useCallback(() => {
     const box = floorBox();
-    if (box) camera.set(fitBox(box, sizeRef.current.w, sizeRef.current.h, insets()));
+    if (!box) return;
+    camera.set(fitBox(box, sizeRef.current.w, sizeRef.current.h, insets()));
+    fitted.current = camera.viewport();
   }, [camera, floorBox, insets]);
+  const onLegendsResize = useCallback(() => {
+    const v = camera.viewport();
+    const f = fitted.current;
+    if (f && v.x === f.x && v.y === f.y && v.k === f.k) fit();
+  }, [camera, fit]);
 
   const layer = usePopupLayer(containerRef, svgRef, onOpenAsset);
+  const layoutLabels = useLabelLayout({ svgRef, mirror, active, camera });
   const keyboard = useMapKeyboard({
     svgRef, camera, mirror, roving, offset, size: size_, insets, fit, open: layer.open, close: layer.close,
   });
@@ -137,6 +148,8 @@ export function FloorViewer(props: FloorViewerProps) {
     onCenterChange?.({ x: (w / 2 - v.x) / v.k - ox, y: svgY((h / 2 - v.y) / v.k - oy) });
     // culling re-renders assets after this task: check the tab stop after it
     setTimeout(keyboard.syncTabStop, 0);
+    // labels that would overlap at this zoom give way
+    layoutLabels();
   };
   // the camera calls the latest one; refs are written after render, not during
   useLayoutEffect(() => {
@@ -178,17 +191,20 @@ export function FloorViewer(props: FloorViewerProps) {
     fit();
   }, [ready, floorId, fit]);
 
-  // centring is an event: a new `focus.seq` moves the map, later renders
-  // (a new offset, new insets) must not move it back
+  // centring is an event: a new `focus.seq` moves the map once the floor is fitted (so a floor
+  // switch does not undo it); later renders (a new offset, new insets) must not move it back
   const centreOnFocus = useEffectEvent(() => {
     if (!focus) return;
     const { w, h } = sizeRef.current;
     camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
   });
   const focusSeq = focus?.seq ?? null;
+  const focusedSeq = useRef<number | null>(null);
   useEffect(() => {
-    if (focusSeq !== null) centreOnFocus();
-  }, [focusSeq]);
+    if (focusSeq === null || !ready || focusedSeq.current === focusSeq) return;
+    focusedSeq.current = focusSeq;
+    centreOnFocus();
+  }, [focusSeq, ready]);
 
   // a highlighted asset (link, finder) is centred; one the user opened on the map stays where it is
   const centreOnAsset = useEffectEvent((id: string) => {
@@ -270,7 +286,7 @@ export function FloorViewer(props: FloorViewerProps) {
           onFocus={keyboard.onFocus}
           onBlur={keyboard.onBlur}
         />
-        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} />
+        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={onLegendsResize} />
         <div className="viewer-controls" role="toolbar" aria-label="Zoom">
           <button type="button" onClick={() => zoomBy(KEY_ZOOM)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(1 / KEY_ZOOM)} aria-label="Zoom out">−</button>

@@ -45,9 +45,11 @@ export interface LayerPanelProps {
   onChange(layers: MapLayer[]): void;
   /** layers this user may not see (e.g. report below the configured role) */
   unavailable?: ReadonlySet<MapLayer>;
+  /** active layers that draw nothing on this floor: said next to their switch */
+  empty?: ReadonlySet<MapLayer>;
 }
 
-export function LayerPanel({ active, onChange, unavailable }: LayerPanelProps) {
+export function LayerPanel({ active, onChange, unavailable, empty }: LayerPanelProps) {
   const on = new Set(active);
   const toggle = (layer: MapLayer, checked: boolean) => {
     const next = new Set(on);
@@ -64,15 +66,23 @@ export function LayerPanel({ active, onChange, unavailable }: LayerPanelProps) {
           {group.layers
             .filter((layer) => !unavailable?.has(layer))
             .map((layer) => (
-              <label key={layer} className="layer-toggle">
-                <input
-                  type="checkbox"
-                  name={layer}
-                  checked={on.has(layer)}
-                  onChange={(e) => toggle(layer, e.target.checked)}
-                />
-                {LAYER_LABELS[layer]}
-              </label>
+              <div key={layer} className="layer-row">
+                <label className="layer-toggle">
+                  <input
+                    type="checkbox"
+                    name={layer}
+                    checked={on.has(layer)}
+                    onChange={(e) => toggle(layer, e.target.checked)}
+                    aria-describedby={empty?.has(layer) ? `layer-empty-${layer}` : undefined}
+                  />
+                  {LAYER_LABELS[layer]}
+                </label>
+                {empty?.has(layer) ? (
+                  <span className="layer-empty" id={`layer-empty-${layer}`}>
+                    none on this floor
+                  </span>
+                ) : null}
+              </div>
             ))}
         </fieldset>
       ))}

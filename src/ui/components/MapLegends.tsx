@@ -2,7 +2,7 @@
 // the key stays in sight next to the colours it explains. The strip collapses
 // to one button, and the viewer's "fit" keeps the floor clear of it.
 
-import { forwardRef, useState } from 'react';
+import { forwardRef, useLayoutEffect, useState } from 'react';
 import type { Legend } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { StatusKind } from '../../shared/kinds.js';
@@ -16,12 +16,21 @@ export function LegendView({ legend }: { legend: Legend }) {
         {legend.unit ? ` (${legend.unit})` : ''}
       </figcaption>
       <ul>
-        {legend.stops.map((stop, i) => (
-          <li key={`${stop.value}-${i}`}>
-            <span className="swatch" style={{ background: stop.color }} aria-hidden="true" />
-            {stop.label}
-          </li>
-        ))}
+        {legend.stops.map((stop, i) => {
+          const mark = stop.mark ? statusMarkShape(stop.mark, 2, 2) : null;
+          return (
+            <li key={`${stop.value}-${i}`}>
+              {mark ? (
+                <svg className="swatch" viewBox="-1 -1 2 2" aria-hidden="true" style={{ background: stop.color }}>
+                  <path d={mark.d} stroke={STATUS_MARK_COLOR} strokeWidth={mark.strokeWidth} fill="none" />
+                </svg>
+              ) : (
+                <span className="swatch" style={{ background: stop.color }} aria-hidden="true" />
+              )}
+              {stop.label}
+            </li>
+          );
+        })}
       </ul>
     </figure>
   );
@@ -62,14 +71,21 @@ export function StatusMarksLegend() {
 export interface MapLegendsProps {
   legends: readonly Legend[];
   active: readonly MapLayer[];
+  /** the strip changed size (layers switched, folded): a fitted floor is fitted again, clear of it */
+  onResize?(): void;
 }
 
-export const MapLegends = forwardRef<HTMLDivElement, MapLegendsProps>(function MapLegends({ legends, active }, ref) {
+export const MapLegends = forwardRef<HTMLDivElement, MapLegendsProps>(function MapLegends({ legends, active, onResize }, ref) {
   const [collapsed, setCollapsed] = useState(false);
   const on = new Set(active);
   const shown = legends.filter((l) => on.has(l.layer));
-  const marks = MARKED_LAYERS.some((layer) => on.has(layer));
+  // the marks' own key only when no legend already shows them next to their colours
+  const marks = MARKED_LAYERS.some((layer) => on.has(layer)) && !shown.some((l) => l.stops.some((s) => s.mark));
   const count = shown.length + (marks ? 1 : 0);
+  const shape = `${collapsed}|${count}|${shown.map((l) => `${l.layer}:${l.stops.length}`).join(',')}`;
+  useLayoutEffect(() => {
+    onResize?.();
+  }, [shape]); // eslint-disable-line react-hooks/exhaustive-deps
   if (!count) return null;
   return (
     <div className={`map-legends${collapsed ? ' collapsed' : ''}`} ref={ref} role="region" aria-label="Legends">

@@ -5,6 +5,7 @@
 import { MANUAL_LOCATION_TIMEOUT_MS } from '../../shared/constants.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
+import { errorText } from '../lib/errorText.js';
 
 export interface MyLocationProps {
   floorId: string;
@@ -19,7 +20,7 @@ export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps
   const hours = MANUAL_LOCATION_TIMEOUT_MS / 3_600_000;
   const set = async (location: { floorId: string; x: number; y: number } | null) => {
     const r = await api.setManualLocation(location);
-    announce(r.ok ? (location ? `Your location is set for ${hours} hours.` : 'Your location is cleared.') : `Could not set location: ${r.message}`, r.ok ? 'info' : 'error');
+    announce(r.ok ? (location ? `Your location is set for ${hours} hours.` : 'Your location is cleared.') : `Could not set location: ${errorText(r)}`, r.ok ? 'info' : 'error');
   };
   return (
     <section className="my-location" aria-label="My location">

@@ -5,9 +5,10 @@
 import { isSafeUrl } from '../../shared/safeUrl.js';
 import type { Notification } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
-import { useApp } from '../hooks/appContext.js';
+import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
 import { formatDateTime } from '../lib/describe.js';
+import { errorText } from '../lib/errorText.js';
 
 export function sortNotifications(list: readonly Notification[]): Notification[] {
   return [...list].sort((a, b) => b.created - a.created);
@@ -15,7 +16,7 @@ export function sortNotifications(list: readonly Notification[]): Notification[]
 
 export function Notifications() {
   const { api } = useEngine();
-  const { announce, timeZone } = useApp();
+  const { announce, timeZone, session } = useApp();
   const mirror = useView({ view: 'notifications' });
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
@@ -26,7 +27,7 @@ export function Notifications() {
       <h2>
         Notifications {unread ? <span className="badge">{unread} unread</span> : null}
       </h2>
-      {!ready ? (
+      {!ready || (list.length === 0 && !dataSettled(session)) ? (
         <p role="status">Loading notifications…</p>
       ) : list.length === 0 ? (
         <p role="status">No notifications.</p>
@@ -45,7 +46,7 @@ export function Notifications() {
                   type="button"
                   onClick={() =>
                     void api.markNotificationRead(n.id).then((r) => {
-                      if (!r.ok) announce(`Could not mark as read: ${r.message}`, 'error');
+                      if (!r.ok) announce(`Could not mark as read: ${errorText(r)}`, 'error');
                     })
                   }
                   aria-label={`Mark “${n.title}” as read`}

@@ -3,6 +3,7 @@
 
 import { useId, useMemo, useState } from 'react';
 import type { PersonEntry } from '../../shared/api.js';
+import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
 
 const MAX_RESULTS = 20;
@@ -22,6 +23,7 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
   const mirror = useView({ view: 'people' });
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
+  const { session } = useApp();
   const [query, setQuery] = useState('');
   const inputId = useId();
   const results = useMemo(() => matchPeople(Object.values(entries), query), [entries, query]);
@@ -30,7 +32,7 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
       <h2>People</h2>
       <label htmlFor={inputId}>Find a co-worker</label>
       <input id={inputId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name or email" />
-      {!ready ? (
+      {!ready || (results.length === 0 && !query && !dataSettled(session)) ? (
         <p role="status">Loading people…</p>
       ) : results.length === 0 ? (
         <p role="status">{query ? 'Nobody matches.' : 'No co-workers yet.'}</p>

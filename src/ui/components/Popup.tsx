@@ -1,15 +1,16 @@
-// The asset popup (spec §3/§9: 300×250 unless the asset sets its own size):
-// details, current value, reservation text, recent history, and the actions
-// the user's role allows (booking, votes, edits). Server text stays text.
+// The asset popup (spec §3/§9: 300×250 unless the asset sets its own size).
+// Three bands: a header with the name, kind and status (said once), a body
+// that scrolls (details, reservation, person, value and its history), and a
+// footer with the actions (PopupActions), always in sight. Server text stays
+// text; times are the location's (lib/timeFormat.ts).
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { SELF_KEY, type AssetDetail } from '../../shared/api.js';
 import { POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '../../shared/constants.js';
-import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
-import { formatDateTime, formatTime, kindWord } from '../lib/describe.js';
-import { BookingControls } from './BookingControls.js';
+import { formatDateTime, formatTimeRange, formatWhen, kindWord } from '../lib/describe.js';
+import { PopupActions } from './PopupActions.js';
 import { RecentBookings, ReportLine } from './reports/ReportDetails.js';
 
 export interface PopupProps {
@@ -21,63 +22,86 @@ export interface PopupProps {
   onClose(): void;
 }
 
-function Votes({ detail }: { detail: AssetDetail }) {
-  const { api } = useEngine();
-  const { announce } = useApp();
-  const votes = detail.votes ?? { up: 0, down: 0, mine: 0 };
-  const cast = async (direction: 1 | -1 | 0) => {
-    const result = await api.vote(detail.id, direction);
-    announce(result.ok ? 'Vote saved.' : `Vote failed: ${result.message}`, result.ok ? 'info' : 'error');
-  };
+/** Tickets and voices are titled by what they say; everything else by its name. */
+function titleOf(detail: AssetDetail): string {
+  if ((detail.kind === 'ticket' || detail.kind === 'voice') && detail.text) return detail.text;
+  return detail.name || kindWord(detail.kind);
+}
+
+function kindLine(detail: AssetDetail): string {
+  const category = detail.ticket?.label ?? (detail.kind === 'voice' ? detail.subtype : null);
+  if (category) return `${kindWord(detail.kind)} · ${category}`;
+  return detail.subtype && detail.subtype !== detail.kind ? `${kindWord(detail.kind)} (${detail.subtype})` : kindWord(detail.kind);
+}
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="votes" role="group" aria-label="Votes">
-      <button type="button" aria-pressed={votes.mine === 1} onClick={() => void cast(votes.mine === 1 ? 0 : 1)}>
-        ▲ Agree ({votes.up})
-      </button>
-      <button type="button" aria-pressed={votes.mine === -1} onClick={() => void cast(votes.mine === -1 ? 0 : -1)}>
-        ▼ Disagree ({votes.down})
-      </button>
-    </div>
+    <>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </>
   );
 }
 
-function EditControls({ detail }: { detail: AssetDetail }) {
-  const { api } = useEngine();
-  const { announce } = useApp();
-  const [name, setName] = useState(detail.name);
-  const nameId = useId();
+function Details({ detail }: { detail: AssetDetail }) {
+  const { timeZone, floorName } = useApp();
+  const { person, reservation, ticket } = detail;
+  const where = detail.floorId ? floorName(detail.floorId) : null;
   return (
-    <form
-      className="edit-controls"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void api.updateAsset(detail.id, { name }).then((r) => announce(r.ok ? 'Asset renamed.' : `Rename failed: ${r.message}`, r.ok ? 'info' : 'error'));
-      }}
-    >
-      <label htmlFor={nameId}>Name</label>
-      <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} />
-      <button type="submit">Rename</button>
-    </form>
+    <dl className="details">
+      {reservation?.active ? (
+        <Row term="Now">
+          {formatTimeRange(reservation.active.start, reservation.active.end, timeZone)} {reservation.active.subject || 'Reserved'}
+        </Row>
+      ) : null}
+      {reservation?.next ? (
+        <Row term="Next">
+          {formatTimeRange(reservation.next.start, reservation.next.end, timeZone)} {reservation.next.subject || 'Reserved'}
+        </Row>
+      ) : null}
+      {reservation && !reservation.active && !reservation.next ? <Row term="Bookings">No reservations</Row> : null}
+      {detail.room?.capacity ? <Row term="Seats">{detail.room.capacity}</Row> : null}
+      {person && where ? <Row term="Where">{where}</Row> : null}
+      {person?.since ? (
+        <Row term="Here since">
+          {formatWhen(person.since, timeZone)}
+          {person.manual ? ' (set by hand)' : ''}
+        </Row>
+      ) : null}
+      {detail.value ? <Row term={detail.value.quantity ?? 'Value'}>{detail.value.text}</Row> : null}
+      {ticket?.status && ticket.status !== detail.status ? <Row term="Ticket">{ticket.status}</Row> : null}
+      {ticket?.email ? <Row term="Updates to">{ticket.email}</Row> : null}
+      {typeof detail.battery === 'number' ? <Row term="Battery">{detail.battery} %</Row> : null}
+      {typeof detail.lastCommunication === 'number' ? <Row term="Last heard">{formatDateTime(detail.lastCommunication, timeZone)}</Row> : null}
+      {detail.noRecentData && !detail.status ? <Row term="Data">No recent data</Row> : null}
+    </dl>
   );
 }
 
-function CloseTicket({ detail }: { detail: AssetDetail }) {
-  const { api } = useEngine();
-  const { announce } = useApp();
+function History({ detail }: { detail: AssetDetail }) {
+  const { timeZone } = useApp();
+  if (detail.kind === 'employee' || detail.kind === 'auto_tag') return null;
+  const q = detail.historyOf;
+  const of = q?.quantity ? ` of ${q.quantity}${q.unit ? ` (${q.unit})` : ''}` : q?.unit ? ` (${q.unit})` : '';
   return (
-    <button
-      type="button"
-      onClick={() =>
-        void api.closeTicket(detail.id).then((r) => announce(r.ok ? 'Ticket closed.' : `Closing failed: ${r.message}`, r.ok ? 'info' : 'error'))
-      }
-    >
-      Close ticket
-    </button>
+    <section aria-label="Recent history" className="history">
+      <h3>Recent history{of}</h3>
+      {detail.history.length ? (
+        <ul>
+          {detail.history.slice(0, 10).map((h, i) => (
+            <li key={`${h.time}-${i}`}>
+              <time dateTime={new Date(h.time).toISOString()}>{formatDateTime(h.time, timeZone)}</time> {h.text}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No recent history.</p>
+      )}
+    </section>
   );
 }
 
 export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
-  const { timeZone } = useApp();
   const view = useView({ view: 'asset', assetId: id });
   const ready = useViewReady(view);
   const detail = useViewEntry(view, SELF_KEY);
@@ -88,9 +112,11 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
   }, [id]);
   const width = detail?.popup.width || POPUP_DEFAULT_WIDTH;
   const height = detail?.popup.height || POPUP_DEFAULT_HEIGHT;
-  // keep the popup inside the viewer, above-right of the anchor when there is room
+  // keep the popup inside the viewer, right of the anchor when there is room
   const x = Math.max(4, Math.min(left + 12, bounds.w - width - 4));
   const y = Math.max(4, Math.min(top - height / 2, bounds.h - height - 4));
+  const titled = detail ? titleOf(detail) : 'Asset';
+  const bubble = detail && detail.text && detail.text !== titled ? detail.text : null;
 
   return (
     <div
@@ -104,87 +130,37 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
       }}
     >
       <header>
-        <h2 id={titleId}>{detail ? detail.name || kindWord(detail.kind) : 'Asset'}</h2>
+        <div className="popup-title">
+          <h2 id={titleId}>{titled}</h2>
+          {detail ? (
+            <p className="popup-kind">
+              {kindLine(detail)}
+              {detail.unpublished ? <span className="badge unpublished-badge">Unpublished</span> : null}
+              {detail.status ? (
+                <>
+                  {' · '}
+                  <span className={`status-word status-${detail.statusKind}`}>{detail.status}</span>
+                </>
+              ) : null}
+            </p>
+          ) : null}
+        </div>
         <button type="button" ref={closeRef} onClick={onClose} aria-label="Close details">
           ×
         </button>
       </header>
       {!detail ? (
-        <p>{ready ? 'This asset is no longer on the floor.' : 'Loading…'}</p>
+        <p className="popup-body">{ready ? 'This asset is no longer on the floor.' : 'Loading…'}</p>
       ) : (
         <>
-          <dl className="details">
-            <dt>Type</dt>
-            <dd>
-              {kindWord(detail.kind)}
-              {detail.subtype && detail.subtype !== detail.kind ? ` (${detail.subtype})` : ''}
-              {detail.unpublished ? ' — unpublished' : ''}
-            </dd>
-            {detail.status ? (
-              <>
-                <dt>Status</dt>
-                <dd className="status-word">{detail.status}</dd>
-              </>
-            ) : null}
-            {detail.value ? (
-              <>
-                <dt>{detail.value.quantity ?? 'Current value'}</dt>
-                <dd>{detail.value.text}</dd>
-              </>
-            ) : null}
-            {detail.person?.since ? (
-              <>
-                <dt>Here since</dt>
-                <dd>{formatDateTime(detail.person.since, timeZone)}</dd>
-              </>
-            ) : null}
-            {typeof detail.battery === 'number' ? (
-              <>
-                <dt>Battery</dt>
-                <dd>{detail.battery} %</dd>
-              </>
-            ) : null}
-            {typeof detail.lastCommunication === 'number' ? (
-              <>
-                <dt>Last communication</dt>
-                <dd>{formatDateTime(detail.lastCommunication, timeZone)}</dd>
-              </>
-            ) : null}
-            {detail.noRecentData ? (
-              <>
-                <dt>Data</dt>
-                <dd>No recent data</dd>
-              </>
-            ) : null}
-          </dl>
-          {detail.reservation?.active ? (
-            <p className="reservation-now">
-              Now: {detail.reservation.active.subject || 'Reserved'}, {formatTime(detail.reservation.active.start, timeZone)}–
-              {formatTime(detail.reservation.active.end, timeZone)}
-            </p>
-          ) : null}
-          {detail.reservation ? <p className="asset-text">{detail.reservation.text}</p> : null}
-          {detail.text ? <p className="asset-text">{detail.text}</p> : null}
-          <ReportLine id={detail.id} />
-          {detail.kind === 'room' ? <BookingControls roomId={detail.id} /> : null}
-          {detail.kind === 'room' ? <RecentBookings roomId={detail.id} /> : null}
-          {detail.actions.vote ? <Votes detail={detail} /> : null}
-          {detail.actions.closeTicket ? <CloseTicket detail={detail} /> : null}
-          {detail.actions.rename ? <EditControls key={detail.id} detail={detail} /> : null}
-          <section aria-label="Recent history" className="history">
-            <h3>Recent history{detail.value?.quantity ? ` (${detail.value.quantity}${detail.value.unit ? `, ${detail.value.unit}` : ''})` : ''}</h3>
-            {detail.history.length ? (
-              <ul>
-                {detail.history.slice(0, 10).map((h, i) => (
-                  <li key={`${h.time}-${i}`}>
-                    <time dateTime={new Date(h.time).toISOString()}>{formatDateTime(h.time, timeZone)}</time> {h.text}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p>No recent history.</p>
-            )}
-          </section>
+          <div className="popup-body">
+            {bubble ? <blockquote className="speech-bubble">{bubble}</blockquote> : null}
+            <Details detail={detail} />
+            <ReportLine id={detail.id} />
+            {detail.kind === 'room' ? <RecentBookings roomId={detail.id} /> : null}
+            <History detail={detail} />
+          </div>
+          <PopupActions detail={detail} />
         </>
       )}
     </div>

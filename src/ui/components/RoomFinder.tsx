@@ -3,7 +3,7 @@
 
 import { useId, useMemo, useState } from 'react';
 import type { RoomEntry } from '../../shared/api.js';
-import { useApp } from '../hooks/appContext.js';
+import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useViewEntries, useViewReady } from '../hooks/useView.js';
 import { BookingControls } from './BookingControls.js';
 
@@ -23,7 +23,7 @@ export interface RoomFinderProps {
 }
 
 export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
-  const { rooms } = useApp();
+  const { rooms, session } = useApp();
   const ready = useViewReady(rooms);
   const entries = useViewEntries(rooms);
   const [query, setQuery] = useState('');
@@ -42,7 +42,7 @@ export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
         <option value="free">Free rooms</option>
         <option value="busy">Busy rooms</option>
       </select>
-      {!ready ? (
+      {!ready || (list.length === 0 && !dataSettled(session)) ? (
         <p role="status">Loading rooms…</p>
       ) : list.length === 0 ? (
         <p role="status">No rooms match.</p>
@@ -51,8 +51,7 @@ export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
           {list.map((room) => (
             <li key={room.id} className={room.free ? 'free' : 'busy'}>
               <span className="room-name">{room.name}</span>{' '}
-              <span className={`status-chip ${room.free ? 'free' : 'busy'}`}>{room.free ? 'Free' : 'Busy'}</span>{' '}
-              <span className="room-status-word">{room.status}</span>
+              <span className={`status-chip ${room.free ? 'free' : 'busy'}`}>{room.status}</span>
               {room.capacity ? <span> · {room.capacity} seats</span> : null}
               {room.floorId ? <span> · {floorName(room.floorId) ?? ''}</span> : null}
               {room.text ? <div className="room-text">{room.text}</div> : null}

@@ -8,6 +8,7 @@ import type { PersonEntry, RoomEntry, SearchResult, SessionView } from '../../sh
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
+import { useEmptyLayers } from '../hooks/useEmptyLayers.js';
 import { useView, useViewEntries, useViewMeta } from '../hooks/useView.js';
 import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
@@ -28,6 +29,7 @@ import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
 import type { ReportRequest } from '../../shared/reports/types.js';
+import { errorText } from '../lib/errorText.js';
 
 type Panel = 'people' | 'rooms' | 'analytics' | 'report' | 'notifications' | 'me';
 const PANELS: Array<{ id: Panel; title: string }> = [
@@ -67,6 +69,9 @@ function reportLegend(legends: Legend[], meta: ReportMeta | undefined): Legend[]
 }
 
 /** What the centre shows while navigation is not ready: honest words for each step (never "none" before the data could arrive). */
+/** Navigation still on its way: a floor skeleton stands in, never an empty state. */
+const LOADING_NAVIGATION: ReadonlySet<SessionView['navigation']> = new Set(['idle', 'organizations', 'locations', 'structure', 'ready']);
+
 export const NAVIGATION_WORDS: Record<Exclude<SessionView['navigation'], 'ready'>, string> = {
   idle: 'Starting…',
   organizations: 'Loading your organization…',
@@ -153,12 +158,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   }, [reportEntries]);
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
+  const emptyLayers = useEmptyLayers(floor, link.layers);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
   const timeZone = session.timeZone;
   const announce = useCallback((text: string, kind: 'info' | 'error' = 'info') => setMessage({ text, kind }), []);
-  const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce }), [session, rooms, timeZone, announce]);
   const cdnBaseUrl = useRememberedCdn(apiHost, session.cdnBaseUrl);
   const imagePolicy = useMemo<ImageUrlPolicy>(
     () => ({ apiHost, cdnBaseUrl, origin: window.location.origin }),
@@ -178,14 +183,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     },
     [buildings],
   );
+  const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce, floorName }), [session, rooms, timeZone, announce, floorName]);
 
   const setFloor = (id: string) => {
     setLink((l) => ({ ...l, floor: id, asset: null }));
     void api.selectFloor(id);
   };
+  // the person's floor (switching if needed), centred on them and highlighted
   const showPerson = (p: PersonEntry) => {
     if (!p.floorId || p.x === null || p.y === null) return;
-    setFloor(p.floorId);
+    if (p.floorId !== floorId) void api.selectFloor(p.floorId);
+    setLink((l) => ({ ...l, floor: p.floorId, asset: p.assetId }));
     setFocus({ x: p.x, y: p.y, seq: Date.now() });
     announce(`${p.name} is on ${floorName(p.floorId) ?? 'another floor'}.`);
   };
@@ -224,7 +232,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (pick === 'ticket') setTicketPoint(point);
     if (pick === 'location' && floorId) {
       void api.setManualLocation({ floorId, ...point }).then((r) =>
-        announce(r.ok ? 'Your location is set.' : `Could not set location: ${r.message}`, r.ok ? 'info' : 'error'),
+        announce(r.ok ? 'Your location is set.' : `Could not set location: ${errorText(r)}`, r.ok ? 'info' : 'error'),
       );
     }
     setPick(null);
@@ -304,12 +312,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               active={link.layers}
               onChange={(layers) => setLink((l) => ({ ...l, layers: MAP_LAYERS.filter((x) => layers.includes(x)) }))}
               unavailable={unavailable}
+              empty={emptyLayers}
             />
           </aside>
           <main className="center" id="map" ref={centerRef}>
             {session.navigation !== 'ready' || !floorId || !floor ? <div className="map-notices">{notices}</div> : null}
             {session.navigation !== 'ready' || !floorId || !floor ? (
-              <div className="empty" role="status" data-navigation={session.navigation}>
+              <div
+                className={`empty${LOADING_NAVIGATION.has(session.navigation) ? ' floor-skeleton' : ''}`}
+                role="status"
+                data-navigation={session.navigation}
+              >
                 {session.navigation === 'ready' ? 'Loading floor…' : NAVIGATION_WORDS[session.navigation]}
               </div>
             ) : (

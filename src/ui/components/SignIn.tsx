@@ -5,13 +5,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
+import { errorText } from '../lib/errorText.js';
 
 type Mode = 'signin' | 'signup' | 'recover';
 
 export function failureText(result: Extract<ApiResult<unknown>, { ok: false }>): string {
   if (result.status === 401 || result.status === 403) return 'Wrong email or password.';
-  if (result.status === 0) return 'The server cannot be reached. Check your connection and try again.';
-  return result.message || `Request failed (${result.status}).`;
+  return errorText(result);
 }
 
 /** Only http(s) redirects leave the app; anything else is refused. */

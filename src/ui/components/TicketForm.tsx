@@ -4,8 +4,10 @@
 // ticketsVoicesRequireModeration), placed at a point of the current floor.
 
 import { useId, useState } from 'react';
+import { defaultTicketLabel } from '../../shared/config.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
+import { errorText } from '../lib/errorText.js';
 
 export interface TicketFormProps {
   floorId: string;
@@ -19,13 +21,14 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
   const { api } = useEngine();
   const { session, announce } = useApp();
   const [kind, setKind] = useState<'ticket' | 'voice'>('ticket');
-  const [label, setLabel] = useState('');
+  const { config } = session;
+  // a valid category from the start, or none when the location wants the person to choose
+  const [label, setLabel] = useState(() => defaultTicketLabel(config, 'ticket') ?? '');
   const [text, setText] = useState('');
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | null; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { label: useId(), text: useId(), email: useId() };
-  const { config } = session;
+  const ids = { label: useId(), text: useId(), email: useId(), error: useId() };
   const ticketLabels = Object.keys(config.ticketLabels);
   const voiceLabels = config.voiceLabels;
   const requireCategory = kind === 'ticket' && config.ticketsRequireCategory;
@@ -35,14 +38,15 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
 
   const submit = async () => {
     setError(null);
-    if (!text.trim()) return setError('Write what it is about.');
-    if (requireCategory && !label) return setError('Choose a category.');
+    if (requireCategory && !label) return setError({ field: 'label', text: 'Category: choose one.' });
+    if (!text.trim()) return setError({ field: 'text', text: 'Message: write what it is about.' });
+    if (askEmail && !email.trim()) return setError({ field: 'email', text: 'Email for updates: enter an address.' });
     setBusy(true);
     const result = await api.createTicket({
       kind, floorId, x: point.x, y: point.y, label, text: text.trim(), ...(askEmail && email ? { email } : {}),
     });
     setBusy(false);
-    if (!result.ok) return setError(`Sending failed: ${result.message}`);
+    if (!result.ok) return setError({ field: null, text: `Sending failed: ${errorText(result)}` });
     setText('');
     announce(moderated ? `Thanks! Your ${kind} will show once a moderator approves it.` : `Thanks! Your ${kind} is on the floor.`);
   };
@@ -59,15 +63,22 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
         <fieldset>
           <legend>Kind</legend>
           <label>
-            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => { setKind('ticket'); setLabel(''); }} /> Ticket (something to fix)
+            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => { setKind('ticket'); setLabel(defaultTicketLabel(config, 'ticket') ?? ''); }} /> Ticket (something to fix)
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => { setKind('voice'); setLabel(''); }} /> Voice (how it feels here)
+            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => { setKind('voice'); setLabel(defaultTicketLabel(config, 'voice') ?? ''); }} /> Voice (how it feels here)
           </label>
         </fieldset>
         <label htmlFor={ids.label}>Category{requireCategory ? ' (required)' : ''}</label>
-        <select id={ids.label} value={label} onChange={(e) => setLabel(e.target.value)} aria-required={requireCategory}>
-          <option value="">{requireCategory ? 'Choose…' : 'None'}</option>
+        <select
+          id={ids.label}
+          value={label}
+          onChange={(e) => setLabel(e.target.value)}
+          aria-required={requireCategory}
+          aria-invalid={error?.field === 'label' ? true : undefined}
+          aria-describedby={error?.field === 'label' ? ids.error : undefined}
+        >
+          {label ? null : <option value="">Choose…</option>}
           {labels.map((l) => (
             <option key={l} value={l}>
               {l}
@@ -75,11 +86,26 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
           ))}
         </select>
         <label htmlFor={ids.text}>Message</label>
-        <textarea id={ids.text} value={text} onChange={(e) => setText(e.target.value)} maxLength={500} rows={3} />
+        <textarea
+          id={ids.text}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          maxLength={500}
+          rows={3}
+          aria-invalid={error?.field === 'text' ? true : undefined}
+          aria-describedby={error?.field === 'text' ? ids.error : undefined}
+        />
         {askEmail ? (
           <>
             <label htmlFor={ids.email}>Email for updates</label>
-            <input id={ids.email} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              id={ids.email}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={error?.field === 'email' ? true : undefined}
+              aria-describedby={error?.field === 'email' ? ids.error : undefined}
+            />
           </>
         ) : null}
         <p className="place">
@@ -89,7 +115,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
           </button>
         </p>
         {moderated ? <p className="hint">Tickets and voices are checked by a moderator before they show.</p> : null}
-        {error ? <p role="alert" className="error">{error}</p> : null}
+        {error ? <p role="alert" className="error" id={ids.error}>{error.text}</p> : null}
         <button type="submit" disabled={busy}>
           Send {kind}
         </button>

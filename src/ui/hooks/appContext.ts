@@ -10,6 +10,8 @@ export interface AppContextValue {
   session: SessionView;
   rooms: ViewMirror<RoomEntry, null> | null;
   timeZone: string | undefined;
+  /** "Floor 1, Building A" for a floor of the loaded location, or null */
+  floorName(floorId: string): string | null;
   /** announces the outcome of an action in the live region */
   announce(message: string, kind?: 'info' | 'error'): void;
 }
@@ -22,3 +24,13 @@ export function useApp(): AppContextValue {
   return value;
 }
 
+
+/**
+ * Whether the loaded data can be trusted to be complete, so an empty list may
+ * say "none": the location's data is in (live, or saved data while retrying),
+ * not still on its way (signing in, connecting, loading, navigating).
+ */
+export function dataSettled(session: SessionView): boolean {
+  if (session.phase === 'signingIn' || session.phase === 'connecting' || session.phase === 'loading') return session.fromCache;
+  return session.navigation === 'ready' || session.navigation === 'noFloors' || session.navigation === 'noLocations' || session.navigation === 'noOrganization';
+}

@@ -26,18 +26,5 @@ export function accessibleName(entry: DrawState): string {
   return parts.join(', ');
 }
 
-export function formatTime(ms: number, timeZone?: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone }).format(ms);
-  } catch {
-    return new Date(ms).toISOString().slice(11, 16);
-  }
-}
-
-export function formatDateTime(ms: number, timeZone?: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short', timeZone }).format(ms);
-  } catch {
-    return new Date(ms).toISOString();
-  }
-}
+// one format everywhere: the time helpers live in timeFormat.ts
+export { formatDateTime, formatTime, formatTimeRange, formatWhen } from './timeFormat.js';

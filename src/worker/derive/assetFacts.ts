@@ -55,7 +55,7 @@ export interface DeskFacts {
 }
 
 /** In use or on a short break is busy; a left desk that should be (or should have been) cleared needs attention. */
-const DESK_PHASE_KINDS: Readonly<Record<CleanDeskPhase, StatusKind>> = {
+export const DESK_PHASE_KINDS: Readonly<Record<CleanDeskPhase, StatusKind>> = {
   in_use: 'busy', short_break: 'busy', awaiting_clearing: 'attention', policy_exceeded: 'attention',
 };
 

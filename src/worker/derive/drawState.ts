@@ -5,12 +5,12 @@
 // privacy-filtered position never leaves the worker.
 
 import type { DrawState, Legend } from '../../shared/api.js';
-import type { MapLayer } from '../../shared/constants.js';
+import { HEATMAP_COLORS, type MapLayer } from '../../shared/constants.js';
 import { zoneKind, zoneLabel, type ResolvedConfig } from '../../shared/config.js';
 import { SENSOR_LAYERS, type StatusKind } from '../../shared/kinds.js';
-import { cleanDeskLegendStops } from '../../shared/rules/cleanDesk.js';
+import { cleanDeskLegendStops, type CleanDeskPhase } from '../../shared/rules/cleanDesk.js';
 import type { Rgb } from '../../shared/types.js';
-import type { AssetFacts } from './assetFacts.js';
+import { DESK_PHASE_KINDS, type AssetFacts } from './assetFacts.js';
 import { scaleSpecFor, sensorLegend } from './sensorScales.js';
 
 /** Zone kind colours (light fills, the label carries the kind). */
@@ -139,6 +139,24 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
 
 const ROOM_STATUS_LABELS = ['free', 'reserved', 'occupied', 'occupied and reserved'];
 
+const LEFT_PHASES: readonly CleanDeskPhase[] = ['short_break', 'awaiting_clearing', 'policy_exceeded'];
+
+/**
+ * Desk usage as the map colours it (assetFacts.deskFacts): free, occupied,
+ * then the clean-desk phases after a desk was left, and no data — each with
+ * the status mark drawn on such a desk.
+ */
+function deskUsageStops(config: ResolvedConfig): Legend['stops'] {
+  const colors = config.statusColors;
+  const phases = cleanDeskLegendStops(config.cleanDeskPolicy, config);
+  return [
+    { value: 0, color: colors.room[0] ?? colors.missing, label: 'Free', mark: 'free' },
+    { value: 1, color: colors.room[2] ?? colors.missing, label: 'Occupied', mark: 'busy' },
+    ...phases.map((stop, i) => ({ ...stop, value: 2 + i, label: `Left: ${stop.label}`, mark: DESK_PHASE_KINDS[LEFT_PHASES[i]!] })),
+    { value: 5, color: colors.missing, label: 'No data', mark: 'unknown' },
+  ];
+}
+
 /** Legends of the active scale- and status-coloured layers, in MAP_LAYERS order. */
 export function legendsFor(layers: ReadonlySet<MapLayer>, config: ResolvedConfig): Legend[] {
   const out: Legend[] = [];
@@ -154,8 +172,18 @@ export function legendsFor(layers: ReadonlySet<MapLayer>, config: ResolvedConfig
       ],
     });
   }
-  if (layers.has('desk_usage')) {
-    out.push({ layer: 'desk_usage', title: 'Desk usage (clean desk)', unit: null, stops: cleanDeskLegendStops(config.cleanDeskPolicy, config) });
+  if (layers.has('desk_usage')) out.push({ layer: 'desk_usage', title: 'Desk usage', unit: null, stops: deskUsageStops(config) });
+  if (layers.has('co-workers-heatmap')) {
+    out.push({
+      layer: 'co-workers-heatmap',
+      title: 'Co-worker heatmap',
+      unit: null,
+      stops: [
+        { value: 0, color: HEATMAP_COLORS[0], label: 'one person, or seen a while ago' },
+        { value: 1, color: HEATMAP_COLORS[1], label: 'a few people' },
+        { value: 2, color: HEATMAP_COLORS[2], label: 'many people, seen just now' },
+      ],
+    });
   }
   for (const layer of SENSOR_LAYERS) if (layers.has(layer)) out.push(sensorLegend(layer, scaleSpecFor(layer, config)));
   return out;

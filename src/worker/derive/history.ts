@@ -56,6 +56,15 @@ function unitOf(asset: Asset, sensor: Sensor | null): string | null {
   return asset.unit;
 }
 
+/** The quantity and unit the history lists, so the popup can name them. */
+export function historyQuantity(asset: Asset, sensors: readonly Sensor[]): AssetDetail['historyOf'] {
+  const sensor = historySensor(asset, sensors);
+  if (!sensor) return null;
+  const unit = unitOf(asset, sensor);
+  const quantity = isSensorLayer(sensor.type) ? SENSOR_SCALES[sensor.type].title : isOccupancySensorType(sensor.type) ? 'Occupancy' : null;
+  return quantity || unit ? { quantity, unit } : null;
+}
+
 /** Adds a displayable value unless its time is already listed (module level: no closure per derivation). */
 function addItem(items: HistoryItem[], seen: Set<number>, time: number, text: string | null): void {
   if (text === null || seen.has(time)) return;

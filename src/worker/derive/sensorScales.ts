@@ -28,8 +28,9 @@ export const SENSOR_SCALES: Record<SensorLayer, ScaleSpec> = {
   illuminance: { title: 'Illuminance', unit: 'lx', domain: [0, 300, 500, 1500], colors: ['#424242', ORANGE, YELLOW, '#fffde7'] },
   pressure: { title: 'Pressure', unit: 'hPa', domain: [970, 1000, 1025, 1050], colors: [BLUE, GREEN, GREEN, ORANGE] },
   loudness: { title: 'Loudness', unit: 'dB', domain: [30, 45, 60, 80], colors: [GREEN, YELLOW, ORANGE, RED] },
-  satisfaction: { title: 'Satisfaction', unit: null, domain: [1, 3, 5], colors: [RED, YELLOW, GREEN] },
-  stress: { title: 'Stress', unit: null, domain: [0, 50, 100], colors: [GREEN, YELLOW, RED] },
+  // share of satisfied (or stressed) answers, as the sensors report them
+  satisfaction: { title: 'Satisfaction', unit: '%', domain: [0, 50, 75, 100], colors: [RED, ORANGE, YELLOW, GREEN] },
+  stress: { title: 'Stress', unit: '%', domain: [0, 25, 50, 100], colors: [GREEN, YELLOW, ORANGE, RED] },
 };
 
 const scales = new Map<SensorLayer, ScaleLinear<string, string>>();

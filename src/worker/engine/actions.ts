@@ -6,7 +6,7 @@
 
 import type { ApiResult, AssetChanges, BookRoomRequest, TicketRequest } from '../../shared/api.js';
 import { assetUpdatePayload } from '../../shared/assetUpdate.js';
-import type { ResolvedConfig } from '../../shared/config.js';
+import { defaultTicketLabel, type ResolvedConfig } from '../../shared/config.js';
 import { RESERVATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import { MSG } from '../../shared/messages.js';
 import { organizationScope, userScope } from '../sync/scopeLoaders.js';
@@ -166,7 +166,8 @@ export function createActions(ctx: ActionContext) {
       const kind = request.kind === 'voice' ? 'voice' : 'ticket';
       const labels = kind === 'ticket' ? Object.keys(config.ticketLabels) : config.voiceLabels;
       const text = typeof request.text === 'string' ? request.text.trim() : '';
-      const label = typeof request.label === 'string' ? request.label : '';
+      // no choice made: the location's default category, unless it requires a choice
+      const label = (typeof request.label === 'string' && request.label) || (defaultTicketLabel(config, kind) ?? '');
       if (!text) return badRequest(ACTION_MESSAGES.TEXT_REQUIRED);
       if (!label && config.ticketsRequireCategory) return badRequest(ACTION_MESSAGES.CATEGORY_REQUIRED);
       if (label && !labels.includes(label)) return badRequest(ACTION_MESSAGES.UNKNOWN_LABEL);

@@ -6,11 +6,11 @@
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import type { AssetActions, AssetDetail } from '../../shared/api.js';
 import { canSeeUnpublished } from '../../shared/roles.js';
-import { SENSOR_LAYERS } from '../../shared/kinds.js';
+import { isSensorLayer, SENSOR_LAYERS } from '../../shared/kinds.js';
 import type { Id, ReservationEvent, Role } from '../../shared/types.js';
 import type { AssetFacts } from '../derive/assetFacts.js';
 import { formatValue, lookOf } from '../derive/drawState.js';
-import { assetHistory, assetVotes } from '../derive/history.js';
+import { assetHistory, assetVotes, historyQuantity } from '../derive/history.js';
 import { SENSOR_SCALES } from '../derive/sensorScales.js';
 import { choosePosition } from '../store/people.js';
 import { sensorsOf, type Store } from '../store/store.js';
@@ -33,7 +33,10 @@ function ticketValue(value: unknown): AssetDetail['ticket'] {
 }
 
 function valueOf(facts: AssetFacts): AssetDetail['value'] {
-  for (const layer of SENSOR_LAYERS) {
+  // the asset's default sensor first: the quantity its history lists too
+  const preferred = facts.asset.default_sensor_type;
+  const order = preferred && isSensorLayer(preferred) ? [preferred, ...SENSOR_LAYERS.filter((l) => l !== preferred)] : SENSOR_LAYERS;
+  for (const layer of order) {
     const env = facts.sensors[layer];
     if (env) {
       return { text: `${formatValue(env.value)}${env.unit ? ` ${env.unit}` : ''}`, quantity: SENSOR_SCALES[layer].title, unit: env.unit };
@@ -103,6 +106,7 @@ export function assetDetail(facts: AssetFacts | null, ctx: DetailContext): Asset
     person,
     ticket: kind === 'ticket' ? ticketValue(asset.value) : null,
     history: assetHistory(ctx.store, asset, sensors),
+    historyOf: historyQuantity(asset, sensors),
     votes: assetVotes(ctx.store, asset),
     actions: actionsOf(facts, ctx, [reservation?.active ?? null, reservation?.next ?? null]),
   };

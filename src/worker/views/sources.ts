@@ -122,6 +122,7 @@ export function personEntry(state: ViewState, key: Id): PersonEntry | undefined 
     floorId: placed ? source!.floorId : null,
     x: placed ? facts!.asset.x : null,
     y: placed ? facts!.asset.y : null,
+    assetId: placed ? source!.assetId : null,
     visible: placed,
     lastSeen: placed ? source!.time : null,
     manual: placed && source!.manual,

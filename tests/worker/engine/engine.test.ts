@@ -180,6 +180,9 @@ describe('createEngine', () => {
       expect(sent).toMatchObject({ type: 'ticket', subtype: 'it', parent_id: 'f1', unpublished: true, value: { text: 'Printer jam', label: 'it', status: 'open', email: 'a@b.c', time: T0 } });
       expect((await engine.createTicket({ kind: 'voice', floorId: 'f1', x: 0, y: 0, text: 'Cold', label: 'space' })).ok).toBe(true);
       expect(sent).toMatchObject({ type: 'voice', subtype: 'space' });
+      // no category chosen: the location's default, which the server accepts (it refuses none)
+      expect((await engine.createTicket({ kind: 'voice', floorId: 'f1', x: 0, y: 0, text: 'Warm', label: '' })).ok).toBe(true);
+      expect(sent).toMatchObject({ type: 'voice', subtype: 'other', name: 'Warm' });
     });
   });
 

@@ -40,6 +40,21 @@ describe('views', () => {
       expect(history.map((h) => h.time)).toEqual([7, 6, 5, 4, 3].map((i) => T0 + i * 1000));
     });
 
+    it('names the quantity and unit its history lists, the default sensor\'s, and shows that value first', async () => {
+      ({ engine } = createTestEngine());
+      // TVOC comes before CO₂ in the layer order; the asset's default sensor is CO₂
+      const sensorAsset = { id: 'a1', type: 'sensor', subtype: 'environment', name: 'Air', parent_id: 'f1', data_providers: ['s-v', 's-co2'], default_sensor_type: 'co2' };
+      feedLocation(engine, [sensorAsset], [
+        { id: 's-v', type: 'tvoc', last_measurement: { time: T0 - 10 * MIN, valid_for: 60 * MIN, value: 120 } },
+        { id: 's-co2', type: 'co2', last_measurement: { time: T0 - 10 * MIN, valid_for: 60 * MIN, value: 600 } },
+      ]);
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'a1' });
+      const detail = popup.entries.get(SELF_KEY)!;
+      expect(detail.historyOf).toEqual({ quantity: 'CO₂', unit: 'ppm' });
+      expect(detail.history[0]!.text).toBe('600 ppm');
+      expect(detail.value).toMatchObject({ quantity: 'CO₂', unit: 'ppm', text: '600 ppm' });
+    });
+
     it('words occupancy values and merges the asset\'s own history list', async () => {
       ({ engine } = createTestEngine());
       const desk = wireDesk('d1', 'f1', { history: [{ timestamp: T0 - 60 * MIN, value: 1 }] });

@@ -8,7 +8,7 @@ import type { RoomRow } from '../../../shared/reports/types.js';
 import { RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
 import { useApp } from '../../hooks/appContext.js';
 import { useView, useViewEntry, useViewMeta } from '../../hooks/useView.js';
-import { formatDateTime, formatTime } from '../../lib/describe.js';
+import { formatTime, formatTimeRange } from '../../lib/describe.js';
 import { useFloorContext } from '../floorContext.js';
 
 export const RECENT_BOOKINGS_SHOWN = 5;
@@ -43,7 +43,7 @@ export function RecentBookings({ roomId }: { roomId: string }) {
         <ul>
           {items.map((b) => (
             <li key={b.ref} data-class={b.class}>
-              <span>{`${formatDateTime(b.plannedStart, timeZone)}–${formatTime(b.plannedEnd, timeZone)}`}</span>
+              <span>{formatTimeRange(b.plannedStart, b.plannedEnd, timeZone)}</span>
               {b.subject ? <span>{` ${b.subject}`}</span> : null}
               <strong>{` ${RESERVATION_HISTORY_LABELS[b.class]}`}</strong>
               {b.class === 'ended_early' || b.class === 'extended' ? <span>{` (until ${formatTime(b.actualEnd, timeZone)})`}</span> : null}

@@ -1,0 +1,70 @@
+// Keeps map labels from overlapping: after the zoom settles, when assets
+// change (people walk, names change) and when layers are switched, lays the
+// labels out (lib/labels.ts) and marks the losers `data-collide="hidden"` on
+// their <text> elements (CSS hides them). Written on the DOM, as the camera
+// writes the transform: a zoom re-renders no asset.
+
+import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import type { DrawState, FloorViewMeta } from '../../shared/api.js';
+import type { MapLayer } from '../../shared/constants.js';
+import { shownOn } from '../components/AssetNode.js';
+import type { ViewMirror } from '../engine/viewMirror.js';
+import type { Camera } from '../lib/camera.js';
+import { collidingLabels, labelBoxOf, type LabelBox } from '../lib/labels.js';
+
+/** Live changes are laid out at most this often. */
+const LABEL_LAYOUT_THROTTLE_MS = 250;
+
+export interface LabelLayoutOptions {
+  svgRef: RefObject<SVGSVGElement | null>;
+  mirror: ViewMirror<DrawState, FloorViewMeta>;
+  active: ReadonlySet<MapLayer>;
+  camera: Camera;
+}
+
+export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOptions): () => void {
+  const activeRef = useRef(active);
+  activeRef.current = active;
+
+  const layout = useCallback(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const boxes: LabelBox[] = [];
+    for (const key of mirror.getKeys()) {
+      const entry = mirror.getSnapshot(key);
+      if (!entry || !shownOn(entry, activeRef.current, 'co-workers-heatmap')) continue;
+      const box = labelBoxOf(entry);
+      if (box) boxes.push(box);
+    }
+    const hidden = collidingLabels(boxes, camera.viewport().k);
+    for (const el of svg.querySelectorAll<SVGTextElement>('text[data-label-for]')) {
+      const hide = hidden.has(el.getAttribute('data-label-for') ?? '');
+      if (hide !== (el.getAttribute('data-collide') === 'hidden')) {
+        if (hide) el.setAttribute('data-collide', 'hidden');
+        else el.removeAttribute('data-collide');
+      }
+    }
+  }, [svgRef, mirror, camera]);
+
+  // after React has drawn the change: a trailing timer, so a burst of live batches is laid out once
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const schedule = useCallback(() => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      layout();
+    }, LABEL_LAYOUT_THROTTLE_MS);
+  }, [layout]);
+
+  useEffect(() => {
+    const off = mirror.subscribeChanges(schedule);
+    return () => {
+      off();
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+    };
+  }, [mirror, schedule]);
+  useEffect(schedule, [active, schedule]);
+
+  return schedule;
+}

@@ -1,0 +1,141 @@
+// Map labels: where each asset's label goes and how big it is (one place,
+// used to draw it and to lay labels out), and which labels to hide so none
+// overlap at the current zoom. Room and zone names sit at the polygon's pole
+// of inaccessibility (polylabel), the inside point farthest from the edges,
+// which stays inside L-shaped and concave rooms where a centroid does not.
+
+import polylabel from 'polylabel';
+import type { DrawState } from '../../shared/api.js';
+import type { AssetKind } from '../../shared/kinds.js';
+import { boxOf, svgY } from './viewport.js';
+
+export interface LabelBox {
+  id: string;
+  /** centre of the label, SVG units */
+  cx: number;
+  cy: number;
+  /** size, SVG units */
+  w: number;
+  h: number;
+  /** higher wins a collision */
+  priority: number;
+}
+
+/** A label's place: its text's anchor point and font size, SVG units. */
+export interface LabelPlace {
+  x: number;
+  y: number;
+  fontSize: number;
+}
+
+/** Average glyph width of the UI's sans-serif as a share of the font size. */
+const GLYPH_EM = 0.56;
+const LINE_EM = 1.2;
+
+const PRIORITY: Partial<Record<AssetKind, number>> = { room: 50, zone: 40, employee: 30, auto_tag: 20, sensor: 10 };
+
+const poleCache = new WeakMap<object, [number, number]>();
+
+/** The pole of inaccessibility of an outline, in SVG coordinates (memoized per outline array). */
+export function labelPoint(outline: NonNullable<DrawState['outline']>): [number, number] {
+  const hit = poleCache.get(outline);
+  if (hit) return hit;
+  const ring = outline.map(([x, y]) => [x, svgY(y)] as [number, number]);
+  const box = boxOf(ring)!;
+  // a hundredth of the smaller side: precise enough to look centred, a few dozen cells to search
+  const precision = Math.max(0.01, Math.min(box.maxX - box.minX, box.maxY - box.minY) / 100);
+  const p = polylabel([ring], precision);
+  const point: [number, number] = Number.isFinite(p[0]) && Number.isFinite(p[1]) ? [p[0], p[1]] : [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
+  poleCache.set(outline, point);
+  return point;
+}
+
+/** Font size of a room's or zone's name, from its size (metres). */
+export function shapeFontSize(entry: DrawState): number {
+  return Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+}
+
+/** Text drawn as the asset's label and its extra line (a shape's status), or null. */
+function linesOf(entry: DrawState): [string, string | null] | null {
+  switch (entry.kind) {
+    case 'room':
+    case 'zone':
+      return entry.label || entry.status ? [entry.label ?? '', entry.status] : null;
+    case 'employee':
+    case 'auto_tag': {
+      const text = entry.label ?? entry.name;
+      return text ? [text, null] : null;
+    }
+    case 'sensor': {
+      const text = entry.text ?? entry.label;
+      return text ? [text, null] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Where a thing's label sits relative to its centre, and its font size (AssetNode draws it there). */
+export const THING_LABELS: Partial<Record<AssetKind, { dy: number; fontSize: number }>> = {
+  employee: { dy: 1.15, fontSize: 0.45 },
+  auto_tag: { dy: 0.85, fontSize: 0.4 },
+  sensor: { dy: -0.5, fontSize: 0.35 },
+};
+
+/** The label's box on the map, SVG units, or null when the asset draws no label. */
+export function labelBoxOf(entry: DrawState, offset: readonly [number, number] = [0, 0]): LabelBox | null {
+  const lines = linesOf(entry);
+  if (!lines) return null;
+  const [main, extra] = lines;
+  if ((entry.kind === 'room' || entry.kind === 'zone') && entry.outline && entry.outline.length > 2) {
+    const fs = shapeFontSize(entry);
+    const [x, y] = labelPoint(entry.outline);
+    const w = Math.max(main.length * fs, (extra?.length ?? 0) * fs * 0.8) * GLYPH_EM;
+    const h = fs * LINE_EM + (extra ? fs * 0.8 * LINE_EM : 0);
+    // the first line's baseline is at the point; the status line goes below it
+    const top = y - fs * 0.9;
+    const area = Math.abs((entry.width || 1) * (entry.depth || 1));
+    return { id: entry.id, cx: x + offset[0], cy: top + h / 2 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area)) };
+  }
+  const place = THING_LABELS[entry.kind];
+  if (!place) return null;
+  const w = main.length * place.fontSize * GLYPH_EM;
+  const h = place.fontSize * LINE_EM;
+  const baseline = svgY(entry.y) + place.dy;
+  return { id: entry.id, cx: entry.x + offset[0], cy: baseline - place.fontSize * 0.35 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind] ?? 0 };
+}
+
+/**
+ * The labels to hide at zoom k (screen px per SVG unit) so that no two shown
+ * labels overlap on screen: higher priority first, each kept only if it
+ * clears every label kept before it (a grid of screen cells finds the
+ * neighbours). `gapPx` keeps a little air between labels.
+ */
+export function collidingLabels(boxes: readonly LabelBox[], k: number, gapPx = 2): Set<string> {
+  const hidden = new Set<string>();
+  const cell = 64;
+  const grid = new Map<string, Array<{ x0: number; y0: number; x1: number; y1: number }>>();
+  const order = [...boxes].sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
+  for (const b of order) {
+    const x0 = (b.cx - b.w / 2) * k - gapPx;
+    const x1 = (b.cx + b.w / 2) * k + gapPx;
+    const y0 = (b.cy - b.h / 2) * k - gapPx;
+    const y1 = (b.cy + b.h / 2) * k + gapPx;
+    const cells: string[] = [];
+    for (let gx = Math.floor(x0 / cell); gx <= Math.floor(x1 / cell); gx++) {
+      for (let gy = Math.floor(y0 / cell); gy <= Math.floor(y1 / cell); gy++) cells.push(`${gx},${gy}`);
+    }
+    const clash = cells.some((c) => grid.get(c)?.some((o) => x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1));
+    if (clash) {
+      hidden.add(b.id);
+      continue;
+    }
+    const rect = { x0, y0, x1, y1 };
+    for (const c of cells) {
+      const list = grid.get(c);
+      if (list) list.push(rect);
+      else grid.set(c, [rect]);
+    }
+  }
+  return hidden;
+}

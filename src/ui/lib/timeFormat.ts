@@ -1,0 +1,87 @@
+// Times and dates as the viewer shows them: in the location's time zone (a
+// meeting at 9 in Helsinki is at 9 wherever the viewer sits), in the user's
+// locale, through Intl, one format everywhere. When the location's zone is not
+// the browser's, the zone is named ("12:00 GMT+2"), once per time or range.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Whether times of this zone need the zone named next to them. */
+export function zoneDiffers(timeZone: string | undefined, now = Date.now()): boolean {
+  if (!timeZone) return false;
+  const here = browserZone();
+  if (timeZone === here) return false;
+  // same rules under another name (UTC vs Etc/UTC) need no naming: compare the wall clock
+  try {
+    const a = formatter(timeZone, 'full', false).format(now);
+    const b = formatter(here, 'full', false).format(now);
+    return a !== b;
+  } catch {
+    return true;
+  }
+}
+
+type Shape = 'time' | 'dateTime' | 'day' | 'full';
+
+const SHAPES: Record<Shape, Intl.DateTimeFormatOptions> = {
+  time: { hour: '2-digit', minute: '2-digit' },
+  dateTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' },
+  day: { weekday: 'short', hour: '2-digit', minute: '2-digit' },
+  full: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+};
+
+function formatter(timeZone: string | undefined, shape: Shape, named: boolean): Intl.DateTimeFormat {
+  const key = `${timeZone ?? ''}|${shape}|${named}`;
+  let f = formatters.get(key);
+  if (!f) {
+    try {
+      // the comparison shape is locale-fixed (en-CA: 2026-11-23, 12:00): it is compared, never shown
+      f = new Intl.DateTimeFormat(shape === 'full' ? 'en-CA' : undefined, { ...SHAPES[shape], timeZone, ...(named ? { timeZoneName: 'short' } : {}) });
+    } catch {
+      // a zone Intl does not know: the browser's own, named as such
+      f = new Intl.DateTimeFormat(undefined, { ...SHAPES[shape], ...(named ? { timeZoneName: 'short' } : {}) });
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+function localDay(ms: number, timeZone: string | undefined): string {
+  return formatter(timeZone, 'full', false).format(ms).slice(0, 10);
+}
+
+/** A clock time, e.g. "12:00" (or "12:00 GMT+2" when the zone is not the browser's). */
+export function formatTime(ms: number, timeZone?: string): string {
+  return formatter(timeZone, 'time', zoneDiffers(timeZone, ms)).format(ms);
+}
+
+/** A date and time, e.g. "23 Nov, 12:00". */
+export function formatDateTime(ms: number, timeZone?: string): string {
+  return formatter(timeZone, 'dateTime', zoneDiffers(timeZone, ms)).format(ms);
+}
+
+/** A time today, else with its weekday (within the week) or date: for "since" and "next" times. */
+export function formatWhen(ms: number, timeZone?: string, now = Date.now()): string {
+  if (localDay(ms, timeZone) === localDay(now, timeZone)) return formatTime(ms, timeZone);
+  const shape: Shape = Math.abs(ms - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
+  return formatter(timeZone, shape, zoneDiffers(timeZone, ms)).format(ms);
+}
+
+/** A span, e.g. "12:00–13:00", the zone named once; with the date when it is not today. */
+export function formatTimeRange(start: number, end: number, timeZone?: string, now = Date.now()): string {
+  const today = localDay(start, timeZone) === localDay(now, timeZone);
+  const shape: Shape = today ? 'time' : Math.abs(start - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
+  const f = formatter(timeZone, shape, zoneDiffers(timeZone, start));
+  try {
+    return f.formatRange(Math.min(start, end), Math.max(start, end));
+  } catch {
+    return `${f.format(start)}–${f.format(end)}`;
+  }
+}
