@@ -41,6 +41,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // one viewer build for every file
+          globalSetup: ['tests/e2e/globalSetup.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 180_000,

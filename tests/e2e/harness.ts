@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { build } from 'vite';
+import { inject } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ARTIFACTS_DIR = join(ROOT, 'test-results/e2e');
@@ -22,8 +23,20 @@ export const CHROMIUM_ARGS = [
 
 let built: Promise<string> | null = null;
 
-/** Builds the viewer into test-results/e2e/dist once per test process. */
+/** The build the e2e global setup made for this run, if any (tests/e2e/globalSetup.ts). */
+function providedBuild(): string | null {
+  try {
+    return inject('viewerDist') ?? null;
+  } catch {
+    // outside a test worker (the global setup itself)
+    return null;
+  }
+}
+
+/** Builds the viewer into test-results/e2e/dist once per run (or per process without the global setup). */
 export function buildViewer(): Promise<string> {
+  const given = providedBuild();
+  if (given) return Promise.resolve(given);
   built ??= (async () => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     // what ships: vitest sets NODE_ENV=test, which would make vite and the React
