@@ -30,9 +30,9 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
     const svg = svgRef.current;
     if (!svg) return;
     const boxes: LabelBox[] = [];
-    for (const key of mirror.getKeys()) {
-      const entry = mirror.getSnapshot(key);
-      if (!entry || !shownOn(entry, activeRef.current, 'co-workers-heatmap')) continue;
+    // the whole view in one read (per-key snapshots are what each AssetNode renders from)
+    for (const entry of Object.values(mirror.getEntries())) {
+      if (!shownOn(entry, activeRef.current, 'co-workers-heatmap')) continue;
       const box = labelBoxOf(entry);
       if (box) boxes.push(box);
     }
