@@ -35,10 +35,10 @@ describe('views', () => {
         [tag('t2', { time: T0 - MIN, x: 3, y: 4, floor_id: 'f1' }), tag('t3', { time: T0 - 2 * MIN, x: 5, y: 6, floor_id: 'f2' })],
         [wireUser('u2', { location_tag_id: 't2' }), wireUser('u3', { location_tag_id: 't3' })]);
       const people = await collect<PersonEntry>(engine, { view: 'people' });
-      // linked by config.user_id
+      // linked by config.user_id; drawn by its tag's asset, which "Show" highlights
       expect(people.entries.get('u2')).toEqual({
         id: 'u2', name: 'Firstu2 Last', email: 'u2@example.com', avatarUrl: expect.anything(), decoration: null,
-        locationId: LOCATION_ID, floorId: 'f1', x: 3, y: 4, visible: true, lastSeen: T0 - MIN, manual: false,
+        locationId: LOCATION_ID, floorId: 'f1', x: 3, y: 4, visible: true, lastSeen: T0 - MIN, manual: false, assetId: 'e2',
       });
       // linked by the user's location_tag_id alone
       expect(people.entries.get('u3')).toMatchObject({ locationId: LOCATION_ID, floorId: 'f2', x: 5, y: 6, visible: true, lastSeen: T0 - 2 * MIN, manual: false });
