@@ -129,7 +129,7 @@ export interface DrawState {
 
 /** The actions the signed-in user may take on an asset, decided in the worker. */
 export interface AssetActions {
-  /** the room has a reservation sensor and the booking feature or role allows it */
+  /** the room has a reservation sensor, the location's assetBookingFeature is on, and no meeting runs */
   book: boolean;
   /** booking refs of the events this user may cancel */
   cancellable: string[];
@@ -254,6 +254,7 @@ export interface RoomEntry {
   activeEvent: ReservationEvent | null;
   nextEvent: ReservationEvent | null;
   reservationSensorId: Id | null;
+  /** it has a reservation sensor and the location's assetBookingFeature is on */
   bookable: boolean;
 }
 

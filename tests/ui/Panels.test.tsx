@@ -139,6 +139,16 @@ describe('RoomFinder', () => {
     expect(await screen.findByText('Booking failed: Room is taken.')).toBeTruthy();
   });
 
+  it('offers no booking for a room the location does not let the viewer book', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('rooms').entries.r1 = roomEntry('r1', { bookable: false });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
+    const row = (await within(await screen.findByRole('tabpanel')).findByText('Room r1')).closest('li')!;
+    expect(within(row).getByRole('button', { name: 'Show Room r1 on the floor' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Booking of Room r1' })).toBeNull();
+  });
+
   it('filters by name and status, free rooms first', () => {
     const rooms = [roomEntry('b', { name: 'Beta', free: false }), roomEntry('a', { name: 'Alpha' }), roomEntry('c', { name: 'Gamma' })];
     expect(filterRooms(rooms, '', 'all').map((r) => r.id)).toEqual(['a', 'c', 'b']);

@@ -59,16 +59,18 @@ export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
                 <button type="button" onClick={() => onShow(room)} aria-label={`Show ${room.name} on the floor`}>
                   Show
                 </button>
-                <button
-                  type="button"
-                  aria-expanded={expanded === room.id}
-                  onClick={() => setExpanded(expanded === room.id ? null : room.id)}
-                  aria-label={`Booking of ${room.name}`}
-                >
-                  Booking
-                </button>
+                {room.bookable ? (
+                  <button
+                    type="button"
+                    aria-expanded={expanded === room.id}
+                    onClick={() => setExpanded(expanded === room.id ? null : room.id)}
+                    aria-label={`Booking of ${room.name}`}
+                  >
+                    Booking
+                  </button>
+                ) : null}
               </div>
-              {expanded === room.id ? <BookingControls roomId={room.id} /> : null}
+              {room.bookable && expanded === room.id ? <BookingControls roomId={room.id} /> : null}
             </li>
           ))}
         </ul>

@@ -42,6 +42,7 @@ export const ACTION_MESSAGES = {
   UNKNOWN_ASSET: 'Unknown asset.',
   NOT_A_TICKET: 'Only tickets can be closed.',
   NOT_BOOKABLE: 'This room cannot be booked.',
+  BOOKING_OFF: 'Booking rooms is not turned on for this location.',
   BAD_LENGTH: `A booking lasts from 1 minute to ${MAX_BOOKING_MINUTES / 60} hours.`,
   DAY_OVER: 'The day is over; choose a length instead.',
   EMPTY_NAME: 'A name cannot be empty.',
@@ -134,6 +135,8 @@ export function createActions(ctx: ActionContext) {
       if (!room || room.type !== 'room' || !sensorsOf(store, room).some((s) => s.type === RESERVATION_SENSOR_TYPE)) {
         return badRequest(ACTION_MESSAGES.NOT_BOOKABLE);
       }
+      // the location's asset booking feature (spec §9, default off) decides whether the viewer books at all
+      if (!ctx.config().assetBookingFeature) return forbidden(ACTION_MESSAGES.BOOKING_OFF);
       const now = ctx.now();
       const start = Math.floor(now / MINUTE_MS) * MINUTE_MS;
       let end: number;

@@ -56,7 +56,7 @@ function actionsOf(facts: AssetFacts, ctx: DetailContext, events: Array<Reservat
   const kind = facts.kind;
   const ticketStatus = kind === 'ticket' ? ticketValue(facts.asset.value)?.status : null;
   return {
-    book: kind === 'room' && !!facts.room?.reservationSensorId && !events[0],
+    book: kind === 'room' && !!facts.room?.reservationSensorId && facts.config.assetBookingFeature && !events[0],
     cancellable: events
       .filter((e): e is ReservationEvent => !!e && (edit || (ctx.viewerUserId !== null && e.user_id === ctx.viewerUserId)))
       .map((e) => e.booking_ref),

@@ -187,7 +187,7 @@ function roomsSource(state: ViewState): ViewSource {
         activeEvent: room.reservation?.active ?? null,
         nextEvent: room.reservation?.next ?? null,
         reservationSensorId: room.reservationSensorId,
-        bookable: room.reservationSensorId !== null,
+        bookable: room.reservationSensorId !== null && facts.config.assetBookingFeature,
       };
     },
     meta: () => null,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AssetDetail, ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry } from '../../../src/shared/api.js';
+import type { AssetDetail, ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry, RoomEntry } from '../../../src/shared/api.js';
 import { SELF_KEY } from '../../../src/shared/api.js';
 import { userAssetId } from '../../../src/shared/normalize/people.js';
 import type { Engine } from '../../../src/worker/engine.js';
@@ -213,11 +213,11 @@ describe('createEngine', () => {
   describe('bookRoom, closeTicket and vote', () => {
     const room = { id: 'r1', type: 'room', name: 'Sauna', parent_id: 'f1', data_providers: ['res1'], outline: [[0, 0], [4, 0], [4, 4], [0, 4]] };
     const reservation = { id: 'res1', type: 'reservation', asset_id: 'r1' };
-    const bookingLocation = (timezone: string) => () => ({ body: [{ ...wireLocationFields, timezone }] });
-    const wireLocationFields = { id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', latitude: 0, longitude: 0, buildings: ['b1'], config: {} };
+    const wireLocationFields = { id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', latitude: 0, longitude: 0, buildings: ['b1'], config: { assetBookingFeature: true } };
 
-    async function bookable(timezone: string) {
-      const { backend } = await signedInEngine({ assets: [room], sensors: [reservation] }, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, bookingLocation(timezone)));
+    async function bookable(timezone: string, fields: Record<string, unknown> = {}) {
+      const location = () => ({ body: [{ ...wireLocationFields, timezone, ...fields }] });
+      const { backend } = await signedInEngine({ assets: [room], sensors: [reservation] }, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, location));
       await loadFixtureLocation();
       const sent: unknown[] = [];
       backend.routes.set('POST /v1/booking', (init) => {
@@ -249,6 +249,24 @@ describe('createEngine', () => {
       expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 0 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.BAD_LENGTH });
       expect(await engine.bookRoom({ roomId: 'f1', until: { minutes: 30 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.NOT_BOOKABLE });
       expect(sent).toEqual([]);
+    });
+
+    it('offers no booking and refuses one without a round trip where the location has the booking feature off', async () => {
+      const { sent } = await bookable('UTC', { config: {} });
+      const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'r1' });
+      expect(rooms.entries.get('r1')).toMatchObject({ reservationSensorId: 'res1', bookable: false });
+      expect(popup.entries.get(SELF_KEY)!.actions.book).toBe(false);
+      expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 30 } })).toMatchObject({ ok: false, status: 403, message: ACTION_MESSAGES.BOOKING_OFF });
+      expect(sent).toEqual([]);
+    });
+
+    it('offers booking a free room in its popup and the room list where the feature is on', async () => {
+      await bookable('UTC');
+      const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'r1' });
+      expect(rooms.entries.get('r1')).toMatchObject({ bookable: true });
+      expect(popup.entries.get(SELF_KEY)!.actions.book).toBe(true);
     });
 
     it('answers a refused booking as data', async () => {

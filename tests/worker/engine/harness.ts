@@ -140,7 +140,7 @@ export interface FakeBackend {
   routes: Map<string, (init: RequestInit | undefined, url: URL) => { status?: number; body: unknown }>;
 }
 
-export function createFakeBackend(options: { permissions?: string[]; userId?: string; assets?: unknown[]; sensors?: unknown[]; users?: unknown[]; notifications?: unknown[] } = {}): FakeBackend {
+export function createFakeBackend(options: { permissions?: string[]; userId?: string; assets?: unknown[]; sensors?: unknown[]; users?: unknown[]; notifications?: unknown[]; locationConfig?: Record<string, unknown> } = {}): FakeBackend {
   const userId = options.userId ?? 'u1';
   const calls: string[] = [];
   const routes: FakeBackend['routes'] = new Map();
@@ -154,7 +154,7 @@ export function createFakeBackend(options: { permissions?: string[]; userId?: st
   routes.set('GET /v1/current_time', () => ({ body: { time: Date.now() } }));
   routes.set('GET /v1/organizations', json([{ id: ORG_ID, name: 'Org' }]));
   routes.set(`GET /v1/organizations/${ORG_ID}`, json(wireOrganization()));
-  routes.set(`GET /v1/organizations/${ORG_ID}/locations`, json([wireLocation()]));
+  routes.set(`GET /v1/organizations/${ORG_ID}/locations`, json([{ ...wireLocation(), config: options.locationConfig ?? {} }]));
   routes.set(`GET /v1/organizations/${ORG_ID}/users`, json(options.users ?? [wireUser(userId)]));
   routes.set('GET /v1/external_objects', json([]));
   routes.set('GET /v1/notifications', json(options.notifications ?? []));

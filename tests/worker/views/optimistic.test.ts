@@ -86,7 +86,7 @@ describe('optimistic actions', () => {
   });
 
   it('turns a booked room reserved on the map and in the room list before the server answers, and back when refused', async () => {
-    const backend = await signedIn({ assets: [room], sensors: [reservation] });
+    const backend = await signedIn({ assets: [room], sensors: [reservation], locationConfig: { assetBookingFeature: true } });
     const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['room_reservation'] });
     const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
     const mapBefore = floor.entries.get('r1')!;
