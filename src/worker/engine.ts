@@ -466,12 +466,14 @@ export function createEngine(deps: EngineDeps): Engine {
       epoch += 1;
       forgetReopen();
       reports.reset();
-      const same = store.locationId === locationId;
+      const previous = store.locationId;
       persister.setSource(null);
       clearLocationData(store);
       store.organizationId ??= organizationId;
       store.locationId = locationId;
-      if (!same && navigation.chosenFloorId() && !resumedFloor) navigation.reset();
+      // a floor chosen in another location does not carry over; one named before any location was
+      // entered (a link, signing in again after the session ended) is for this one
+      if (previous !== null && previous !== locationId && navigation.chosenFloorId() && !resumedFloor) navigation.reset();
       resumedFloor = false;
       fromCache = false;
       locationLive = false;

@@ -292,7 +292,11 @@ describe('viewer in Chromium', () => {
     await shot('08-person-shown');
   });
 
-  it('ends the session when the server forgot its token: the sign-in form says so, no endless retries', async () => {
+  it('ends the session when the server forgot its token: the sign-in form says so, no endless retries; signing in again keeps the place', async () => {
+    // where the person was: another floor than the default one, and their layers
+    const place = new URL(page.url()).searchParams;
+    const [floorBefore, layersBefore] = [place.get('floor'), place.get('layers')];
+    expect(floorBefore).toBeTruthy();
     // a restart that lost the sessions: every token is gone, and open connections drop
     server.server.store.tokens.clear();
     await proxy.stop();
@@ -308,6 +312,17 @@ describe('viewer in Chromium', () => {
     await page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Email is not valid.');
     await page.getByRole('button', { name: 'Back to sign in' }).click();
+    // signing in again, by keyboard, comes back to the same floor with the same layers
+    await page.getByLabel('Email').fill(server.accounts.regular.email);
+    await page.getByLabel('Password').fill(server.accounts.regular.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await expect.poll(() => page.getByLabel('Floor', { exact: true }).inputValue(), { timeout: 10_000 }).toBe(floorBefore);
+    expect(new URL(page.url()).searchParams.get('layers')).toBe(layersBefore);
+    await page.locator('g.asset-room').first().waitFor();
+    await shot('09a-signed-in-again');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('form', { name: 'Sign in' }).waitFor();
   });
 
   it('lets facility staff see unpublished assets marked as such, and refuses an empty name', async () => {
@@ -321,9 +336,13 @@ describe('viewer in Chromium', () => {
     expect(await hidden.getAttribute('aria-label')).toMatch(/, unpublished/);
     // marked on the map: a dashed outline
     expect(await hidden.locator('rect, polygon, circle').first().evaluate((el) => getComputedStyle(el).strokeDasharray)).not.toBe('none');
-    const id = (await hidden.getAttribute('data-asset-id'))!;
-    const at = (await waitForHitPoint(page, `[data-asset-id="${id}"]`))!;
-    await page.mouse.click(at.x, at.y);
+    // the page still shows the co-worker shown before, with their popup: close it and see the whole floor
+    if (await popup(page).count()) await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Fit to floor' }).click();
+    // one a click can reach (a label or a legend may lie over another)
+    const at = await waitForHitPoint(page, 'g.asset.unpublished[role="button"]');
+    expect(at).not.toBeNull();
+    await page.mouse.click(at!.x, at!.y);
     const dialog = popup(page);
     await dialog.waitFor();
     expect(await dialog.locator('.unpublished-badge').textContent()).toBe('Unpublished');

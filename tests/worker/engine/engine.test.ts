@@ -53,6 +53,19 @@ describe('createEngine', () => {
       expect(await storage.loadSession()).toMatchObject({ token: 'secret-token', userId: 'u1', host: HOST });
     });
 
+    it('keeps the place the page names when signing in (again): the floor chosen before the location is entered', async () => {
+      const backend = createFakeBackend();
+      ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory }));
+      await engine.init({ host: HOST });
+      expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
+      // the signed-in app names the link's location and floor at once, while the location still loads
+      await engine.selectLocation(LOCATION_ID);
+      await engine.selectFloor('f2');
+      await settle();
+      const session = await collect<SessionView>(engine, { view: 'session' });
+      expect(session.entries.get(SELF_KEY)).toMatchObject({ locationId: LOCATION_ID, floorId: 'f2', navigation: 'ready' });
+    });
+
     it('returns a non-OK answer as data with status, body and message', async () => {
       const backend = createFakeBackend();
       backend.routes.set('POST /v1/login', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Wrong email or password' } }));
