@@ -25,6 +25,33 @@ const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, peop
 const floorSelect = () => page.getByLabel('Floor', { exact: true });
 const panel = () => page.getByRole('region', { name: /^Directions to / });
 
+/**
+ * How much of the route drawn on this floor a person cannot see: points along
+ * each walk and the step marks that lie outside the map or under the
+ * directions panel or a legend. -1 when nothing is drawn.
+ */
+const hiddenRoutePoints = () => page.evaluate(() => {
+  const svg = document.querySelector<SVGSVGElement>('svg.floor-svg')!;
+  const map = svg.getBoundingClientRect();
+  const covers = [...document.querySelectorAll('.route-panel, .map-legends > *')].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
+  const points: Array<[number, number]> = [];
+  for (const line of document.querySelectorAll<SVGLineElement>('.route-overlay .route-line')) {
+    const m = line.getScreenCTM()!;
+    const [x1, y1, x2, y2] = [line.x1, line.y1, line.x2, line.y2].map((a) => a.baseVal.value) as [number, number, number, number];
+    for (let i = 0; i <= 10; i++) {
+      const p = new DOMPoint(x1 + ((x2 - x1) * i) / 10, y1 + ((y2 - y1) * i) / 10).matrixTransform(m);
+      points.push([p.x, p.y]);
+    }
+  }
+  for (const mark of document.querySelectorAll('.route-overlay .route-step circle, .route-overlay .route-arrival')) {
+    const r = mark.getBoundingClientRect();
+    points.push([r.x + r.width / 2, r.y + r.height / 2]);
+  }
+  if (points.length === 0) return -1;
+  const inside = (r: DOMRect, [x, y]: [number, number]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  return points.filter((p) => !inside(map, p) || covers.some((r) => inside(r, p))).length;
+});
+
 beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   server = await startTestServer({ simulate: false });
@@ -80,6 +107,10 @@ describe('directions in Chromium', () => {
     await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(startFloor.id);
     await page.locator('.route-overlay .route-step[data-step="1"]').waitFor();
     expect(await page.locator('.route-overlay .route-line').count()).toBeGreaterThan(0);
+    // the floor is fitted beside the directions and above the legends: the whole route is in sight
+    const directions = (await panel().boundingBox())!;
+    await expect.poll(async () => (await page.locator('polygon.floor-outline').boundingBox())!.x, { timeout: 3000 }).toBeGreaterThanOrEqual(directions.x + directions.width);
+    await expect.poll(hiddenRoutePoints, { timeout: 3000 }).toBe(0);
     await shot('route-01-start-floor');
   });
 
@@ -89,14 +120,18 @@ describe('directions in Chromium', () => {
     await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(destinationFloor.id);
     await page.locator('.route-overlay .route-arrival').first().waitFor();
     expect(await last.getAttribute('class')).toBe('here');
+    await expect.poll(hiddenRoutePoints, { timeout: 3000 }).toBe(0);
     await shot('route-02-destination-floor');
   });
 
   it('Escape closes the directions; Directions in a finder row opens them by mouse', async () => {
     await panel().locator('h2').focus();
+    const narrowed = (await page.locator('polygon.floor-outline').boundingBox())!;
     await page.keyboard.press('Escape');
     expect(await panel().count()).toBe(0);
     expect(await page.locator('.route-overlay').count()).toBe(0);
+    // the floor takes the room the directions gave back
+    await expect.poll(async () => (await page.locator('polygon.floor-outline').boundingBox())!.width, { timeout: 3000 }).toBeGreaterThan(narrowed.width);
     await finder().click();
     await finder().fill('meeting rooms');
     const row = page.getByRole('listbox', { name: 'Results' }).getByRole('option').first();

@@ -1,7 +1,8 @@
 // The floor viewer: puts together the camera (lib/camera.ts), pointer and
 // wheel gestures (useMapGestures), keyboard and roving focus (useMapKeyboard),
 // the SVG (FloorSvg), the popup layer (PopupLayer) and the legends, and fits
-// the floor into the part of the map the legends and toolbar leave free.
+// the floor into the part of the map the legends, toolbar and a panel over
+// its left side (the directions) leave free.
 
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
@@ -49,6 +50,8 @@ export interface FloorViewerProps {
   overlay?: ReactNode;
   /** legends to show instead of the floor view's (e.g. with the report's own) */
   legends?: readonly Legend[];
+  /** a panel over the map's left side (the directions): fit leaves it room, and refits when it comes, goes or resizes */
+  cover?: HTMLElement | null;
 }
 
 const DEFAULT_SIZE = { w: 800, h: 600 };
@@ -95,12 +98,17 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => () => camera.dispose(), [camera]);
 
   const size_ = useCallback(() => sizeRef.current, []);
+  const coverRef = useRef<HTMLElement | null>(null);
+  coverRef.current = props.cover ?? null;
   const insets = useCallback((): Insets => {
     const legend = legendRef.current?.getBoundingClientRect();
     const host = containerRef.current?.getBoundingClientRect();
     const bottom = legend && host && legend.height > 0 ? host.bottom - legend.top + LEGEND_GAP_PX : 0;
     const notices = noticesRef.current?.getBoundingClientRect().height ?? 0;
-    return { top: notices > 0 ? notices + LEGEND_GAP_PX : 0, left: 0, right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
+    // a panel that starts in the left half of the map takes the map's left side up to its right edge
+    const cover = coverRef.current?.getBoundingClientRect();
+    const left = cover && host && cover.width > 0 && cover.left < host.left + host.width / 2 ? cover.right - host.left + LEGEND_GAP_PX : 0;
+    return { top: notices > 0 ? notices + LEGEND_GAP_PX : 0, left: Math.max(0, left), right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
   }, []);
 
   const floorBox = useCallback((): Box | null => {
@@ -118,7 +126,7 @@ export function FloorViewer(props: FloorViewerProps) {
     return box ? { minX: box.minX + ox, maxX: box.maxX + ox, minY: box.minY + oy, maxY: box.maxY + oy } : null;
   }, [meta, mirror, offset]);
 
-  // the view the last fit gave: while the map still shows it, a change of the legends refits
+  // the view the last fit gave: while the map still shows it, a change of the legends or the cover refits
   const fitted = useRef<Viewport | null>(null);
   const fit = useCallback(() => {
     const box = floorBox();
@@ -126,11 +134,19 @@ export function FloorViewer(props: FloorViewerProps) {
     camera.set(fitBox(box, sizeRef.current.w, sizeRef.current.h, insets()));
     fitted.current = camera.viewport();
   }, [camera, floorBox, insets]);
-  const onLegendsResize = useCallback(() => {
+  const refitIfFitted = useCallback(() => {
     const v = camera.viewport();
     const f = fitted.current;
     if (f && v.x === f.x && v.y === f.y && v.k === f.k) fit();
   }, [camera, fit]);
+  const cover = props.cover ?? null;
+  useEffect(() => {
+    refitIfFitted();
+    if (!cover || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => refitIfFitted());
+    observer.observe(cover);
+    return () => observer.disconnect();
+  }, [cover, refitIfFitted]);
 
   const layer = usePopupLayer(containerRef, svgRef, onOpenAsset);
   const layoutLabels = useLabelLayout({ svgRef, mirror, active, camera });
@@ -286,7 +302,7 @@ export function FloorViewer(props: FloorViewerProps) {
           onFocus={keyboard.onFocus}
           onBlur={keyboard.onBlur}
         />
-        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={onLegendsResize} />
+        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={refitIfFitted} />
         <div className="viewer-controls" role="toolbar" aria-label="Zoom">
           <button type="button" onClick={() => zoomBy(KEY_ZOOM)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(1 / KEY_ZOOM)} aria-label="Zoom out">−</button>

@@ -116,6 +116,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [ticketPoint, setTicketPoint] = useState<{ x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
   const [message, setMessage] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
+  // the directions panel over the map: the viewer fits the floor beside it
+  const [routePanel, setRoutePanel] = useState<HTMLElement | null>(null);
   const panelsRef = useRef<HTMLElement>(null);
   const centerRef = useRef<HTMLElement>(null);
   // the map's one tab stop: its roving asset, or the map itself when it has none
@@ -341,10 +343,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 reportMarks={reportMarks}
                 overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
                 legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
+                cover={routePanel}
               />
             )}
             {routeTarget ? (
               <RoutePanel
+                ref={setRoutePanel}
                 starts={[
                   { label: 'your position', from: { kind: 'me' } },
                   ...(link.asset && link.asset !== (routeTarget.to.kind === 'me' ? null : routeTarget.to.id)

@@ -3,7 +3,7 @@
 // numbered steps; each step shows its floor. The same steps are drawn on the
 // map by RouteOverlay. Escape or Close ends the directions.
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type Ref } from 'react';
 import { SELF_KEY, type RouteEndpoint, type RouteView } from '../../../shared/api.js';
 import { useView, useViewEntry, useViewReady } from '../../hooks/useView.js';
 import './route.css';
@@ -39,15 +39,18 @@ export interface RoutePanelProps {
   /** where the route may start: the viewer, or the asset highlighted on the map */
   starts: Array<{ label: string; from: RouteEndpoint }>;
   onFrom(from: RouteEndpoint): void;
+  /** the panel's element: the map fits the floor beside it */
+  ref?: Ref<HTMLElement>;
 }
 
 const endpointKey = (e: RouteEndpoint) => (e.kind === 'me' ? 'me' : `${e.kind}:${e.id}`);
 
-export function RoutePanel({ target, route, ready, floorName, floorId, onShowFloor, onClose, starts, onFrom }: RoutePanelProps) {
+export function RoutePanel({ target, route, ready, floorName, floorId, onShowFloor, onClose, starts, onFrom, ref }: RoutePanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [target.to]);
   return (
     <section
+      ref={ref}
       className="route-panel"
       aria-label={`Directions to ${target.name}`}
       onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onClose(); } }}
