@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TICKET_LABELS } from '../../src/shared/config.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
 import { hitPoint, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
@@ -61,7 +62,9 @@ async function expectPopupSays(page: Page, kind: (typeof KINDS)[number], name: s
   }
   const terms = await dialog.locator('dt').allTextContents();
   if (kind === 'Co-worker') {
+    // who, where and since when (the seeded co-workers are placed by their tags)
     expect(terms).toContain('Where');
+    expect(terms).toContain('Here since');
     expect(name).toContain((await dialog.getByRole('heading', { level: 2 }).textContent())!);
   }
   if (kind === 'Ticket') {
@@ -234,6 +237,77 @@ describe('what the map says', () => {
     await agree.click();
     await expect.poll(count, { timeout: 3000 }).toBe(1);
     await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('offers "Book now" in a room popup and the room list only while the location turns booking on', async () => {
+    const { page } = mouse;
+    const url = new URL(page.url());
+    const [location, floor] = [url.searchParams.get('location')!, url.searchParams.get('floor')!];
+    const { store } = server.server;
+    const isReservation = (id: unknown) => store.sensors.get(String(id))?.type === 'reservation';
+    const room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === floor && a.data_providers.some(isReservation))!;
+    const token = await server.signIn('edit');
+    // no meeting runs in it now (the seed books rooms through the working day): facility staff cancel it
+    const now = Date.now();
+    for (const booking of [...store.bookings.values()].filter((b) => b.roomId === room.id)) {
+      const events = (store.sensors.get(booking.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+      const event = events.find((e) => e.booking_ref === booking.bookingRef);
+      if (!event || !(event.start <= now && now < event.end)) continue;
+      const query = new URLSearchParams({ room_id: room.id, booking_ref: booking.bookingRef });
+      expect((await server.api(`/booking?${query}`, { method: 'DELETE', token })).status).toBe(204);
+    }
+    const original = store.locations.get(location)!.config;
+    const setConfig = async (config: unknown) => {
+      const res = await server.api(`/organizations/${server.accounts.edit.organizationId}/locations/${location}`, { method: 'PATCH', token, json: { config } });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+    };
+    const at = (await waitForHitPoint(page, `[data-asset-id="${room.id}"]`))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    const book = dialog.getByRole('button', { name: 'Book now' });
+    await book.waitFor({ timeout: 5000 });
+    try {
+      // the location turns booking off: the open popup stops offering it, and so does the room list
+      await setConfig({ ...original, assetBookingFeature: false });
+      await expect.poll(() => book.count(), { timeout: 5000 }).toBe(0);
+      // (cancelling one's own booking stays: it was made, and may be undone)
+      expect(await dialog.getByLabel('Subject').count()).toBe(0);
+      await shot(page, '17-room-popup-booking-off');
+      await page.getByRole('tab', { name: 'Rooms', exact: true }).click();
+      const row = page.locator('.room-finder li').filter({ hasText: room.name }).first();
+      await row.getByRole('button', { name: `Show ${room.name} on the floor` }).waitFor();
+      expect(await row.getByRole('button', { name: `Booking of ${room.name}` }).count()).toBe(0);
+      // and on again: offered again, live
+      await setConfig({ ...original, assetBookingFeature: true });
+      await row.getByRole('button', { name: `Booking of ${room.name}` }).waitFor({ timeout: 5000 });
+      await book.waitFor({ timeout: 5000 });
+    } finally {
+      await setConfig(original);
+      await page.getByRole('tab', { name: 'People', exact: true }).click();
+    }
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('keeps the map the same size whatever the side panel holds and while a message shows', async () => {
+    const { page } = mouse;
+    const map = page.locator('svg.floor-svg');
+    const before = (await map.boundingBox())!;
+    for (const tab of ['Rooms', 'Notifications', 'My location', 'People']) {
+      await page.getByRole('tab', { name: tab, exact: true }).click();
+      expect(await map.boundingBox(), tab).toEqual(before);
+    }
+    // a message (here a vote's outcome) floats over the map and pushes nothing
+    const at = (await waitForHitPoint(page, selectorOf('Voice')))!;
+    await page.mouse.click(at.x, at.y);
+    const agree = popup(page).getByRole('button', { name: /Agree/ });
+    await agree.click();
+    const message = page.locator('.live-region .message');
+    await expect.poll(() => message.textContent(), { timeout: 3000 }).toMatch(/^Vote saved\./);
+    expect(await map.boundingBox()).toEqual(before);
+    await shot(page, '18-message-over-map');
+    await agree.click();
+    await page.getByRole('button', { name: 'Dismiss message' }).click();
+    await popup(page).getByRole('button', { name: 'Close details' }).click();
   });
 
   it("names a sensor's quantity and unit over its history", async () => {

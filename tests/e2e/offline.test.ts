@@ -95,7 +95,9 @@ describe('offline app shell', () => {
     const banner = page.getByTestId('connection-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toMatch(/Offline/);
+    // people and the legends of the saved layers, under the saved-data notice
     expect(await page.locator('g.asset-employee').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('region', { name: 'Legends' }).getByRole('figure', { name: 'Legend: Desk usage' }).count()).toBe(1);
     await shot(page, '20-offline-reopen');
   });
 
