@@ -310,6 +310,67 @@ describe('what the map says', () => {
     await popup(page).getByRole('button', { name: 'Close details' }).click();
   });
 
+  it("shows a co-worker's name, where, since when and speech bubble", async () => {
+    const { page } = mouse;
+    const url = new URL(page.url());
+    const location = url.searchParams.get('location')!;
+    // someone drawn by an asset of their own, whose bubble facility staff can set
+    const ids = await page.locator(selectorOf('Co-worker')).evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!));
+    const own = ids.filter((id) => server.server.store.assets.has(id));
+    expect(own.length).toBeGreaterThan(0);
+    const at = (await waitForHitPoint(page, own.map((id) => `[data-asset-id="${id}"]`).join(', ')))!;
+    const token = await server.signIn('edit');
+    const res = await server.api(`/organizations/${server.accounts.edit.organizationId}/locations/${location}/assets/${at.id}`, {
+      method: 'PATCH', token, json: { speech_bubble: 'In a call until 3' },
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    await expect.poll(() => dialog.locator('blockquote.speech-bubble').textContent(), { timeout: 5000 }).toBe('In a call until 3');
+    const name = (await page.locator(`[data-asset-id="${at.id}"]`).getAttribute('aria-label'))!;
+    expect(name).toContain((await dialog.getByRole('heading', { level: 2 }).textContent())!);
+    const says = (term: string) => dialog.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent();
+    expect(await says('Where')).toMatch(/^Floor /);
+    expect(await says('Here since')).toMatch(/\d{1,2}[:.]\d{2}/);
+    await shot(page, '19-co-worker-popup');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('asks for a category by name where the location requires one, and titles the ticket by its text', async () => {
+    const { page } = mouse;
+    const location = new URL(page.url()).searchParams.get('location')!;
+    const token = await server.signIn('edit');
+    const original = server.server.store.locations.get(location)!.config;
+    const setConfig = async (config: unknown) => {
+      const res = await server.api(`/organizations/${server.accounts.edit.organizationId}/locations/${location}`, { method: 'PATCH', token, json: { config } });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+    };
+    await setConfig({ ...original, ticketsRequireCategory: true });
+    try {
+      await page.getByRole('tab', { name: 'Report', exact: true }).click();
+      const category = page.getByLabel('Category (required)');
+      await category.waitFor({ timeout: 5000 });
+      expect(await category.inputValue()).toBe('');
+      // by keyboard: the message, then Enter on the send button
+      await page.getByLabel('Message').fill('Door code panel is dark');
+      await page.getByRole('button', { name: 'Send ticket' }).press('Enter');
+      const alert = page.getByRole('tabpanel').getByRole('alert');
+      await expect.poll(() => alert.textContent(), { timeout: 3000 }).toBe('Category: choose one.');
+      expect(await category.getAttribute('aria-invalid')).toBe('true');
+      // outlined too, unlike a field that is fine
+      const border = (l: typeof category) => l.evaluate((el) => getComputedStyle(el).borderColor);
+      expect(await border(category)).not.toBe(await border(page.getByLabel('Message')));
+      await shot(page, '23-ticket-category-required');
+      await category.selectOption('maintenance');
+      await page.getByRole('button', { name: 'Send ticket' }).click();
+      await page.getByText('Thanks! Your ticket is on the floor.').waitFor({ timeout: 10_000 });
+      await page.locator('[data-asset-id][aria-label^="Ticket Door code panel is dark"]').waitFor({ timeout: 5000 });
+    } finally {
+      await setConfig(original);
+      await page.getByRole('tab', { name: 'People', exact: true }).click();
+    }
+  });
+
   it("names a sensor's quantity and unit over its history", async () => {
     const { page } = mouse;
     // a room's air sensor reports CO₂ among others
