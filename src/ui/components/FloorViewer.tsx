@@ -98,8 +98,8 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => () => camera.dispose(), [camera]);
 
   const size_ = useCallback(() => sizeRef.current, []);
+  // read by insets() between renders; written by the effect that watches the cover, below
   const coverRef = useRef<HTMLElement | null>(null);
-  coverRef.current = props.cover ?? null;
   const insets = useCallback((): Insets => {
     const legend = legendRef.current?.getBoundingClientRect();
     const host = containerRef.current?.getBoundingClientRect();
@@ -141,6 +141,7 @@ export function FloorViewer(props: FloorViewerProps) {
   }, [camera, fit]);
   const cover = props.cover ?? null;
   useEffect(() => {
+    coverRef.current = cover;
     refitIfFitted();
     if (!cover || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => refitIfFitted());

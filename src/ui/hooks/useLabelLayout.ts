@@ -4,7 +4,7 @@
 // their <text> elements (CSS hides them). Written on the DOM, as the camera
 // writes the transform: a zoom re-renders no asset.
 
-import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
@@ -23,8 +23,11 @@ export interface LabelLayoutOptions {
 }
 
 export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOptions): () => void {
+  // the layers the next layout reads; kept after each render, not during it
   const activeRef = useRef(active);
-  activeRef.current = active;
+  useLayoutEffect(() => {
+    activeRef.current = active;
+  }, [active]);
 
   const layout = useCallback(() => {
     const svg = svgRef.current;
