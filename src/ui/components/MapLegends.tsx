@@ -2,7 +2,7 @@
 // the key stays in sight next to the colours it explains. The strip collapses
 // to one button, and the viewer's "fit" keeps the floor clear of it.
 
-import { forwardRef, useLayoutEffect, useState } from 'react';
+import { forwardRef, useEffectEvent, useLayoutEffect, useState } from 'react';
 import type { Legend } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { StatusKind } from '../../shared/kinds.js';
@@ -83,9 +83,11 @@ export const MapLegends = forwardRef<HTMLDivElement, MapLegendsProps>(function M
   const marks = MARKED_LAYERS.some((layer) => on.has(layer)) && !shown.some((l) => l.stops.some((s) => s.mark));
   const count = shown.length + (marks ? 1 : 0);
   const shape = `${collapsed}|${count}|${shown.map((l) => `${l.layer}:${l.stops.length}`).join(',')}`;
+  // the strip's size changes with its shape only; a new onResize callback is not a resize
+  const resized = useEffectEvent(() => onResize?.());
   useLayoutEffect(() => {
-    onResize?.();
-  }, [shape]); // eslint-disable-line react-hooks/exhaustive-deps
+    resized();
+  }, [shape]);
   if (!count) return null;
   return (
     <div className={`map-legends${collapsed ? ' collapsed' : ''}`} ref={ref} role="region" aria-label="Legends">
