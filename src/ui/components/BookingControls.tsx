@@ -72,7 +72,7 @@ export function BookingControls({ roomId }: { roomId: string }) {
               Book now
             </button>
             {session.capabilities.bookAllDay ? (
-              <button type="button" disabled={busy} onClick={() => void book('restOfDay')}>
+              <button type="button" disabled={busy} aria-label="Book for the rest of the day" onClick={() => void book('restOfDay')}>
                 Rest of the day
               </button>
             ) : null}
