@@ -8,7 +8,7 @@ import type { MapLayer } from './constants.js';
 import type { AssetKind, StatusKind } from './kinds.js';
 import type { PostedError } from './messages.js';
 import type { SearchGroup } from './search.js';
-import type { ReportMeta, ReportRequest, ReportRow } from './reports/types.js';
+import type { ReportMeta, ReportProgress, ReportRequest, ReportRow } from './reports/types.js';
 import type {
   Asset, Building, Floor, Id, Notification, Role, Settings, User, Vec2, ReservationEvent,
 } from './types.js';
@@ -33,7 +33,9 @@ export type ViewSpec =
   /** a room-status display's one room (entry SELF_KEY; none while the room is unknown or not visible) */
   | { view: 'roomDisplay'; roomId: Id }
   /** directions between floors (entry SELF_KEY, docs/wayfinding.md) */
-  | { view: 'route'; from: RouteEndpoint; to: RouteEndpoint };
+  | { view: 'route'; from: RouteEndpoint; to: RouteEndpoint }
+  /** a floor replayed at a moment of a local day (worker/reports/playback.ts); setPlaybackTime moves it */
+  | { view: 'playback'; floorId: Id; layers: readonly MapLayer[]; day: string };
 
 /** One end of a route: the viewer, an asset, or a co-worker. */
 export type RouteEndpoint = { kind: 'me' } | { kind: 'asset'; id: Id } | { kind: 'person'; id: Id };
@@ -186,6 +188,15 @@ export interface FloorViewMeta {
   /** served from IndexedDB, live data not loaded yet */
   fromCache: boolean;
   loading: boolean;
+}
+
+/** A replayed floor: the floor view's meta plus the day, the instant shown and the loading progress. */
+export interface PlaybackMeta extends FloorViewMeta {
+  day: string;
+  time: number;
+  start: number;
+  end: number;
+  progress: ReportProgress;
 }
 
 export interface StructureEntry {
@@ -431,6 +442,7 @@ export interface ViewTypes {
   search: { entry: SearchResult; meta: SearchMeta };
   roomDisplay: { entry: RoomDisplayEntry; meta: null };
   route: { entry: RouteView; meta: null };
+  playback: { entry: DrawState; meta: PlaybackMeta };
 }
 
 // ---------------------------------------------------------------- actions
@@ -516,6 +528,8 @@ export interface EngineApi {
 
   /** stops paging the report of this request (its view shows 'cancelled') */
   cancelReport(request: ReportRequest): Promise<void>;
+  /** moves the playback of a floor and day to an instant (clamped to the day) */
+  setPlaybackTime(floorId: Id, day: string, time: number): Promise<void>;
 
   /** the browser went online or offline (forwarded by the worker entry) */
   setOnline(online: boolean): Promise<void>;

@@ -44,6 +44,7 @@ import { searchSource } from './search/searchSource.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
 import { createOptimisticOverlay } from './views/optimistic.js';
 import { createReportService } from './reports/reportService.js';
+import { createPlaybackService } from './reports/playback.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 
 export interface EngineDeps {
@@ -217,6 +218,7 @@ export function createEngine(deps: EngineDeps): Engine {
       return savedView.entries;
     },
     report: (spec) => reports.source(spec),
+    playback: (spec) => playback.source(spec),
     search: (spec) => searchSource(searchIndex, searchDocs, spec),
     roomDisplay: {
       timeZone,
@@ -249,6 +251,19 @@ export function createEngine(deps: EngineDeps): Engine {
     cache: pageCache,
     markDirty: (key) => hub.markDirty('reports', [key]),
     warn: (message) => feed.post('warning', 'validation', message),
+  });
+  const playback = createPlaybackService({
+    live: store,
+    roles: () => roles,
+    viewerUserId,
+    fetchPage: (type, query) => {
+      const rest = session?.token() ? session.rest : null;
+      if (!rest || !store.organizationId || !store.locationId) return Promise.reject(new Error('No location loaded'));
+      return rest.measurements(store.organizationId, store.locationId, type, query);
+    },
+    cache: pageCache,
+    now: () => corrected.now(),
+    markDirty: (key) => hub.markDirty('playback', [key]),
   });
 
   // ---------------------------------------------------------------- the one write path
@@ -450,6 +465,7 @@ export function createEngine(deps: EngineDeps): Engine {
       epoch += 1;
       forgetReopen();
       reports.reset();
+      playback.reset();
       persister.setSource(null);
       const notifications = new Map(store.notifications);
       clearStore(store);
@@ -466,6 +482,7 @@ export function createEngine(deps: EngineDeps): Engine {
       epoch += 1;
       forgetReopen();
       reports.reset();
+      playback.reset();
       const previous = store.locationId;
       persister.setSource(null);
       clearLocationData(store);
@@ -488,6 +505,7 @@ export function createEngine(deps: EngineDeps): Engine {
       epoch += 1;
       forgetReopen();
       reports.reset();
+      playback.reset();
       const uid = settings?.user.id ?? resumingUserId;
       resumingUserId = null;
       persister.setSource(null);
@@ -671,6 +689,7 @@ export function createEngine(deps: EngineDeps): Engine {
     setManualLocation: actions.setManualLocation,
     markNotificationRead: actions.markNotificationRead,
     async cancelReport(request) { reports.cancel(request); },
+    async setPlaybackTime(floorId, day, time) { playback.setTime(floorId, day, time); },
 
     async setOnline(online) {
       browserOnline = online;

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
 
@@ -121,5 +122,59 @@ describe('reports in Chromium', () => {
     await bookings.scrollIntoViewIfNeeded();
     await shot('reports-07-room-bookings');
     await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('plays back a working day on the floor by mouse, then returns to the live floor', async () => {
+    await page.getByRole('checkbox', { name: 'Report', exact: true }).click();
+    const desks = page.locator('g.asset[aria-label^="Desk "]');
+    const liveDesks = await desks.count();
+    const tz = server.server.store.locations.get(server.server.seed.locationIds[0]!)!.timezone;
+    let day = addDaysToKey(dateKeyOf(Date.now(), tz), -1);
+    while (calendarDay(day, tz).weekday < 2 || calendarDay(day, tz).weekday > 4) day = addDaysToKey(day, -1);
+
+    await page.getByRole('button', { name: 'Play back a day' }).click();
+    const bar = page.getByRole('group', { name: 'Playback' });
+    await bar.getByLabel('Day', { exact: true }).fill(day);
+    const play = bar.getByRole('button', { name: 'Play', exact: true });
+    await expect.poll(async () => `${await bar.getAttribute('data-day')} ${await bar.getAttribute('data-state')}`, { timeout: 60_000 }).toBe(`${day} done`);
+    expect(await play.isEnabled()).toBe(true);
+    const time = page.getByTestId('playback-time');
+    const box = (await bar.getByLabel('Time of day').boundingBox())!;
+    /** clicks the slider at an hour of the day and answers the hour the bar then shows */
+    const seek = async (hour: number) => {
+      const before = await time.innerText();
+      await page.mouse.click(box.x + 8 + (box.width - 16) * (hour / 24), box.y + box.height / 2);
+      await expect.poll(() => time.innerText()).not.toBe(before);
+      return Number((await time.innerText()).slice(0, 2));
+    };
+    const statuses = async () => (await desks.evaluateAll((els) => els.map((e) => e.getAttribute('data-status') ?? ''))).join('|');
+    expect(await seek(3)).toBeLessThan(6);
+    await page.waitForTimeout(300);
+    const night = await statuses();
+    expect(night).not.toMatch(/occupied/);
+    let changed = false;
+    for (const hour of [10.5, 11.5, 14.5, 9.5]) {
+      const shown = await seek(hour);
+      expect(shown).toBeGreaterThanOrEqual(8);
+      expect(shown).toBeLessThan(17);
+      await page.waitForTimeout(300);
+      if ((await statuses()) !== night) { changed = true; break; }
+    }
+    expect(changed).toBe(true);
+    await shot('reports-08-playback');
+
+    await bar.getByLabel('Speed').selectOption('3600');
+    const before = await time.innerText();
+    await play.click();
+    await expect.poll(() => time.innerText(), { timeout: 5_000 }).not.toBe(before);
+    await bar.getByRole('button', { name: 'Pause' }).click();
+    const paused = await time.innerText();
+    await bar.getByRole('button', { name: 'Step forward 15 minutes' }).click();
+    await expect.poll(() => time.innerText()).not.toBe(paused);
+
+    await bar.getByRole('button', { name: 'Back to live' }).click();
+    await page.getByRole('button', { name: 'Play back a day' }).waitFor();
+    await expect.poll(() => desks.count()).toBe(liveDesks);
+    await shot('reports-09-back-to-live');
   });
 });

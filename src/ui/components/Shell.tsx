@@ -25,6 +25,8 @@ import { AssetFinder } from './finder/AssetFinder.js';
 import { RouteOverlay } from './route/RouteOverlay.js';
 import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
+import { PlaybackBar } from './reports/PlaybackBar.js';
+import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
@@ -161,6 +163,11 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
   const emptyLayers = useEmptyLayers(floor, link.layers);
+  // playback replaces what the viewer draws, never the live subscription, which stays open underneath
+  const [playbackDay, setPlaybackDay] = useState<string | null>(null);
+  const playbackSpec = useMemo(() => (playbackDay && floorId ? { view: 'playback' as const, floorId, layers: link.layers, day: playbackDay } : null), [playbackDay, floorId, link.layers]);
+  const playback = useView(playbackSpec);
+  const playbackMeta = useViewMeta(playback);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
@@ -329,8 +336,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               </div>
             ) : (
               <FloorViewer
-                key={floorId}
-                mirror={floor}
+                key={playback ? `playback-${floorId}-${playbackDay}` : floorId}
+                mirror={playback ?? floor}
                 notices={notices}
                 layers={link.layers}
                 imagePolicy={imagePolicy}
@@ -364,6 +371,21 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onShowFloor={setFloor}
                 onClose={() => setRouteTarget(null)}
               />
+            ) : null}
+            {floorId && playbackDay ? (
+              <PlaybackBar
+                floorId={floorId}
+                day={playbackDay}
+                meta={playbackMeta}
+                timeZone={timeZone}
+                maxDay={dateKeyOf(Date.now(), timeZone ?? 'UTC')}
+                onDay={setPlaybackDay}
+                onClose={() => setPlaybackDay(null)}
+              />
+            ) : floorId && session.roles.length > 0 ? (
+              <button type="button" className="playback-open" onClick={() => setPlaybackDay(addDaysToKey(dateKeyOf(Date.now(), timeZone ?? 'UTC'), -1))}>
+                Play back a day
+              </button>
             ) : null}
           </main>
           <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">

@@ -40,6 +40,7 @@ export interface ViewState {
   search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
   /** room-status displays (views/roomDisplay.ts) */
   roomDisplay: RoomDisplayHooks;
+  playback(spec: Extract<ViewSpec, { view: 'playback' }>): ViewSource;
 }
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
@@ -270,6 +271,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       case 'search': return state.search(spec);
       case 'roomDisplay': return roomDisplaySource(state, String(spec.roomId), state.roomDisplay);
       case 'route': return routeSource(state, spec);
+      case 'playback': return state.playback(spec);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }
   };

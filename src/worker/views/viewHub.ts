@@ -16,7 +16,7 @@ export const VIEW_FLUSH_INTERVAL_MS = 50;
 export const MESSAGE_ENTRIES = 400;
 
 export type DirtyChannel =
-  | 'assets' | 'values' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic';
+  | 'assets' | 'values' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic' | 'playback';
 export type DirtyKeys = Set<string> | 'all';
 export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 

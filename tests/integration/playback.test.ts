@@ -1,0 +1,81 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SELF_KEY, type DrawState, type PlaybackMeta, type SessionView, type StructureEntry } from '../../src/shared/api.js';
+import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
+import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
+import { createEngine, type Engine } from '../../src/worker/engine.js';
+import { systemClock } from '../../src/worker/ports.js';
+import { createMemoryStorage } from '../../src/worker/storage/memoryStorage.js';
+import { createMemoryPageCache } from '../../src/worker/storage/idbPageCache.js';
+import { createTransport } from '../../src/worker/transports/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { collect, createTestLogger } from '../worker/engine/harness.js';
+
+// Floor playback against the reference server: a past working day replayed
+// on a floor by the live derivation rules at chosen instants, while the live
+// floor view of the same floor carries on untouched.
+
+const WAIT = { timeout: 60_000, interval: 50 };
+
+describe('floor playback against the reference server', () => {
+  let t: TestServer;
+  let engine: Engine;
+  beforeAll(async () => {
+    t = await startTestServer({ seed: { historyDays: 8, employees: 24 } });
+    engine = createEngine({
+      clock: systemClock, fetch: (i, init) => globalThis.fetch(i, init), transportFactory: createTransport,
+      storage: createMemoryStorage(), logger: createTestLogger(), pageCache: () => createMemoryPageCache(),
+    });
+    await engine.init({ host: t.url });
+    const session = await collect<SessionView>(engine, { view: 'session' });
+    expect((await engine.signIn(t.accounts.regular.email, t.accounts.regular.password)).ok).toBe(true);
+    expect((await engine.selectOrganization(t.accounts.regular.organizationId)).ok).toBe(true);
+    await vi.waitFor(() => { expect(session.entries.get(SELF_KEY)!.locations.length).toBeGreaterThan(0); }, WAIT);
+    expect((await engine.selectLocation(t.server.seed.locationIds[0]!)).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await engine?.dispose();
+    await t?.close();
+  });
+
+  it('replays a past working day: desks empty at night, in use by late morning, people placed; the live view is untouched', async () => {
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floors = new Set([...structure.entries.values()].flatMap((b) => b.floors.map((f) => f.id)));
+    const locationId = t.server.seed.locationIds[0]!;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    // the last Tuesday to Thursday before today, the busiest days
+    let day = addDaysToKey(dateKeyOf(Date.now(), tz), -1);
+    while (calendarDay(day, tz).weekday < 2 || calendarDay(day, tz).weekday > 4) day = addDaysToKey(day, -1);
+    // the floor where most people worked that day, as the server's history says
+    const token = await t.signIn('regular');
+    const { start, end } = calendarDay(day, tz);
+    const res = await t.api(`/organizations/${t.accounts.regular.organizationId}/locations/${locationId}/measurements/location?start=${start}&end=${end}`, { token });
+    const counts = new Map<string, number>();
+    for (const row of ((await res.json()) as { rows: unknown[][] }).rows) counts.set(String(row[7]), (counts.get(String(row[7])) ?? 0) + 1);
+    const floorId = [...counts.entries()].filter(([id]) => floors.has(id)).sort((a, b) => b[1] - a[1])[0]![0];
+    const live = await collect<DrawState>(engine, { view: 'floor', floorId, layers: DEFAULT_LAYERS });
+    const liveBefore = JSON.stringify([...live.entries.entries()]);
+    const liveMessages = live.messages.length;
+
+    const replay = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...DEFAULT_LAYERS, 'desks'], day });
+    await vi.waitFor(() => { expect(replay.meta?.progress.state).toBe('done'); }, WAIT);
+    const at = async (hour: number) => {
+      const time = wallToEpoch(calendarDay(day, tz), hour);
+      await engine.setPlaybackTime(floorId, day, time);
+      await vi.waitFor(() => { expect(replay.meta?.time).toBe(time); }, WAIT);
+      return [...replay.entries.values()];
+    };
+    const busy = (entries: DrawState[]) => entries.filter((e) => e.kind === 'desk' && e.statusKind === 'busy').length;
+    const people = (entries: DrawState[]) => entries.filter((e) => e.kind === 'employee').length;
+    const night = await at(3);
+    expect(busy(night)).toBe(0);
+    expect(people(night)).toBe(0);
+    const day9to16 = [];
+    for (const h of [9, 10, 11, 13.5, 14.5, 15.5]) day9to16.push(await at(h));
+    expect(Math.max(...day9to16.map(busy))).toBeGreaterThan(0);
+    expect(Math.max(...day9to16.map(people))).toBeGreaterThan(0);
+    // the live floor got no patch from the playback and looks as it did
+    expect(live.messages.length).toBe(liveMessages);
+    expect(JSON.stringify([...live.entries.entries()])).toBe(liveBefore);
+  });
+});
