@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     const org = (await get<WireOrganization[]>('/organizations'))[0]!;
     const location = (await get<WireLocation[]>(`/organizations/${org.id}/locations`))[0]!;
     const assets = await get<WireAsset[]>(`/organizations/${org.id}/locations/${location.id}/assets`);
+    const sensors = await get<Array<{ id: string; type: string }>>(`/organizations/${org.id}/locations/${location.id}/sensors`);
+    const occupancySensors = new Set(sensors.filter((x) => x.type === 'occupancy').map((x) => x.id));
     const desks = assets.filter((a) => a.subtype === 'desk').map((a) => ({ id: a.id, name: a.name, floorId: a.parent_id, sensorId: a.data_provider_refs.occupancy ?? null }));
     const today = dateKeyOf(Date.now(), location.timezone);
     const period = { from: addDaysToKey(today, -DAYS), to: addDaysToKey(today, -1) };
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
       const p = await runReport({
         aggregator, days: period2, fetchPage, cache: useCache ? cache : null,
         cacheKey: (type, day, filter) => `${location.id}|${type}|${day.key}|${filter}`, now: () => performance.now(),
-        signal: { cancelled: false }, onWarning: (m) => console.warn(m),
+        signal: { cancelled: false }, onWarning: (m) => console.warn(m), locationSensors: () => occupancySensors,
         onProgress: () => { peak = Math.max(peak, heapMb() - base); },
       });
       const ms = performance.now() - t0;

@@ -14,6 +14,8 @@ import type { SeededLocation } from './location.js';
 import { createPrng } from './prng.js';
 
 export const DEFAULT_HISTORY_DAYS = 14;
+/** how long before start-up the generated past ends */
+export const HISTORY_LEAD_MS = 5 * 60_000;
 
 /** Desk users: a fifth barely come, some are part-time, half are there most days. */
 function deskUsage(roll: number): number {
@@ -84,7 +86,9 @@ export function attachHistory(store: Store, loc: SeededLocation, options: Attach
     timezone: location.timezone,
     seed: options.seed,
     from: calendarDay(addDaysToKey(today, -options.days), location.timezone).start,
-    until: options.now,
+    // the past ends a little before start-up, so a seeded current value is never a just-now reading
+    // (a meeting room's reading under 80 s old counts as occupied, spec §4)
+    until: options.now - HISTORY_LEAD_MS,
     reservationsUntil: calendarDay(today, location.timezone).start,
     sensors,
     rooms: roomProfiles,

@@ -24,8 +24,10 @@ export interface ColumnarPage {
 }
 
 export interface PageCheck {
-  /** sensors of this type the report knows; rows of others are skipped as unknown */
+  /** sensors of this type the report reads */
   known: ReadonlySet<string>;
+  /** every sensor of this type in the location: rows of these outside the report are left out quietly, not counted as bad */
+  inLocation?: ReadonlySet<string>;
   /** values must be finite numbers (occupancy and environment types) */
   numeric: boolean;
   /** time of the last accepted row of the stream so far; rows before it are out of order */
@@ -60,7 +62,10 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
     if (typeof t === 'number' && Number.isFinite(t)) lastTime = t;
     const id = typeof row[iSensor] === 'number' ? String(row[iSensor]) : row[iSensor];
     if (typeof t !== 'number' || !Number.isFinite(t)) { skip('nonNumeric'); continue; }
-    if (typeof id !== 'string' || !check.known.has(id)) { skip('unknownSensor'); continue; }
+    if (typeof id !== 'string' || !check.known.has(id)) {
+      if (typeof id !== 'string' || !check.inLocation?.has(id)) skip('unknownSensor');
+      continue;
+    }
     const raw = iValue < 0 ? null : row[iValue];
     if (check.numeric && (typeof raw !== 'number' || !Number.isFinite(raw))) { skip('nonNumeric'); continue; }
     if (t < check.lastTime) { skip('outOfOrder'); continue; }

@@ -50,7 +50,9 @@ export function addToSlots(slots: DaySlots, a: number, b: number, weight = 1): v
 interface Acc { sum: number; n: number; peak: number }
 const acc = (): Acc => ({ sum: 0, n: 0, peak: -Infinity });
 const add = (a: Acc, v: number) => { a.sum += v; a.n += 1; if (v > a.peak) a.peak = v; };
-const cell = (a: Acc): Cell | null => (a.n ? { mean: a.sum / a.n, peak: a.peak } : null);
+// rounded, so sums added in another order (days arrive concurrently) give the same figures
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+const cell = (a: Acc): Cell | null => (a.n ? { mean: r6(a.sum / a.n), peak: r6(a.peak) } : null);
 
 /** Mean and peak of slot values, per hour × weekday, hour, weekday and day. */
 export interface CellStats {
@@ -89,7 +91,7 @@ export function createCellStats(): CellStats {
         grid: grid.map((row) => row.map(cell)),
         byHour: byHour.map(cell),
         byWeekday: byWeekday.map(cell),
-        byDay: byDay.map((d) => ({ day: d.day, value: cell(d.acc) })),
+        byDay: [...byDay].sort((a, b) => (a.day < b.day ? -1 : 1)).map((d) => ({ day: d.day, value: cell(d.acc) })),
       };
     },
     peakDay() {

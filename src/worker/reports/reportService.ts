@@ -100,6 +100,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       cacheKey: (type, day, filter) => (day.key < today ? `${locationId}|${type}|${day.key}|${filter}` : null),
       cache: o.cache,
       now: o.now,
+      locationSensors: (type) => new Set([...o.store.sensors.values()].filter((s) => s.type === type).map((s) => s.id)),
       signal: run.signal,
       onWarning: o.warn,
       onProgress(progress) {

@@ -36,6 +36,8 @@ export interface RunReportOptions {
   onProgress(progress: ReportProgress): void;
   onWarning(message: string): void;
   concurrency?: number;
+  /** every sensor of a type in the location (a whole-type page also carries sensors outside the report's scope) */
+  locationSensors?(type: string): ReadonlySet<string>;
 }
 
 export class ReportCancelled extends Error {
@@ -84,7 +86,9 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
       progress.pagesFromCache += cached.length;
       pagesOfDoneTasks += cached.length;
     } else {
-      const check: PageCheck = { known: o.aggregator.known(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped };
+      const check: PageCheck = {
+        known: o.aggregator.known(type), inLocation: o.locationSensors?.(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped,
+      };
       const keep: ColumnarPage[] = [];
       let start = day.start;
       let first = true;

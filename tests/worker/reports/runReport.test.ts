@@ -85,6 +85,16 @@ describe('runReport', () => {
     expect(s.stats().calls).toBe(1);
   });
 
+  it('leaves out rows of the location\'s other sensors quietly when it reads the whole type', async () => {
+    const s = setup();
+    const others = [...s.store.sensors.values()].filter((x) => x.type === 'occupancy').map((x) => x.id);
+    const { progress, warnings } = run(s, null, { locationSensors: () => new Set(others) });
+    const p = await progress;
+    expect(p.state).toBe('done');
+    expect(p.skipped.unknownSensor).toBe(0);
+    expect(warnings).toEqual([]);
+  });
+
   it('skips bad rows, counts them and warns once', async () => {
     const s = setup();
     const fetchPage = async (type: string, q: MeasurementsQuery) => {
