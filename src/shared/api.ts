@@ -528,6 +528,8 @@ export interface EngineApi {
 
   /** stops paging the report of this request (its view shows 'cancelled') */
   cancelReport(request: ReportRequest): Promise<void>;
+  /** runs a cancelled or failed report of this request again; its open views follow */
+  rerunReport(request: ReportRequest): Promise<void>;
   /** moves the playback of a floor and day to an instant (clamped to the day) */
   setPlaybackTime(floorId: Id, day: string, time: number): Promise<void>;
 

@@ -689,6 +689,7 @@ export function createEngine(deps: EngineDeps): Engine {
     setManualLocation: actions.setManualLocation,
     markNotificationRead: actions.markNotificationRead,
     async cancelReport(request) { reports.cancel(request); },
+    async rerunReport(request) { reports.retry(request); },
     async setPlaybackTime(floorId, day, time) { playback.setTime(floorId, day, time); },
 
     async setOnline(online) {

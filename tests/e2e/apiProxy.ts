@@ -1,7 +1,8 @@
 // A loopback proxy in front of the reference server for e2e tests: it can
-// hold requests back (a slow network) and go down and come back on the same
-// port (a server outage), HTTP and WebSocket alike, while the server behind
-// it keeps its data and sessions.
+// hold requests back (a slow network), refuse the requests of one path (a
+// failing endpoint), and go down and come back on the same port (a server
+// outage), HTTP and WebSocket alike, while the server behind it keeps its
+// data and sessions.
 
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -9,9 +10,11 @@ import type { AddressInfo } from 'node:net';
 
 export interface ApiProxy {
   url: string;
-  /** new requests (those whose path matches, when given) wait until release() */
-  hold(match?: (path: string) => boolean): void;
+  /** new requests (those the match takes, when given: it sees the path and the method) wait until release() */
+  hold(match?: (path: string, method: string) => boolean): void;
   release(): void;
+  /** requests whose path matches are answered with this status and not forwarded; null: none */
+  fail(path: RegExp | null, status?: number): void;
   /** closes the port and cuts every open connection */
   stop(): Promise<void>;
   /** listens again on the same port */
@@ -23,7 +26,8 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   let held: Array<() => void> | null = null;
-  let holds: (path: string) => boolean = () => true;
+  let holds: (path: string, method: string) => boolean = () => true;
+  let failing: { path: RegExp; status: number } | null = null;
   let port = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -42,7 +46,15 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   };
 
   const server: Server = createServer((req, res) => {
-    if (held && holds(req.url ?? '/')) held.push(() => forward(req, res));
+    const path = req.url ?? '/';
+    // preflights pass, so the browser reads the refusal itself rather than a CORS failure
+    if (req.method !== 'OPTIONS' && failing?.path.test(path)) {
+      // a browser reads an answer from another origin only with the CORS header
+      res.writeHead(failing.status, { 'content-type': 'application/json', 'access-control-allow-origin': req.headers.origin ?? '*' });
+      res.end(JSON.stringify({ error: 'refused by the test proxy' }));
+      return;
+    }
+    if (held && holds(path, req.method ?? 'GET')) held.push(() => forward(req, res));
     else forward(req, res);
   });
   server.on('connection', (socket) => {
@@ -92,6 +104,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   const release = () => {
     const queue = held ?? [];
     held = null;
+    holdOnly = null;
     for (const go of queue) go();
   };
 
@@ -102,6 +115,9 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
       holds = match ?? (() => true);
     },
     release,
+    fail(path, status = 503) {
+      failing = path ? { path, status } : null;
+    },
     stop,
     start: listen,
     async close() {

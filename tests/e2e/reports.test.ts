@@ -1,6 +1,9 @@
 // Reports in Chromium as a person uses them: open each report from the
-// Reports tab, change the period, export the table as CSV and read the file,
-// with a screenshot of each screen in test-results/e2e/.
+// Reports tab, watch it page and cancel it, meet a failing server and an
+// empty period, change the period, export the table as CSV and read the
+// file, colour the floor, and play a day back by mouse and by keyboard, with
+// a screenshot of each screen in test-results/e2e/. The API is reached
+// through a proxy that can slow down or refuse the measurements.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +11,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
 
 let server: TestServer;
+let proxy: ApiProxy;
 let viewer: ViewerServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -18,11 +23,13 @@ let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const done = () => page.getByTestId('report-done').waitFor({ timeout: 60_000 });
+const MEASUREMENTS = /\/measurements\//;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   server = await startTestServer({ seed: { historyDays: 8 } });
-  viewer = await serveViewer(await buildViewer(), server.url);
+  proxy = await createApiProxy(server.url);
+  viewer = await serveViewer(await buildViewer(), proxy.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1500, height: 950 }, acceptDownloads: true });
   page = await context.newPage();
@@ -33,6 +40,7 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
   await viewer?.close();
+  await proxy?.close();
   await server?.close();
 });
 
@@ -48,20 +56,105 @@ describe('reports in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Desks' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(5);
     expect(await page.getByRole('img', { name: /mean and peak by hour/ }).count()).toBe(1);
+    const legends = await page.locator('section.reports').getByRole('list', { name: 'Legend' }).allInnerTexts();
+    expect(legends[0]).toMatch(/Mean\s+Peak \(highest ten minutes\)/);
+    expect(legends[1]).toMatch(/^0 %\s+\d+ %\s+No data$/);
     const url = new URL(page.url());
     expect(url.searchParams.get('report[kind]')).toBe('desk');
     expect(url.searchParams.get('report[from]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await shot('reports-01-desks');
   });
 
-  it('changes the period and keeps it in the URL', async () => {
+  it('shows its progress while it pages, cancels, and runs again', async () => {
+    // two pages of the network go through, the next ones wait: the report is caught half way
+    let through = 2;
+    proxy.hold((path, method) => method !== 'OPTIONS' && MEASUREMENTS.test(path) && through-- <= 0);
+    try {
+      await page.getByRole('button', { name: 'Last 14 days' }).click();
+      const bar = page.getByRole('progressbar', { name: 'Report progress' });
+      await bar.waitFor({ timeout: 30_000 });
+      await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 }).toBe(2);
+      expect(Number(await bar.getAttribute('max'))).toBeGreaterThanOrEqual(14);
+      expect(await page.getByTestId('report-loading').innerText()).toMatch(/^Loading 2 of about \d+ pages, [\d,]+ readings · \d+ s\s*Cancel$/);
+      await shot('reports-02-progress');
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    } finally {
+      proxy.release();
+    }
+    const cancelled = page.getByTestId('report-cancelled');
+    await cancelled.waitFor({ timeout: 30_000 });
+    expect(await cancelled.innerText()).toMatch(/^Report cancelled after \d+ of about \d+ pages\.\s*Run again$/);
+    expect(await page.locator('.report-table').count()).toBe(0);
+    await shot('reports-03-cancelled');
+    await page.getByRole('button', { name: 'Run again' }).click();
+    await done();
+    expect(await page.getByTestId('report-done').innerText()).toMatch(/saved on this device/);
+  });
+
+  it('says when the server refuses the measurements, and tries again', async () => {
+    proxy.fail(MEASUREMENTS, 503);
+    const error = page.getByTestId('report-error');
+    try {
+      await page.getByRole('button', { name: 'Environment' }).click();
+      await error.waitFor({ timeout: 30_000 });
+      expect(await error.innerText()).toMatch(/^The report could not be computed: The server answered 503\.\s*Try again$/);
+      await shot('reports-04-error');
+    } finally {
+      proxy.fail(null);
+    }
+    await error.getByRole('button', { name: 'Try again' }).click();
+    await done();
+    expect(await page.locator('.small-multiples figure').count()).toBeGreaterThan(0);
+    expect(await page.locator('section.reports').getByRole('list', { name: 'Legend' }).innerText()).toMatch(/Comfort band/);
+    await page.getByRole('button', { name: 'Desks' }).click();
+    await done();
+  });
+
+  it('opens a shared link to a period before any history and says nothing was measured', async () => {
+    const tz = server.server.store.locations.get(server.server.seed.locationIds[0]!)!.timezone;
+    const today = dateKeyOf(Date.now(), tz);
+    const link = new URL(page.url());
+    link.searchParams.set('report[from]', addDaysToKey(today, -60));
+    link.searchParams.set('report[to]', addDaysToKey(today, -54));
+    await page.goto(link.toString());
+    const empty = page.getByTestId('report-empty');
+    await empty.waitFor({ timeout: 60_000 });
+    expect(await empty.innerText()).toBe(`No readings from ${addDaysToKey(today, -60)} to ${addDaysToKey(today, -54)} in the whole location: the sensors sent nothing in this period. Choose another period.`);
+    expect(await page.locator('.report-table').count()).toBe(0);
+    await shot('reports-05-empty');
+  });
+
+  it('changes the period by a preset and by typed dates, and keeps it in the URL', async () => {
     const before = new URL(page.url()).searchParams.get('report[from]');
     await page.getByRole('button', { name: 'Yesterday' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('report[from]')).not.toBe(before);
     const url = new URL(page.url());
     expect(url.searchParams.get('report[from]')).toBe(url.searchParams.get('report[to]'));
     await done();
-    await shot('reports-02-yesterday');
+    await shot('reports-06-yesterday');
+
+    // typed as a person types into date fields (month, day, year), applied with Enter
+    const tz = server.server.store.locations.get(server.server.seed.locationIds[0]!)!.timezone;
+    const today = dateKeyOf(Date.now(), tz);
+    const [from, to] = [addDaysToKey(today, -5), addDaysToKey(today, -3)];
+    const typed = (key: string) => `${key.slice(5, 7)}${key.slice(8, 10)}${key.slice(0, 4)}`;
+    const fromBox = (await page.getByLabel('From', { exact: true }).boundingBox())!;
+    await page.mouse.click(fromBox.x + 12, fromBox.y + fromBox.height / 2);
+    await page.keyboard.type(typed(from));
+    const toBox = (await page.getByLabel('To', { exact: true }).boundingBox())!;
+    await page.mouse.click(toBox.x + 12, toBox.y + toBox.height / 2);
+    await page.keyboard.type(typed(addDaysToKey(from, -1)));
+    expect(await page.getByText('The period ends before it starts.').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    // still yesterday's report: nothing half-typed was run
+    expect(new URL(page.url()).searchParams.get('report[to]')).toBe(url.searchParams.get('report[to]'));
+    await page.mouse.click(toBox.x + 12, toBox.y + toBox.height / 2);
+    await page.keyboard.type(typed(to));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('report[to]')).toBe(to);
+    expect(new URL(page.url()).searchParams.get('report[from]')).toBe(from);
+    await done();
+    await shot('reports-06b-typed-period');
   });
 
   it('opens the room report and exports its table as CSV', async () => {
@@ -79,7 +172,7 @@ describe('reports in Chromium', () => {
     expect(lines).toHaveLength(rows + 1);
     const firstRoom = await page.locator('.report-table tbody tr').first().locator('td').first().innerText();
     expect(lines.slice(1).some((l) => l.startsWith(`${firstRoom},`))).toBe(true);
-    await shot('reports-03-rooms');
+    await shot('reports-07-rooms');
   });
 
   it('opens the environment and location reports', async () => {
@@ -87,12 +180,12 @@ describe('reports in Chromium', () => {
     await page.locator('th', { hasText: 'Outside band %' }).waitFor({ timeout: 60_000 });
     await done();
     expect(await page.locator('.small-multiples figure').count()).toBeGreaterThan(0);
-    await shot('reports-04-environment');
+    await shot('reports-08-environment');
     await page.getByRole('button', { name: 'Location' }).click();
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });
     await done();
     expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(0);
-    await shot('reports-05-location');
+    await shot('reports-09-location');
   });
 
   it('colours desks by utilisation on the report layer, with a legend, and a click shows the desk\'s report line', async () => {
@@ -109,7 +202,7 @@ describe('reports in Chromium', () => {
     await page.locator('rect.report-mark').first().click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: Utilisation (\d+ %|: no data)/);
-    await shot('reports-06-layer');
+    await shot('reports-10-layer');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 
@@ -120,7 +213,7 @@ describe('reports in Chromium', () => {
     await bookings.locator('li').first().waitFor({ timeout: 30_000 });
     expect(await bookings.innerText()).toMatch(/Completed as planned|Ended early|Extended|Removed|Upcoming|Unknown/);
     await bookings.scrollIntoViewIfNeeded();
-    await shot('reports-07-room-bookings');
+    await shot('reports-11-room-bookings');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 
@@ -161,7 +254,8 @@ describe('reports in Chromium', () => {
       if ((await statuses()) !== night) { changed = true; break; }
     }
     expect(changed).toBe(true);
-    await shot('reports-08-playback');
+    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${day} at \\d\\d:\\d\\d, not live\\.$`));
+    await shot('reports-12-playback');
 
     await bar.getByLabel('Speed').selectOption('3600');
     const before = await time.innerText();
@@ -172,9 +266,45 @@ describe('reports in Chromium', () => {
     await bar.getByRole('button', { name: 'Step forward 15 minutes' }).click();
     await expect.poll(() => time.innerText()).not.toBe(paused);
 
+
+    // the keyboard: Tab from the step button over speed and "Back to live" to the slider
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-keyshortcuts'))).toBe('Space PageUp PageDown Home End');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-valuetext'))).toMatch(/^\d\d:\d\d$/);
+    await page.keyboard.press('Home');
+    await expect.poll(() => time.innerText()).toBe('00:00');
+    await page.keyboard.press('PageUp');
+    await expect.poll(() => time.innerText()).toBe('00:15');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => time.innerText()).toBe('00:16');
+    await page.keyboard.press('End');
+    await expect.poll(() => time.innerText()).toBe('23:59');
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => time.innerText()).toBe('23:29');
+    /** the label of the focused control */
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? document.activeElement?.textContent ?? '');
+    // back over "Back to live" to the speed, two steps slower (3600× → 60×), and forward to the slider again
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Speed');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await bar.getByLabel('Speed').inputValue()).toBe('60');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Time of day');
+    await page.keyboard.press('Space');
+    await expect.poll(() => bar.getByRole('button', { name: 'Pause' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => time.innerText(), { timeout: 5_000 }).not.toBe('23:29');
+    await page.keyboard.press('Space');
+    await bar.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await shot('reports-13-playback-keys');
+
     await bar.getByRole('button', { name: 'Back to live' }).click();
     await page.getByRole('button', { name: 'Play back a day' }).waitFor();
     await expect.poll(() => desks.count()).toBe(liveDesks);
-    await shot('reports-09-back-to-live');
+    expect(await page.getByTestId('playback-indicator').count()).toBe(0);
+    await shot('reports-14-back-to-live');
   });
 });

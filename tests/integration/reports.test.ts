@@ -23,9 +23,9 @@ describe('report views against the reference server', () => {
   let timeZone: string;
   const engines: Engine[] = [];
 
-  async function openEngine(who: 'regular' | 'edit', db: string): Promise<Engine> {
+  async function openEngine(who: 'regular' | 'edit', db: string, fetch: typeof globalThis.fetch = (i, init) => globalThis.fetch(i, init)): Promise<Engine> {
     const engine = createEngine({
-      clock: systemClock, fetch: (i, init) => globalThis.fetch(i, init), transportFactory: createTransport,
+      clock: systemClock, fetch, transportFactory: createTransport,
       storage: createIdbStorage({ name: `${db}-entities` }), logger: createTestLogger(),
       pageCache: (user) => createIdbPageCache({ name: `${db}-pages`, userId: user, now: () => Date.now() }),
     });
@@ -104,6 +104,49 @@ describe('report views against the reference server', () => {
     expect(loc.meta!.progress.message).toBeNull();
     expect(loc.meta!.progress.state).toBe('done');
     expect([...loc.entries.values()].length).toBeGreaterThan(0);
+  });
+
+  it('runs a cancelled report again in place: the open view follows the new run to the end', async () => {
+    const engine = engines[0]!;
+    const request: ReportRequest = { kind: 'location', scope: { kind: 'location' }, period: lastDays(3) };
+    const view = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: request });
+    await engine.cancelReport(request);
+    await vi.waitFor(() => { expect(view.meta?.progress.state).toBe('cancelled'); }, WAIT);
+    expect(view.entries.size).toBe(0);
+    await engine.rerunReport(request);
+    await vi.waitFor(() => { expect(view.meta?.progress.state).toBe('done'); }, WAIT);
+    expect(view.meta!.progress.rows).toBeGreaterThan(0);
+    expect(view.entries.size).toBeGreaterThan(0);
+    // a finished report is not run again
+    const messages = view.messages.length;
+    await engine.rerunReport(request);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(view.messages.length).toBe(messages);
+  });
+
+  it('stops paging a report once its last view closes', async () => {
+    // measurement requests wait at a gate, so the test knows what is in flight when the views close
+    let asked = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const engine = await openEngine('regular', 'reports-c', async (input, init) => {
+      if (String(input).includes('/measurements/')) { asked += 1; await gate; }
+      return globalThis.fetch(input, init);
+    });
+    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: lastDays(10) };
+    const view = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: request });
+    const other = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: request });
+    await vi.waitFor(() => { expect(asked).toBe(4); }, WAIT);
+    await engine.unsubscribe(other.id);
+    await engine.unsubscribe(view.id);
+    open();
+    await new Promise((r) => setTimeout(r, 500));
+    // the 4 days in flight finished their page; none of the other 6 days was asked for
+    expect(asked).toBe(4);
+    // a new view starts it again and sees it through
+    const reopened = await finished(engine, request);
+    expect(reopened.meta!.progress.state).toBe('done');
+    expect(asked).toBeGreaterThanOrEqual(10);
   });
 
   it('refuses a report below the configured role with a message, and names a missing role', async () => {

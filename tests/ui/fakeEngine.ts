@@ -120,6 +120,7 @@ export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine 
     setManualLocation: vi.fn(async () => ok({})),
     markNotificationRead: vi.fn(async () => ok({})),
     cancelReport: vi.fn(async () => undefined),
+    rerunReport: vi.fn(async () => undefined),
     setPlaybackTime: vi.fn(async () => undefined),
     setOnline: vi.fn(async () => undefined),
   };

@@ -106,7 +106,7 @@ export function createEnvironmentAggregator(ctx: ReportContext, sensors: readonl
       const summary = emptySummary();
       summary.series = types.map((type) => {
         const h = hourly.get(type);
-        return { id: type, label: `${type} (${ENVIRONMENT_UNITS[type]})`, byHour: Array.from({ length: 24 }, (_, i) => (h && h.ms[i]! > 0 ? round(h.sum[i]! / h.ms[i]!, 1) : null)) };
+        return { id: type, label: `${type} (${ENVIRONMENT_UNITS[type]})`, band: [...COMFORT_BANDS[type]!] as [number, number], byHour: Array.from({ length: 24 }, (_, i) => (h && h.ms[i]! > 0 ? round(h.sum[i]! / h.ms[i]!, 1) : null)) };
       });
       summary.totals = types.map((type) => {
         const list = rows.filter((r) => r.type === type);

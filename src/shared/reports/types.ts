@@ -11,6 +11,9 @@ export type ReportScope =
   | { kind: 'building'; id: Id }
   | { kind: 'floor'; id: Id };
 
+/** Longest period a report covers (a quarter); longer requests are cut to it. */
+export const REPORT_MAX_DAYS = 92;
+
 /** Local dates of the location, both included ('YYYY-MM-DD'). */
 export interface ReportPeriod {
   from: string;
@@ -160,7 +163,7 @@ export interface ReportSummary {
   /** desk classes, booking classes… */
   counts: Record<string, number>;
   /** per series (floor, sensor type) → hour → mean, for small multiples */
-  series: Array<{ id: string; label: string; byHour: Array<number | null> }>;
+  series: Array<{ id: string; label: string; byHour: Array<number | null>; band?: [number, number] }>;
   /** the rows to look at first (worst rooms, busiest hours…) */
   highlights: Array<{ label: string; value: string }>;
 }

@@ -27,6 +27,7 @@ import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import { PlaybackBar } from './reports/PlaybackBar.js';
 import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
+import { formatLocalTime } from '../../shared/time.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
@@ -251,6 +252,11 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const notices = (
     <>
               <ConnectionBanner />
+              {playback && playbackDay ? (
+                <p className="playback-indicator" role="status" data-testid="playback-indicator">
+                  {`Replay of ${playbackDay}${playbackMeta ? ` at ${formatLocalTime(playbackMeta.time, timeZone ?? 'UTC')}` : ''}, not live.`}
+                </p>
+              ) : null}
               {structureMeta?.fromCache || floorMeta?.fromCache ? (
                 <p className="cache-indicator" role="status" data-testid="from-cache">
                   Showing saved data from this device.

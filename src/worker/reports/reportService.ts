@@ -2,12 +2,14 @@
 // joins) the run of its request on the loaded location; the view's entries
 // are the table rows, its meta the progress, summary and layer measure.
 // Runs are kept for a few requests, so reopening one answers at once;
-// cancelling stops paging; closed days' pages live in the page cache.
+// cancelling stops paging, and so does closing its last view (a period being
+// typed day by day leaves no run behind); closed days' pages live in the
+// page cache, so a run started again skips what it had read.
 
 import type { ViewSpec } from '../../shared/api.js';
 import { reportAccess, isReportKind } from '../../shared/reports/access.js';
 import { calendarDays, dateKeyOf, isDateKey, daysBetweenKeys } from '../../shared/reports/calendar.js';
-import { emptySkipped, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
+import { emptySkipped, REPORT_MAX_DAYS, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Role } from '../../shared/types.js';
 import type { ResolvedConfig } from '../../shared/config.js';
@@ -17,8 +19,6 @@ import { createScopedAggregator } from './reportScope.js';
 import { addMarks } from './reportMarks.js';
 import { runReport, type PageCache } from './runReport.js';
 
-/** Longest period a report covers (a quarter); longer requests are cut to it. */
-export const REPORT_MAX_DAYS = 92;
 const KEPT_RUNS = 8;
 
 export interface ReportServiceOptions {
@@ -65,12 +65,16 @@ function calendarDaysBack(key: string, days: number): string {
 export interface ReportService {
   source(spec: Extract<ViewSpec, { view: 'report' }>): ViewSource;
   cancel(request: ReportRequest): void;
+  /** runs a cancelled or failed report again, in place: its open views follow the new run */
+  retry(request: ReportRequest): void;
   /** sign-out, location change: stop and forget every run */
   reset(): void;
 }
 
 export function createReportService(o: ReportServiceOptions): ReportService {
   const runs = new Map<string, Run>();
+  /** open views per run key: a run still paging when its last view closes is cancelled */
+  const watchers = new Map<string, number>();
 
   function start(request: ReportRequest, key: string): Run {
     const config = o.config();
@@ -130,13 +134,27 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       const key = `${o.store.locationId}|${JSON.stringify(request)}`;
       let run = runs.get(key);
       if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(request, key);
-      const current = run;
+      const first = run;
+      watchers.set(key, (watchers.get(key) ?? 0) + 1);
+      let open = true;
+      // a retry replaces the run under the same key; a run pushed out of the kept ones stays this view's
+      const current = () => runs.get(key) ?? first;
       return {
-        keys: () => current.rows.keys(),
-        entry: (k) => current.rows.get(k),
-        meta: () => ({ ...current.meta }),
+        keys: () => current().rows.keys(),
+        entry: (k) => current().rows.get(k),
+        meta: () => ({ ...current().meta }),
         affected: (d) => (d.get('reports') === 'all' || (d.get('reports') as Set<string> | undefined)?.has(key) ? 'all' : null),
         metaAffected: (d) => d.get('reports') === 'all' || !!(d.get('reports') as Set<string> | undefined)?.has(key),
+        close() {
+          if (!open) return;
+          open = false;
+          const left = (watchers.get(key) ?? 1) - 1;
+          if (left > 0) { watchers.set(key, left); return; }
+          watchers.delete(key);
+          // nobody looks at it any more: stop paging (closed days already read stay in the page cache)
+          const r = current();
+          if (r.meta.progress.state === 'loading') r.signal.cancelled = true;
+        },
       };
     },
     cancel(request) {
@@ -144,9 +162,21 @@ export function createReportService(o: ReportServiceOptions): ReportService {
         if (JSON.stringify(run.request) === JSON.stringify(request) && run.meta.progress.state === 'loading') run.signal.cancelled = true;
       }
     },
+    retry(raw) {
+      const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
+      const request = normalizeRequest(raw, dateKeyOf(o.now(), location?.timezone || 'UTC'));
+      if (!request) return;
+      const key = `${o.store.locationId}|${JSON.stringify(request)}`;
+      const run = runs.get(key);
+      if (!run || (run.meta.progress.state !== 'cancelled' && run.meta.progress.state !== 'error')) return;
+      runs.delete(key);
+      start(request, key);
+      o.markDirty(key);
+    },
     reset() {
       for (const run of runs.values()) run.signal.cancelled = true;
       runs.clear();
+      watchers.clear();
     },
   };
 }

@@ -146,7 +146,11 @@ const REASON_WORDS = {
   unknownSensor: 'of unknown sensors', columnCount: 'with a wrong column count', nonNumeric: 'with a non-numeric value', outOfOrder: 'out of time order',
 } as const;
 
+/** Failed fetches reject with a TypeError (browsers and Node alike): no answer came. */
+export const REPORT_UNREACHABLE = 'The server could not be reached (offline?).';
+
 function describe(error: unknown): string {
   if (error && typeof error === 'object' && 'status' in error) return `The server answered ${(error as { status: unknown }).status}.`;
+  if (error instanceof TypeError) return REPORT_UNREACHABLE;
   return (error as Error)?.message ?? String(error);
 }

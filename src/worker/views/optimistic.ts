@@ -160,6 +160,7 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
           return new Set([...(own ?? []), ...keys]);
         },
         metaAffected: (d) => source.metaAffected(d),
+        close: source.close ? () => source.close!() : undefined,
       };
     },
   };

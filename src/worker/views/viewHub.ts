@@ -30,6 +30,8 @@ export interface ViewSource<E = unknown, M = unknown> {
   /** keys that may have changed for this dirty set; null when unaffected */
   affected(dirty: Dirty): Iterable<string> | 'all' | null;
   metaAffected(dirty: Dirty): boolean;
+  /** the subscription ended: work kept going only for it may stop (a report nobody watches) */
+  close?(): void;
 }
 
 export type ViewSourceFactory = (spec: ViewSpec) => ViewSource;
@@ -179,6 +181,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       const sub = subs.get(id);
       if (!sub) return;
       subs.delete(id);
+      try { sub.source.close?.(); } catch (error) { logger.warn('A view did not close cleanly', error); }
       // a Comlink proxy keeps its port (and Node) alive until released
       const release = (sub.listener as unknown as Record<symbol, unknown>)[Comlink.releaseProxy];
       if (typeof release === 'function') {

@@ -8,7 +8,7 @@ import { addDaysToKey, calendarDays, dateKeyOf } from '../../../src/shared/repor
 import { createDeskAggregator } from '../../../src/shared/reports/deskReport.js';
 import type { DeskRow } from '../../../src/shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
-import { runReport } from '../../../src/worker/reports/runReport.js';
+import { REPORT_UNREACHABLE, runReport } from '../../../src/worker/reports/runReport.js';
 import { createMemoryPageCache } from '../../../src/worker/storage/idbPageCache.js';
 
 const NOW = Date.UTC(2025, 3, 9, 9, 0, 0);
@@ -109,5 +109,14 @@ describe('runReport', () => {
     expect(p.skipped.nonNumeric).toBeGreaterThan(0);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^Skipped \d+ bad measurement rows: /);
+  });
+
+  it('ends in error with words a person understands when the server cannot be reached or refuses', async () => {
+    const s = setup();
+    const unreachable = await run(s, null, { fetchPage: () => Promise.reject(new TypeError('Failed to fetch')) }).progress;
+    expect(unreachable).toMatchObject({ state: 'error', message: REPORT_UNREACHABLE });
+    expect(REPORT_UNREACHABLE).toBe('The server could not be reached (offline?).');
+    const refused = await run(s, null, { fetchPage: () => Promise.reject(Object.assign(new Error('HTTP 503'), { status: 503 })) }).progress;
+    expect(refused).toMatchObject({ state: 'error', message: 'The server answered 503.' });
   });
 });

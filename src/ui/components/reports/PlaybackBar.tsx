@@ -1,8 +1,10 @@
 // The playback bar under the map (issue 13 §2): a day, a time slider, play
 // and pause, steps, and the speed (1×–3600×). The worker replays; this only
 // moves the time and shows where it is. Live views stay subscribed meanwhile.
+// Keys as in media players: Space plays or pauses, ←/→ move a minute on the
+// slider, Page Up/Down a quarter hour, Home/End the day's bounds.
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlaybackMeta } from '../../../shared/api.js';
 import { useEngine } from '../../hooks/engineContext.js';
 import { formatLocalTime } from '../../../shared/time.js';
@@ -21,14 +23,18 @@ export interface PlaybackBarProps {
   onClose(): void;
 }
 
+/** Elements whose own keys Space belongs to (a button clicks, a select opens, a date field edits). */
+const OWNS_SPACE = new Set(['BUTTON', 'SELECT', 'TEXTAREA']);
+
 export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClose }: PlaybackBarProps) {
   const { api } = useEngine();
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(600);
-  const ids = { day: useId(), time: useId(), speed: useId() };
+  const ids = { day: useId(), time: useId(), speed: useId(), keys: useId() };
   const time = useRef<number | null>(null);
   if (meta && time.current === null) time.current = meta.time;
   const ready = meta?.progress.state === 'done';
+  const empty = ready && meta.progress.rows === 0;
 
   const seek = (t: number) => {
     if (!meta) return;
@@ -49,34 +55,65 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
   }, [playing, speed, meta?.start, meta?.end, day, floorId]);
 
   const shown = meta?.time ?? meta?.start ?? 0;
+  const clock = meta ? formatLocalTime(shown, timeZone ?? 'UTC') : '—';
+
+  const onBarKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    if (e.key === ' ' && ready && !OWNS_SPACE.has(target.tagName) && (target as HTMLInputElement).type !== 'date') {
+      e.preventDefault();
+      setPlaying((p) => !p);
+    }
+  };
+  const onSliderKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'PageUp' || e.key === 'PageDown') {
+      e.preventDefault();
+      seek(shown + (e.key === 'PageUp' ? STEP_MS : -STEP_MS));
+    }
+  };
+
+  const progress = meta?.progress;
   return (
-    <div className="playback-bar" role="group" aria-label="Playback" data-day={meta?.day} data-state={meta?.progress.state}>
-      <label htmlFor={ids.day}>Day</label>
-      <input id={ids.day} type="date" value={day} max={maxDay} onChange={(e) => { if (e.target.value) onDay(e.target.value); }} />
-      <button type="button" onClick={() => seek(shown - STEP_MS)} disabled={!ready} aria-label="Step back 15 minutes">−15 min</button>
-      <button type="button" onClick={() => setPlaying((p) => !p)} disabled={!ready} aria-pressed={playing}>{playing ? 'Pause' : 'Play'}</button>
-      <button type="button" onClick={() => seek(shown + STEP_MS)} disabled={!ready} aria-label="Step forward 15 minutes">+15 min</button>
-      <label htmlFor={ids.time} className="visually-hidden">Time of day</label>
-      <input
-        id={ids.time}
-        type="range"
-        min={meta?.start ?? 0}
-        max={(meta?.end ?? 1) - 1}
-        step={60_000}
-        value={shown}
-        disabled={!ready}
-        onChange={(e) => seek(Number(e.target.value))}
-      />
-      <output htmlFor={ids.time} data-testid="playback-time">{meta ? formatLocalTime(shown, timeZone ?? 'UTC') : '—'}</output>
-      <label htmlFor={ids.speed}>Speed</label>
-      <select id={ids.speed} value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
-        {PLAYBACK_SPEEDS.map((s) => <option key={s} value={s}>{`${s}×`}</option>)}
-      </select>
-      {meta?.progress.state === 'loading' ? (
-        <span role="status">{`Loading the day: ${meta.progress.pagesLoaded} of about ${meta.progress.pagesEstimated} pages`}</span>
-      ) : null}
-      {meta?.progress.state === 'error' ? <span role="alert">{`Could not load the day: ${meta.progress.message ?? ''}`}</span> : null}
-      <button type="button" onClick={onClose}>Back to live</button>
+    <div className="playback-bar" role="group" aria-label="Playback" data-day={meta?.day} data-state={progress?.state} onKeyDown={onBarKey}>
+      <div className="playback-controls">
+        <label htmlFor={ids.day}>Day</label>
+        <input id={ids.day} type="date" value={day} max={maxDay} onChange={(e) => { if (e.target.value) onDay(e.target.value); }} />
+        <button type="button" onClick={() => seek(shown - STEP_MS)} disabled={!ready} aria-label="Step back 15 minutes">−15 min</button>
+        <button type="button" className="play" onClick={() => setPlaying((p) => !p)} disabled={!ready} aria-pressed={playing}>{playing ? 'Pause' : 'Play'}</button>
+        <button type="button" onClick={() => seek(shown + STEP_MS)} disabled={!ready} aria-label="Step forward 15 minutes">+15 min</button>
+        <label htmlFor={ids.speed}>Speed</label>
+        <select id={ids.speed} value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+          {PLAYBACK_SPEEDS.map((s) => <option key={s} value={s}>{`${s}×`}</option>)}
+        </select>
+        <button type="button" className="back-to-live" onClick={onClose}>Back to live</button>
+      </div>
+      <div className="playback-track">
+        <label htmlFor={ids.time} className="visually-hidden">Time of day</label>
+        <input
+          id={ids.time}
+          type="range"
+          min={meta?.start ?? 0}
+          max={(meta?.end ?? 1) - 1}
+          step={60_000}
+          value={shown}
+          disabled={!ready}
+          aria-valuetext={clock}
+          aria-describedby={ids.keys}
+          aria-keyshortcuts="Space PageUp PageDown Home End"
+          onChange={(e) => seek(Number(e.target.value))}
+          onKeyDown={onSliderKey}
+        />
+        <output htmlFor={ids.time} data-testid="playback-time">{clock}</output>
+        <span className="playback-status" role="status">
+          {!progress || progress.state === 'loading' ? (
+            <>
+              <progress max={Math.max(1, progress?.pagesEstimated ?? 1)} value={progress?.pagesLoaded ?? 0} aria-label="Loading the day" />
+              {`Loading the day: ${progress?.pagesLoaded ?? 0} of about ${progress?.pagesEstimated || '?'} pages`}
+            </>
+          ) : empty ? `No readings on ${day}: nothing to replay.` : null}
+        </span>
+        {progress?.state === 'error' ? <span role="alert" className="error">{`Could not load the day: ${progress.message ?? ''}`}</span> : null}
+        <span id={ids.keys} className="visually-hidden">Space plays or pauses; arrow keys move a minute, Page Up and Page Down a quarter hour.</span>
+      </div>
     </div>
   );
 }

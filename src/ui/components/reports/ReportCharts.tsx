@@ -8,6 +8,7 @@ import { scaleBand, scaleLinear, scaleSequential } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { Cell, ReportSummary } from '../../../shared/reports/types.js';
 
+const NO_DATA = '#eeeeee';
 const WEEKDAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const fmt = (v: number, share: boolean) => (share ? `${Math.round(v * 100)} %` : String(Math.round(v * 10) / 10));
 
@@ -17,20 +18,29 @@ export function HourBars({ cells, share, label }: { cells: Array<Cell | null>; s
   const top = max(cells, (c) => c?.peak ?? 0) || 1;
   const y = scaleLinear().domain([0, top]).range([h - pad, 4]);
   return (
-    <svg className="chart hour-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
-      {cells.map((c, i) => (c ? (
-        <g key={i}>
-          <rect className="peak" x={x(i)} width={x.bandwidth()} y={y(c.peak)} height={y(0) - y(c.peak)}>
-            <title>{`${String(i).padStart(2, '0')}:00 peak ${fmt(c.peak, share)}`}</title>
-          </rect>
-          <rect className="mean" x={x(i)} width={x.bandwidth()} y={y(c.mean)} height={y(0) - y(c.mean)}>
-            <title>{`${String(i).padStart(2, '0')}:00 mean ${fmt(c.mean, share)}`}</title>
-          </rect>
-        </g>
-      ) : null))}
-      {[0, 6, 12, 18].map((i) => <text key={i} x={(x(i) ?? 0) + x.bandwidth() / 2} y={h - 4} className="axis">{`${i}h`}</text>)}
-      <text x={2} y={12} className="axis">{fmt(top, share)}</text>
-    </svg>
+    <figure className="chart-figure">
+      <svg className="chart hour-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
+        {cells.map((c, i) => (c ? (
+          <g key={i}>
+            <rect className="peak" x={x(i)} width={x.bandwidth()} y={y(c.peak)} height={y(0) - y(c.peak)}>
+              <title>{`${String(i).padStart(2, '0')}:00 peak ${fmt(c.peak, share)}`}</title>
+            </rect>
+            <rect className="mean" x={x(i)} width={x.bandwidth()} y={y(c.mean)} height={y(0) - y(c.mean)}>
+              <title>{`${String(i).padStart(2, '0')}:00 mean ${fmt(c.mean, share)}`}</title>
+            </rect>
+          </g>
+        ) : null))}
+        {[0, 6, 12, 18].map((i) => <text key={i} x={(x(i) ?? 0) + x.bandwidth() / 2} y={h - 4} className="axis">{`${i}h`}</text>)}
+        <text x={2} y={12} className="axis">{fmt(top, share)}</text>
+      </svg>
+      <figcaption>
+        <span className="chart-title">{label}</span>
+        <ul className="chart-legend" aria-label="Legend">
+          <li><span className="swatch mean" aria-hidden="true" />Mean</li>
+          <li><span className="swatch peak" aria-hidden="true" />Peak (highest ten minutes)</li>
+        </ul>
+      </figcaption>
+    </figure>
   );
 }
 
@@ -40,46 +50,75 @@ export function HeatGrid({ grid, hourStart, hourEnd, share, label }: { grid: Rep
   const color = scaleSequential(interpolateRgb('#e3f2fd', '#0d47a1')).domain([0, top]);
   const cw = 22; const ch = 16; const left = 32;
   return (
-    <svg className="chart heat-grid" viewBox={`0 0 ${left + hours.length * cw} ${8 * ch}`} role="img" aria-label={label}>
-      {hours.map((hr, j) => <text key={hr} x={left + j * cw + 2} y={ch - 4} className="axis">{hr}</text>)}
-      {[1, 2, 3, 4, 5, 6, 7].map((d) => (
-        <g key={d}>
-          <text x={0} y={d * ch + ch - 4} className="axis">{WEEKDAYS[d]}</text>
-          {hours.map((hr, j) => {
-            const c = grid[d]?.[hr] ?? null;
-            return (
-              <rect key={hr} x={left + j * cw} y={d * ch} width={cw - 1} height={ch - 1} fill={c ? color(c.mean) : '#eeeeee'}>
-                <title>{`${WEEKDAYS[d]} ${hr}:00 ${c ? `mean ${fmt(c.mean, share)}, peak ${fmt(c.peak, share)}` : 'no data'}`}</title>
-              </rect>
-            );
-          })}
-        </g>
-      ))}
-    </svg>
+    <figure className="chart-figure">
+      <svg className="chart heat-grid" viewBox={`0 0 ${left + hours.length * cw} ${8 * ch}`} role="img" aria-label={label}>
+        {hours.map((hr, j) => <text key={hr} x={left + j * cw + 2} y={ch - 4} className="axis">{hr}</text>)}
+        {[1, 2, 3, 4, 5, 6, 7].map((d) => (
+          <g key={d}>
+            <text x={0} y={d * ch + ch - 4} className="axis">{WEEKDAYS[d]}</text>
+            {hours.map((hr, j) => {
+              const c = grid[d]?.[hr] ?? null;
+              return (
+                <rect key={hr} x={left + j * cw} y={d * ch} width={cw - 1} height={ch - 1} fill={c ? color(c.mean) : NO_DATA}>
+                  <title>{`${WEEKDAYS[d]} ${hr}:00 ${c ? `mean ${fmt(c.mean, share)}, peak ${fmt(c.peak, share)}` : 'no data'}`}</title>
+                </rect>
+              );
+            })}
+          </g>
+        ))}
+      </svg>
+      <figcaption>
+        <span className="chart-title">{label}</span>
+        <ul className="chart-legend" aria-label="Legend">
+          <li>
+            <span>{fmt(0, share)}</span>
+            <span className="ramp" aria-hidden="true" style={{ background: `linear-gradient(to right, ${color(0)}, ${color(top)})` }} />
+            <span>{fmt(top, share)}</span>
+          </li>
+          <li><span className="swatch" aria-hidden="true" style={{ background: NO_DATA }} />No data</li>
+        </ul>
+      </figcaption>
+    </figure>
   );
 }
 
-export function SmallMultiples({ series }: { series: ReportSummary['series'] }) {
-  const w = 150; const h = 60;
-  const x = scaleLinear().domain([0, 23]).range([4, w - 4]);
+export function SmallMultiples({ series, hourStart, hourEnd }: { series: ReportSummary['series']; hourStart: number; hourEnd: number }) {
+  const w = 150; const h = 64; const bottom = 10;
+  const x = scaleLinear().domain([0, 23]).range([30, w - 4]);
   return (
-    <div className="small-multiples">
-      {series.map((s) => {
-        const values = s.byHour.map((v, i) => [i, v] as const).filter((p): p is readonly [number, number] => p[1] !== null);
-        const [lo = 0, hi = 1] = extent(values, (p) => p[1]);
-        const y = scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).nice().range([h - 4, 10]);
-        const path = line<readonly [number, number]>().x((p) => x(p[0])).y((p) => y(p[1]))(values) ?? '';
-        return (
-          <figure key={s.id}>
-            <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${s.label} by hour`}>
-              <path d={path} className="series" />
-              <text x={2} y={8} className="axis">{`${y.domain()[1]}`}</text>
-              <text x={2} y={h - 1} className="axis">{`${y.domain()[0]}`}</text>
-            </svg>
-            <figcaption>{s.label}</figcaption>
-          </figure>
-        );
-      })}
-    </div>
+    <figure className="chart-figure">
+      <div className="small-multiples">
+        {series.map((s) => {
+          const values = s.byHour.map((v, i) => [i, v] as const).filter((p): p is readonly [number, number] => p[1] !== null);
+          const [lo = 0, hi = 1] = extent(values, (p) => p[1]);
+          const y = scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).nice().range([h - bottom, 6]);
+          const [d0, d1] = y.domain() as [number, number];
+          const path = line<readonly [number, number]>().x((p) => x(p[0])).y((p) => y(p[1]))(values) ?? '';
+          // the comfort band, cut to what the chart shows
+          const band = s.band ? [Math.max(d0, s.band[0]), Math.min(d1, s.band[1])] as const : null;
+          return (
+            <figure key={s.id}>
+              <svg className="chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${s.label} by hour${s.band ? `, comfort band ${s.band[0]}–${s.band[1]}` : ''}`}>
+                {band && band[1] > band[0] ? <rect className="band" x={x(0)} width={x(23) - x(0)} y={y(band[1])} height={y(band[0]) - y(band[1])} /> : null}
+                <rect className="working-hours" x={x(hourStart)} width={x(Math.min(23, hourEnd)) - x(hourStart)} y={h - bottom} height={2} />
+                <path d={path} className="series" />
+                <text x={28} y={10} className="axis" textAnchor="end">{d1}</text>
+                <text x={28} y={h - bottom} className="axis" textAnchor="end">{d0}</text>
+                {[0, 6, 12, 18].map((i) => <text key={i} x={x(i)} y={h - 1} className="axis" textAnchor="middle">{`${i}h`}</text>)}
+              </svg>
+              <figcaption>{s.label}</figcaption>
+            </figure>
+          );
+        })}
+      </div>
+      <figcaption>
+        <span className="chart-title">Time-weighted mean by hour of day, all days of the period</span>
+        <ul className="chart-legend" aria-label="Legend">
+          <li><span className="swatch series" aria-hidden="true" />Mean of the period</li>
+          <li><span className="swatch band" aria-hidden="true" />Comfort band</li>
+          <li><span className="swatch working-hours" aria-hidden="true" />{`Working hours ${hourStart}–${hourEnd}`}</li>
+        </ul>
+      </figcaption>
+    </figure>
   );
 }

@@ -7,9 +7,10 @@ import { useEffect, useId, useMemo } from 'react';
 import type { ReportKind } from '../../../shared/config.js';
 import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
 import type { ReportRequest, ReportRow } from '../../../shared/reports/types.js';
-import { useEngine } from '../../hooks/engineContext.js';
 import { useView, useViewEntries, useViewMeta } from '../../hooks/useView.js';
 import { HeatGrid, HourBars, SmallMultiples } from './ReportCharts.js';
+import { PeriodPicker } from './PeriodPicker.js';
+import { ReportState } from './ReportState.js';
 import { REPORT_COLUMNS } from './reportColumns.js';
 
 const KINDS: Array<{ kind: ReportKind; label: string }> = [
@@ -46,13 +47,12 @@ function download(name: string, text: string): void {
 }
 
 export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, buildingName, floorId, floorName }: ReportsPanelProps) {
-  const { api } = useEngine();
   const request = useMemo(() => withDefaults(raw, timeZone), [raw, timeZone]);
   const spec = useMemo(() => ({ view: 'report' as const, report: request }), [request]);
   const view = useView(spec);
   const meta = useViewMeta(view);
   const entries = useViewEntries(view);
-  const ids = { scope: useId(), from: useId(), to: useId() };
+  const ids = { scope: useId() };
   // the mirror keeps the previous report's rows until the new snapshot: show only this request's
   const current = !!meta && JSON.stringify(meta.request) === JSON.stringify(request);
   const rows = useMemo(() => (current ? (Object.values(entries) as ReportRow[]).filter((r) => r.kind === request.kind) : []), [entries, current, request.kind]);
@@ -68,6 +68,8 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
   };
 
   const share = request.kind !== 'location';
+  const scopeName = request.scope.kind === 'location' ? 'the whole location'
+    : request.scope.kind === 'building' ? (buildingName ?? 'this building') : (floorName(request.scope.id) ?? 'this floor');
   const summary = meta?.summary;
   return (
     <section className="reports" aria-label="Reports">
@@ -90,45 +92,26 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
           {buildingId ? <option value="building">{buildingName ?? 'This building'}</option> : null}
           {floorId ? <option value="floor">{floorName(floorId) ?? 'This floor'}</option> : null}
         </select>
-        <label htmlFor={ids.from}>From</label>
-        <input id={ids.from} type="date" value={request.period.from} max={request.period.to}
-          onChange={(e) => { if (e.target.value) set({ period: { ...request.period, from: e.target.value } }); }} />
-        <label htmlFor={ids.to}>To</label>
-        <input id={ids.to} type="date" value={request.period.to} min={request.period.from}
-          onChange={(e) => { if (e.target.value) set({ period: { ...request.period, to: e.target.value } }); }} />
-        <div className="period-presets" role="group" aria-label="Period">
-          {[['Yesterday', 1, 1], ['Last 7 days', 6, 0], ['Last 14 days', 13, 0]].map(([label, back, end]) => (
-            <button key={label as string} type="button" onClick={() => {
-              const today = dateKeyOf(Date.now(), timeZone);
-              set({ period: { from: addDaysToKey(today, -(back as number)), to: addDaysToKey(today, -(end as number)) } });
-            }}>{label}</button>
-          ))}
-        </div>
+        <PeriodPicker period={request.period} timeZone={timeZone} onChange={(period) => set({ period })} />
       </div>
 
-      {!progress ? <p role="status">Loading the report…</p> : null}
-      {progress?.state === 'loading' ? (
-        <div className="report-progress" role="status">
-          <progress max={Math.max(1, progress.pagesEstimated)} value={progress.pagesLoaded} aria-label="Report progress" />
-          <span>{`${progress.pagesLoaded} of about ${progress.pagesEstimated} pages, ${progress.rows.toLocaleString('en-US')} rows`}</span>
-          <button type="button" onClick={() => void api.cancelReport(request)}>Cancel</button>
-        </div>
-      ) : null}
-      {progress?.state === 'denied' ? <p role="alert" className="error">{progress.message}</p> : null}
-      {progress?.state === 'cancelled' ? <p role="status">Report cancelled. Change the period or scope to run it again.</p> : null}
-      {progress?.state === 'error' ? <p role="alert" className="error">{`The report could not be computed: ${progress.message ?? 'unknown error'}`}</p> : null}
+      <ReportState request={request} progress={progress} scopeName={scopeName} />
 
-      {progress?.state === 'done' && summary ? (
+      {progress?.state === 'done' && summary && progress.rows > 0 ? (
         <>
-          <p className="report-meta" role="status" data-testid="report-done">
+          <p
+            className="report-meta" role="status" data-testid="report-done"
+            data-rows={progress.rows} data-pages={progress.pagesLoaded} data-from-cache={progress.pagesFromCache} data-elapsed-ms={Math.round(progress.elapsedMs)}
+          >
             {`${rows.length} rows from ${progress.rows.toLocaleString('en-US')} readings in ${progress.pagesLoaded} pages`
-              + `${progress.pagesFromCache ? ` (${progress.pagesFromCache} saved on this device)` : ''}; working hours ${meta!.hourStart}–${meta!.hourEnd}, ${meta!.timeZone}.`}
+              + `${progress.pagesFromCache ? ` (${progress.pagesFromCache} saved on this device)` : ''}`
+              + `, computed in ${(progress.elapsedMs / 1000).toFixed(1)} s; working hours ${meta!.hourStart}–${meta!.hourEnd}, ${meta!.timeZone}.`}
             {Object.values(progress.skipped).some((n) => n > 0) ? ` Skipped ${Object.values(progress.skipped).reduce((a, b) => a + b, 0)} bad rows.` : ''}
           </p>
           <dl className="report-totals">
             {[...summary.totals, ...summary.highlights].map((t) => <div key={t.label}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
           </dl>
-          {request.kind === 'environment' ? <SmallMultiples series={summary.series} /> : (
+          {request.kind === 'environment' ? <SmallMultiples series={summary.series} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} /> : (
             <>
               <HourBars cells={summary.byHour} share={share} label={`${KINDS.find((k) => k.kind === request.kind)!.label}: mean and peak by hour of working days`} />
               <HeatGrid grid={summary.grid} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} share={share} label="Mean by hour and weekday" />
