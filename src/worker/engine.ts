@@ -249,7 +249,8 @@ export function createEngine(deps: EngineDeps): Engine {
       return rest.measurements(store.organizationId, store.locationId, type, query);
     },
     cache: pageCache,
-    markDirty: (key) => hub.markDirty('reports', [key]),
+    markDirty: (key) => hub.markDirty('reports', key === null ? 'all' : [key]),
+    ready: () => locationLive,
     warn: (message) => feed.post('warning', 'validation', message),
   });
   const playback = createPlaybackService({
@@ -296,6 +297,7 @@ export function createEngine(deps: EngineDeps): Engine {
       restRestore = null;
       viewSaver.start();
       rederiveUsers();
+      reports.locationReady();
       hub.markDirty('structure');
       hub.markDirty('session');
       hub.markDirty('connection');

@@ -4,6 +4,7 @@ import { SELF_KEY, type SessionView } from '../../src/shared/api.js';
 import { addDaysToKey, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import type { DeskRow, EnvironmentRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
+import { REPORT_WAITING } from '../../src/worker/reports/reportService.js';
 import { systemClock } from '../../src/worker/systemClock.js';
 import { createIdbPageCache } from '../../src/worker/storage/idbPageCache.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
@@ -23,7 +24,7 @@ describe('report views against the reference server', () => {
   let timeZone: string;
   const engines: Engine[] = [];
 
-  async function openEngine(who: 'regular' | 'edit', db: string, fetch: typeof globalThis.fetch = (i, init) => globalThis.fetch(i, init)): Promise<Engine> {
+  async function openEngine(who: 'regular' | 'edit', db: string, fetch: typeof globalThis.fetch = (i, init) => globalThis.fetch(i, init), beforeSignIn?: (engine: Engine) => Promise<void>): Promise<Engine> {
     const engine = createEngine({
       clock: systemClock, fetch, transportFactory: createTransport,
       storage: createIdbStorage({ name: `${db}-entities` }), logger: createTestLogger(),
@@ -31,6 +32,7 @@ describe('report views against the reference server', () => {
     });
     engines.push(engine);
     await engine.init({ host: t.url });
+    await beforeSignIn?.(engine);
     const session = await collect<SessionView>(engine, { view: 'session' });
     expect((await engine.signIn(t.accounts[who].email, t.accounts[who].password)).ok).toBe(true);
     expect((await engine.selectOrganization(t.accounts[who].organizationId)).ok).toBe(true);
@@ -147,6 +149,20 @@ describe('report views against the reference server', () => {
     const reopened = await finished(engine, request);
     expect(reopened.meta!.progress.state).toBe('done');
     expect(asked).toBeGreaterThanOrEqual(10);
+  });
+
+  it('waits for the location before it computes a report opened before sign-in (a shared link)', async () => {
+    let early: Awaited<ReturnType<typeof collect<ReportRow, ReportMeta>>> | null = null;
+    await openEngine('regular', 'reports-d', undefined, async (engine) => {
+      early = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: { kind: 'desk', scope: { kind: 'location' }, period: lastDays(4) } });
+      await vi.waitFor(() => { expect(early!.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING }); }, WAIT);
+    });
+    expect(REPORT_WAITING).toBe('Waiting for the location to load…');
+    await vi.waitFor(() => { expect(early!.meta?.progress.state).toBe('done'); }, WAIT);
+    expect(early!.meta!.progress.rows).toBeGreaterThan(0);
+    const desks = [...early!.entries.values()] as DeskRow[];
+    expect(desks.length).toBeGreaterThan(0);
+    expect(desks.some((d) => d.class !== 'no_data')).toBe(true);
   });
 
   it('refuses a report below the configured role with a message, and names a missing role', async () => {

@@ -45,6 +45,12 @@ describe('ReportsPanel', () => {
     expect(engine.cancelReport).toHaveBeenCalledWith(request);
   });
 
+  it('says it waits for the location instead of showing an empty progress bar', async () => {
+    show(progress({ message: 'Waiting for the location to load…' }));
+    expect((await screen.findByTestId('report-waiting')).textContent).toBe('Waiting for the location to load…');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
   it('offers to run a cancelled report again', async () => {
     const engine = show(progress({ state: 'cancelled', pagesLoaded: 3, pagesEstimated: 40 }));
     expect((await screen.findByTestId('report-cancelled')).textContent).toContain('Report cancelled after 3 of about 40 pages.');

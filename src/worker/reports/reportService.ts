@@ -4,7 +4,10 @@
 // Runs are kept for a few requests, so reopening one answers at once;
 // cancelling stops paging, and so does closing its last view (a period being
 // typed day by day leaves no run behind); closed days' pages live in the
-// page cache, so a run started again skips what it had read.
+// page cache, so a run started again skips what it had read. A view opened
+// before the location's live load (a shared link opened at sign-in) waits,
+// saying so, and starts when the assets are there: a report of an empty store
+// would be a report of nothing.
 
 import type { ViewSpec } from '../../shared/api.js';
 import { reportAccess, isReportKind } from '../../shared/reports/access.js';
@@ -14,7 +17,7 @@ import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.
 import type { Role } from '../../shared/types.js';
 import type { ResolvedConfig } from '../../shared/config.js';
 import type { Store } from '../store/store.js';
-import type { ViewSource } from '../views/viewHub.js';
+import type { Dirty, ViewSource } from '../views/viewHub.js';
 import { createScopedAggregator } from './reportScope.js';
 import { addMarks } from './reportMarks.js';
 import { runReport, type PageCache } from './runReport.js';
@@ -30,7 +33,10 @@ export interface ReportServiceOptions {
   now(): number;
   fetchPage(type: string, query: MeasurementsQuery): Promise<MeasurementsResponse>;
   cache: PageCache | null;
-  markDirty(key: string): void;
+  /** a run's view changed; null: every report view */
+  markDirty(key: string | null): void;
+  /** the location's assets are in the store (its live load arrived): a report of an empty store would be empty */
+  ready(): boolean;
   warn(message: string): void;
 }
 
@@ -67,14 +73,57 @@ export interface ReportService {
   cancel(request: ReportRequest): void;
   /** runs a cancelled or failed report again, in place: its open views follow the new run */
   retry(request: ReportRequest): void;
-  /** sign-out, location change: stop and forget every run */
+  /** the location's assets are in the store now: open views waiting for them start (or join) their runs */
+  locationReady(): void;
+  /** sign-out, location change: stop and forget every run; open views wait for the next location */
   reset(): void;
+}
+
+/** What a view waiting for the location shows. */
+export const REPORT_WAITING = 'Waiting for the location to load…';
+
+/** An open report view: its request, and the run it follows once the location is there. */
+interface OpenView {
+  request: ReportRequest;
+  bound: { key: string; run: Run } | null;
 }
 
 export function createReportService(o: ReportServiceOptions): ReportService {
   const runs = new Map<string, Run>();
   /** open views per run key: a run still paging when its last view closes is cancelled */
   const watchers = new Map<string, number>();
+  const views = new Set<OpenView>();
+  const keyOf = (request: ReportRequest) => `${o.store.locationId}|${JSON.stringify(request)}`;
+
+  function unwatch(key: string): void {
+    const left = (watchers.get(key) ?? 1) - 1;
+    if (left > 0) { watchers.set(key, left); return; }
+    watchers.delete(key);
+    // nobody looks at it any more: stop paging (closed days already read stay in the page cache)
+    const run = runs.get(key);
+    if (run?.meta.progress.state === 'loading') run.signal.cancelled = true;
+  }
+
+  /** Binds a view to its run on the loaded location, starting the run unless one is going or done. */
+  function bind(view: OpenView): void {
+    if (!o.ready() || !o.store.locationId) return;
+    const key = keyOf(view.request);
+    if (view.bound?.key === key) return;
+    if (view.bound) unwatch(view.bound.key);
+    let run = runs.get(key);
+    if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(view.request, key);
+    watchers.set(key, (watchers.get(key) ?? 0) + 1);
+    view.bound = { key, run };
+  }
+
+  function waiting(request: ReportRequest): ReportMeta {
+    const config = o.config();
+    const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
+    return {
+      request, timeZone: location?.timezone || 'UTC', hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
+      progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: REPORT_WAITING },
+    };
+  }
 
   function start(request: ReportRequest, key: string): Run {
     const config = o.config();
@@ -131,29 +180,25 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       const today = dateKeyOf(o.now(), location?.timezone || 'UTC');
       const request = normalizeRequest(spec.report, today);
       if (!request) throw new TypeError('Malformed report request');
-      const key = `${o.store.locationId}|${JSON.stringify(request)}`;
-      let run = runs.get(key);
-      if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(request, key);
-      const first = run;
-      watchers.set(key, (watchers.get(key) ?? 0) + 1);
-      let open = true;
+      const view: OpenView = { request, bound: null };
+      views.add(view);
+      bind(view);
       // a retry replaces the run under the same key; a run pushed out of the kept ones stays this view's
-      const current = () => runs.get(key) ?? first;
+      const current = () => (view.bound ? runs.get(view.bound.key) ?? view.bound.run : null);
+      const mine = (d: Dirty) => {
+        const dirty = d.get('reports') as Set<string> | 'all' | undefined;
+        return dirty === 'all' || (!!view.bound && !!dirty?.has(view.bound.key));
+      };
       return {
-        keys: () => current().rows.keys(),
-        entry: (k) => current().rows.get(k),
-        meta: () => ({ ...current().meta }),
-        affected: (d) => (d.get('reports') === 'all' || (d.get('reports') as Set<string> | undefined)?.has(key) ? 'all' : null),
-        metaAffected: (d) => d.get('reports') === 'all' || !!(d.get('reports') as Set<string> | undefined)?.has(key),
+        keys: () => current()?.rows.keys() ?? [],
+        entry: (k) => current()?.rows.get(k),
+        meta: () => { const run = current(); return run ? { ...run.meta } : waiting(request); },
+        affected: (d) => (mine(d) ? 'all' : null),
+        metaAffected: mine,
         close() {
-          if (!open) return;
-          open = false;
-          const left = (watchers.get(key) ?? 1) - 1;
-          if (left > 0) { watchers.set(key, left); return; }
-          watchers.delete(key);
-          // nobody looks at it any more: stop paging (closed days already read stay in the page cache)
-          const r = current();
-          if (r.meta.progress.state === 'loading') r.signal.cancelled = true;
+          if (!views.delete(view)) return;
+          if (view.bound) unwatch(view.bound.key);
+          view.bound = null;
         },
       };
     },
@@ -166,17 +211,22 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
       const request = normalizeRequest(raw, dateKeyOf(o.now(), location?.timezone || 'UTC'));
       if (!request) return;
-      const key = `${o.store.locationId}|${JSON.stringify(request)}`;
+      const key = keyOf(request);
       const run = runs.get(key);
       if (!run || (run.meta.progress.state !== 'cancelled' && run.meta.progress.state !== 'error')) return;
       runs.delete(key);
       start(request, key);
       o.markDirty(key);
     },
+    locationReady() {
+      for (const view of views) bind(view);
+      o.markDirty(null);
+    },
     reset() {
       for (const run of runs.values()) run.signal.cancelled = true;
       runs.clear();
       watchers.clear();
+      for (const view of views) view.bound = null;
     },
   };
 }

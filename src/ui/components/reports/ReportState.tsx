@@ -13,6 +13,8 @@ export function ReportState({ request, progress, scopeName }: { request: ReportR
   const pages = `${progress.pagesLoaded} of about ${progress.pagesEstimated} pages`;
   switch (progress.state) {
     case 'loading':
+      // before its first page: waiting for the location, in the worker's words
+      if (progress.message && progress.pagesLoaded === 0) return <p role="status" className="report-state" data-testid="report-waiting">{progress.message}</p>;
       return (
         <div className="report-progress report-state" role="status" data-testid="report-loading">
           <progress max={Math.max(1, progress.pagesEstimated)} value={progress.pagesLoaded} aria-label="Report progress" />
