@@ -67,7 +67,8 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
   const onSliderKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'PageUp' || e.key === 'PageDown') {
       e.preventDefault();
-      seek(shown + (e.key === 'PageUp' ? STEP_MS : -STEP_MS));
+      // from the time last asked for: the worker's answer may not be back between two quick keys
+      seek((time.current ?? shown) + (e.key === 'PageUp' ? STEP_MS : -STEP_MS));
     }
   };
 
@@ -77,9 +78,9 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
       <div className="playback-controls">
         <label htmlFor={ids.day}>Day</label>
         <input id={ids.day} type="date" value={day} max={maxDay} onChange={(e) => { if (e.target.value) onDay(e.target.value); }} />
-        <button type="button" onClick={() => seek(shown - STEP_MS)} disabled={!ready} aria-label="Step back 15 minutes">−15 min</button>
+        <button type="button" onClick={() => seek((time.current ?? shown) - STEP_MS)} disabled={!ready} aria-label="Step back 15 minutes">−15 min</button>
         <button type="button" className="play" onClick={() => setPlaying((p) => !p)} disabled={!ready} aria-pressed={playing}>{playing ? 'Pause' : 'Play'}</button>
-        <button type="button" onClick={() => seek(shown + STEP_MS)} disabled={!ready} aria-label="Step forward 15 minutes">+15 min</button>
+        <button type="button" onClick={() => seek((time.current ?? shown) + STEP_MS)} disabled={!ready} aria-label="Step forward 15 minutes">+15 min</button>
         <label htmlFor={ids.speed}>Speed</label>
         <select id={ids.speed} value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
           {PLAYBACK_SPEEDS.map((s) => <option key={s} value={s}>{`${s}×`}</option>)}
