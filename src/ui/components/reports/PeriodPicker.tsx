@@ -2,7 +2,7 @@
 // applies on "Apply" (or Enter), so typing a date segment by segment does not
 // start a report for every half-typed period.
 
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { addDaysToKey, dateKeyOf, daysBetweenKeys, isDateKey } from '../../../shared/reports/calendar.js';
 import { REPORT_MAX_DAYS, type ReportPeriod } from '../../../shared/reports/types.js';
 
@@ -22,8 +22,13 @@ export function periodProblem(period: ReportPeriod): string | null {
 export function PeriodPicker({ period, timeZone, onChange }: { period: ReportPeriod; timeZone: string; onChange(period: ReportPeriod): void }) {
   const ids = { from: useId(), to: useId(), problem: useId() };
   const [draft, setDraft] = useState(period);
-  // a preset, the URL or another view moved the period: the fields follow
-  useEffect(() => setDraft(period), [period.from, period.to]); // eslint-disable-line react-hooks/exhaustive-deps
+  // a preset, the URL or another view moved the period: the fields follow, in
+  // this render (React's "adjust state when a prop changes"), not one later
+  const [draftOf, setDraftOf] = useState(period);
+  if (draftOf.from !== period.from || draftOf.to !== period.to) {
+    setDraftOf(period);
+    setDraft(period);
+  }
   const problem = periodProblem(draft);
   const changed = draft.from !== period.from || draft.to !== period.to;
   const apply = (e: FormEvent) => {

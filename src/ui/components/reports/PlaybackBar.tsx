@@ -4,7 +4,7 @@
 // Keys as in media players: Space plays or pauses, ←/→ move a minute on the
 // slider, Page Up/Down a quarter hour, Home/End the day's bounds.
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlaybackMeta } from '../../../shared/api.js';
 import { useEngine } from '../../hooks/engineContext.js';
 import { formatLocalTime } from '../../../shared/time.js';
@@ -43,16 +43,19 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
   };
 
   useEffect(() => { time.current = null; setPlaying(false); }, [day, floorId]);
+  // a tick reads the speed, day and bounds of the moment it fires: changing the
+  // speed while playing does not restart the clock
+  const tick = useEffectEvent(() => {
+    if (!meta) return;
+    const next = (time.current ?? meta.start) + TICK_MS * speed;
+    if (next >= meta.end - 1) setPlaying(false);
+    seek(next);
+  });
   useEffect(() => {
-    if (!playing || !meta) return undefined;
-    const timer = setInterval(() => {
-      const next = (time.current ?? meta.start) + TICK_MS * speed;
-      if (next >= meta.end - 1) setPlaying(false);
-      seek(next);
-    }, TICK_MS);
+    if (!playing) return undefined;
+    const timer = setInterval(tick, TICK_MS);
     return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [playing, speed, meta?.start, meta?.end, day, floorId]);
+  }, [playing]);
 
   const shown = meta?.time ?? meta?.start ?? 0;
   const clock = meta ? formatLocalTime(shown, timeZone ?? 'UTC') : '—';
