@@ -13,8 +13,8 @@ export function context(from: string, to: string, extra: Partial<ReportContext> 
 }
 
 /** Feeds wire rows of one type to the aggregator day by day, as the runner does (each day gets the rows before it as previous validity). */
-export function feed(agg: Aggregator, ctx: ReportContext, type: string, rows: unknown[][]): void {
-  const columns = [...MEASUREMENT_BASE_COLUMNS, ...(MEASUREMENT_EXTRA_COLUMNS[type] ?? [])];
+export function feed(agg: Aggregator, ctx: ReportContext, type: string, rows: unknown[][], columnsAsSent?: readonly string[]): void {
+  const columns = columnsAsSent ?? [...MEASUREMENT_BASE_COLUMNS, ...(MEASUREMENT_EXTRA_COLUMNS[type] ?? [])];
   for (const day of calendarDays(ctx.period.from, ctx.period.to, ctx.timeZone)) {
     const sorted = [...rows].sort((a, b) => (a[0] as number) - (b[0] as number));
     // the server's previous validity: per sensor the last row before the day, if it reaches the day
