@@ -80,7 +80,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
       socket.on('error', () => out.destroy());
       socket.on('close', () => out.destroy());
     };
-    if (held && holds(req.url ?? '/')) held.push(go);
+    if (held && holds(req.url ?? '/', req.method ?? 'GET')) held.push(go);
     else go();
   });
 
@@ -104,7 +104,7 @@ export async function createApiProxy(target: string): Promise<ApiProxy> {
   const release = () => {
     const queue = held ?? [];
     held = null;
-    holdOnly = null;
+    holds = () => true;
     for (const go of queue) go();
   };
 
