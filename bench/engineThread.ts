@@ -73,7 +73,7 @@ function liveLoad(server: StoreyServer): { stop(): number } {
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   let sent = 0;
   const timer = setInterval(() => {
-    for (let i = 0; i < perTick; i += PACKET) server.publisher.publishLocation(scope, traffic.take(PACKET));
+    for (let i = 0; i < perTick; i += PACKET) server.publisher.publishAudiences(scope, traffic.take(PACKET));
     sent += perTick;
   }, TICK_MS);
   return { stop: () => { clearInterval(timer); return sent; } };

@@ -1,12 +1,13 @@
 // One stream per scope: a random id per server process and a sequence that
 // grows by one per message. Mutations call `publish` synchronously, so a REST
 // read taken in the same tick reports exactly the position it contains;
-// sending is queued per scope so messages leave in sequence order. A
-// location has two streams: the public one (filtered) and the edit audience's
-// complete mirror (docs/protocol.md §5), fed together by publishLocation.
+// sending is queued per scope so messages leave in sequence order. An
+// organization and a location each have two streams: the shared one
+// (filtered) and the edit audience's complete mirror (docs/protocol.md §5),
+// fed together by publishAudiences.
 
 import { randomBytes } from 'node:crypto';
-import { locationStreamScope, scopeKey, type LiveChange, type StreamPosition, type StreamScope } from '../../src/shared/protocol.js';
+import { locationStreamScope, organizationStreamScope, scopeKey, type LiveChange, type StreamPosition, type StreamScope } from '../../src/shared/protocol.js';
 import { encodeChanges } from './packetCodec.js';
 
 /** Where encoded messages go: the Pusher SDK, an MQTT client, or a test. */
@@ -19,11 +20,12 @@ export interface Publisher {
   /** assigns sequences now, sends in order; returns the payloads sent */
   publish(scope: StreamScope, changes: LiveChange[]): string[];
   /**
-   * Publishes a location mutation on both of its streams: `publicChanges`
-   * (without what only the edit role may see) on the public one, `editChanges`
-   * (everything, unfiltered) on the edit audience's. Either may be empty.
+   * Publishes an organization or location mutation on both of its streams:
+   * `publicChanges` (without what only the edit role may see) on the shared
+   * one, `editChanges` (everything, unfiltered) on the edit audience's.
+   * Either may be empty.
    */
-  publishLocation(scope: StreamScope, publicChanges: LiveChange[], editChanges?: LiveChange[]): void;
+  publishAudiences(scope: StreamScope, publicChanges: LiveChange[], editChanges?: LiveChange[]): void;
   /** resolves when everything published so far has been handed to the sink */
   flush(): Promise<void>;
   onPublish(listener: (scope: StreamScope, payloads: string[]) => void): () => void;
@@ -85,10 +87,16 @@ export function createPublisher(sink: LiveSink | null = null): Publisher {
       for (const l of listeners) l(scope, payloads);
       return payloads;
     },
-    publishLocation(scope, publicChanges, editChanges = publicChanges) {
-      if (scope.kind !== 'location') throw new TypeError(`publishLocation needs a location scope, not ${scopeKey(scope)}`);
-      publisher.publish(locationStreamScope(scope.organizationId, scope.locationId), publicChanges);
-      publisher.publish(locationStreamScope(scope.organizationId, scope.locationId, 'edit'), editChanges);
+    publishAudiences(scope, publicChanges, editChanges = publicChanges) {
+      if (scope.kind === 'location') {
+        publisher.publish(locationStreamScope(scope.organizationId, scope.locationId), publicChanges);
+        publisher.publish(locationStreamScope(scope.organizationId, scope.locationId, 'edit'), editChanges);
+      } else if (scope.kind === 'organization') {
+        publisher.publish(organizationStreamScope(scope.organizationId), publicChanges);
+        publisher.publish(organizationStreamScope(scope.organizationId, 'edit'), editChanges);
+      } else {
+        throw new TypeError(`publishAudiences needs an organization or location scope, not ${scopeKey(scope)}`);
+      }
     },
     async flush() {
       await Promise.all([...streams.values()].map((s) => s.queue));

@@ -17,7 +17,7 @@ import {
   verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
-import { HttpError, canFollowScope, currentSession, currentUser, notFound, organizationFor } from './guard.js';
+import { HttpError, canFollowScope, currentSession, currentUser, notFound, organizationFor, userAsSeenBy } from './guard.js';
 import { checkPasswordChangeOfOther } from './userPolicy.js';
 import type { RouteContext } from './context.js';
 
@@ -204,7 +204,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     const session = { userId: user.id, sessionId: currentSession(req).id };
     const live = transport ? await transport.settingsFor(user, { hostname: req.hostname, port: req.port ?? ctx.port() }, session) : {};
     return {
-      user: user as unknown as Settings['user'],
+      user: userAsSeenBy(store, user, user) as unknown as Settings['user'],
       permissions: [...user.permissions],
       cdn_base_url: `${req.protocol}://${req.host}/v1/files/`,
       ...live,

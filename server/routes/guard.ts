@@ -4,7 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
-import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, locationStreamScope, type StreamScope } from '../../src/shared/protocol.js';
+import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, locationStreamScope, organizationStreamScope, type StreamScope } from '../../src/shared/protocol.js';
 import type { WireAsset, WireLocation, WireOrganization, WireUser } from '../../src/shared/rest.js';
 import type { Id, Role } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
@@ -98,12 +98,25 @@ export function locationScopeFor(store: Store, user: WireUser, locId: Id): Strea
   return locationStreamScope(scope.organizationId, scope.locationId, hasRole(user.permissions, 'edit') ? 'edit' : null);
 }
 
+/**
+ * The organization stream a user follows: the edit audience's complete
+ * mirror with the edit role (users' positions on hidden floors included),
+ * otherwise the shared one. Their REST loads report this stream's position.
+ */
+export function organizationScopeFor(user: WireUser, orgId: Id): StreamScope {
+  return organizationStreamScope(orgId, hasRole(user.permissions, 'edit') ? 'edit' : null);
+}
+
+/** A user as `viewer` may see them: without the edit role, the shared version (no position on a hidden floor). */
+export function userAsSeenBy(store: Store, viewer: WireUser, user: WireUser): WireUser {
+  return hasRole(viewer.permissions, 'edit') ? user : store.publicUser(user);
+}
+
 /** Whether `user` may follow the stream of `scope` (Pusher channel auth, docs/server.md). */
 export function canFollowScope(store: Store, user: WireUser, scope: StreamScope): boolean {
   if (scope.kind === 'user') return scope.userId === user.id;
   if (!canReachOrganization(user, scope.organizationId) || !store.organizations.has(scope.organizationId)) return false;
-  if (scope.kind === 'organization') return true;
-  if (store.locations.get(scope.locationId)?.organization_id !== scope.organizationId) return false;
+  if (scope.kind === 'location' && store.locations.get(scope.locationId)?.organization_id !== scope.organizationId) return false;
   return scope.audience !== 'edit' || hasRole(user.permissions, 'edit');
 }
 

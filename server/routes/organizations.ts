@@ -10,7 +10,7 @@ import {
 } from '../../src/shared/schemas/organizations.js';
 import { hasRole } from '../auth.js';
 import type { RouteContext } from './context.js';
-import { HttpError, currentUser, locationFor, organizationFor, requireRole, setStreamHeaders } from './guard.js';
+import { HttpError, currentUser, locationFor, organizationFor, organizationScopeFor, requireRole, setStreamHeaders } from './guard.js';
 
 function validTimezone(tz: string): boolean {
   try {
@@ -37,7 +37,7 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
   app.get('/v1/organizations/:orgId', { schema: { params: Params('orgId') } }, async (req, reply) => {
     const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
-    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
     return org;
   });
 
@@ -64,7 +64,7 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
   app.get('/v1/organizations/:orgId/locations', { schema: { params: Params('orgId') } }, async (req, reply) => {
     const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
-    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
     return org.locations.map((id) => store.locations.get(id)!) satisfies WireLocation[];
   });
 
@@ -84,7 +84,7 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
   app.get('/v1/organizations/:orgId/locations/:locId', { schema: { params: Params('orgId', 'locId') } }, async (req, reply) => {
     const { orgId, locId } = req.params;
     const loc = locationFor(store, currentUser(req), orgId, locId);
-    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
     return loc;
   });
 

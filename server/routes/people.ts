@@ -16,7 +16,8 @@ import { hashPassword, verifyPassword } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import {
-  HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, organizationFor, requireRole, setStreamHeaders,
+  HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, organizationFor, organizationScopeFor, requireRole,
+  setStreamHeaders, userAsSeenBy,
 } from './guard.js';
 import { checkGrant, checkUserUpdate, requireManages } from './userPolicy.js';
 
@@ -36,9 +37,11 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
 
   app.get('/v1/organizations/:orgId/users', { schema: { params: Params('orgId') } }, async (req, reply) => {
     const { orgId } = req.params;
-    organizationFor(store, currentUser(req), orgId);
-    setStreamHeaders(store, reply, store.organizationScope(orgId));
-    return [...store.users.values()].filter((u) => u.organization_id === orgId);
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    setStreamHeaders(store, reply, organizationScopeFor(me, orgId));
+    // a position on a floor only the edit role sees is withheld from the others (docs/security.md)
+    return [...store.users.values()].filter((u) => u.organization_id === orgId).map((u) => userAsSeenBy(store, me, u));
   });
 
   app.post('/v1/organizations/:orgId/users', {
@@ -58,8 +61,9 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
 
   app.get('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id') } }, async (req) => {
     const { orgId, id } = req.params;
-    organizationFor(store, currentUser(req), orgId);
-    return userIn(orgId, id);
+    const me = currentUser(req);
+    organizationFor(store, me, orgId);
+    return userAsSeenBy(store, me, userIn(orgId, id));
   });
 
   app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id'), body: UpdateUserRequest } }, async (req) => {
@@ -84,7 +88,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
         throw new HttpError(400, 'body/location must name a floor of a location of this organization');
       }
     }
-    return store.updateUser(id, { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) });
+    return userAsSeenBy(store, me, store.updateUser(id, { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) }));
   });
 
   app.delete('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id') } }, async (req, reply) => {
@@ -168,7 +172,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     if (!orgId) throw new HttpError(400, 'querystring must have organization_id or location_id');
     if (loc && loc.organization_id !== orgId) throw notFound('Location');
     organizationFor(store, me, orgId);
-    setStreamHeaders(store, reply, store.organizationScope(orgId));
+    setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
     return [...store.externalObjects.values()].filter((o) =>
       o.organization_id === orgId && (!q.location_id || o.location_id === null || o.location_id === q.location_id)) satisfies WireExternalObject[];
   });

@@ -19,6 +19,8 @@ import {
 } from './records.js';
 import { NOTHING_HIDDEN, hiddenIn, isSensorHidden, publicAsset, sameHidden, type Hidden } from './visibility.js';
 
+const NO_IDS: ReadonlySet<Id> = new Set();
+
 /** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
 export const HISTORY_MAX_ROWS = 5_000;
 
@@ -53,6 +55,8 @@ export interface Store {
   isAssetPublic(asset: WireAsset): boolean;
   /** what of the location only the edit role may see: hidden assets and the sensors serving them (store/visibility.ts) */
   hiddenIn(locationId: Id): Hidden;
+  /** a user as every role may see them: their position withheld unless it is on a floor the public sees */
+  publicUser(user: WireUser): WireUser;
   floorOf(asset: WireAsset): WireAsset | null;
   userByEmail(email: string): WireUser | undefined;
 
@@ -124,6 +128,9 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     const loc = mustGet(s.locations, locationId, 'location');
     return { kind: 'location', organizationId: loc.organization_id, locationId };
   }
+  function organizationOf(locationId: Id): Id {
+    return mustGet(s.locations, locationId, 'location').organization_id;
+  }
   function organizationScope(organizationId: Id): StreamScope {
     return { kind: 'organization', organizationId };
   }
@@ -177,8 +184,37 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     }
     return out;
   }
-  function publishOrg(orgId: Id, changes: LiveChange[]) {
-    publisher.publish(organizationScope(orgId), changes);
+  /** `changes` on both of the organization's streams, or `editChanges` (unfiltered) on the edit one */
+  function publishOrg(orgId: Id, changes: LiveChange[], editChanges: LiveChange[] = changes) {
+    publisher.publishAudiences(organizationScope(orgId), changes, editChanges);
+  }
+  function publicUser(user: WireUser): WireUser {
+    const at = user.location;
+    if (!at) return user;
+    const floor = s.assets.get(at.floor_id);
+    const shown = floor?.type === 'floor' && floor.location_id === at.location_id && isAssetPublic(floor);
+    return shown ? user : { ...user, location: null };
+  }
+  /** a user change: the shared version on the shared stream, the real one on the edit stream */
+  function publishUser(user: WireUser, kind: 'created' | 'modified') {
+    publishOrg(user.organization_id, [{ collection: 'users', kind, id: user.id, data: publicUser(user) }], [{ collection: 'users', kind, id: user.id, data: user }]);
+  }
+  /**
+   * Users whose shared position changed because floors of one location were
+   * hidden, shown or removed (`gone`): their shared version again, on the
+   * shared organization stream only (the edit stream's users did not change).
+   */
+  function publishPositionSideEffects(orgId: Id, before: Hidden, after: Hidden, gone: ReadonlySet<Id>) {
+    if (publisher.muted || (gone.size === 0 && sameHidden(before, after))) return;
+    const out: LiveChange[] = [];
+    for (const u of s.users.values()) {
+      const floorId = u.location?.floor_id;
+      if (u.organization_id !== orgId || floorId === undefined) continue;
+      const was = before.assets.has(floorId);
+      const is = after.assets.has(floorId) || gone.has(floorId);
+      if (was !== is) out.push({ collection: 'users', kind: 'modified', id: u.id, data: publicUser(u) });
+    }
+    publisher.publish(organizationScope(orgId), out);
   }
   function orgChange(org: WireOrganization, kind: 'created' | 'modified'): LiveChange {
     return { collection: 'organizations', kind, id: org.id, data: org };
@@ -204,7 +240,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   }
 
   Object.assign(store, {
-    nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf,
+    nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser,
     userByEmail(email: string) {
       const wanted = email.toLowerCase();
       for (const u of s.users.values()) if (u.email === wanted) return u;
@@ -257,7 +293,9 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     },
     deleteLocation(id) {
       const loc = mustGet(s.locations, id, 'location');
-      for (const a of [...s.assets.values()]) if (a.location_id === id) s.assets.delete(a.id);
+      const before = hiddenBefore(id);
+      const gone = new Set<Id>();
+      for (const a of [...s.assets.values()]) if (a.location_id === id) { s.assets.delete(a.id); gone.add(a.id); }
       for (const sn of [...s.sensors.values()]) if (sn.location_id === id) { s.sensors.delete(sn.id); s.history.delete(sn.id); }
       for (const t of [...s.locationTags.values()]) if (t.location_id === id) s.locationTags.delete(t.id);
       s.locations.delete(id);
@@ -270,6 +308,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         changes.push(orgChange(org, 'modified'));
       }
       publishOrg(loc.organization_id, changes);
+      // positions on its floors are withheld from the shared stream from now on
+      publishPositionSideEffects(loc.organization_id, before, NOTHING_HIDDEN, gone);
     },
 
     createAsset(locationId, body, ownerId) {
@@ -279,7 +319,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       s.assets.set(asset.id, asset);
       const after = hiddenBefore(locationId);
       const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
-      publisher.publishLocation(scope, [...shown, ...publicSideEffects(locationId, before, after, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
+      publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, before, after, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
       return asset;
     },
     updateAsset(id, patch) {
@@ -296,7 +336,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       else if (wasPublic) changes.push({ collection: 'assets', kind: 'deleted', id });
       changes.push(...publicSideEffects(asset.location_id, before, after, id));
       // the edit stream sees everything, so only the asset itself changed there
-      publisher.publishLocation(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
+      publisher.publishAudiences(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
+      publishPositionSideEffects(organizationOf(asset.location_id), before, after, NO_IDS);
       return asset;
     },
     deleteAsset(id) {
@@ -308,14 +349,15 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const after = hiddenBefore(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
       const shown = publicSideEffects(asset.location_id, before, after, id);
-      publisher.publishLocation(locationScope(asset.location_id), [...(wasPublic ? deleted : []), ...shown], deleted);
+      publisher.publishAudiences(locationScope(asset.location_id), [...(wasPublic ? deleted : []), ...shown], deleted);
+      publishPositionSideEffects(organizationOf(asset.location_id), before, after, new Set([id]));
     },
     createSensor(locationId, body) {
       const scope = locationScope(locationId);
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
       const change: LiveChange = { collection: 'sensors', kind: 'created', id: sensor.id, data: sensor };
-      publisher.publishLocation(scope, isSensorHidden(sensor, hiddenBefore(locationId)) ? [] : [change], [change]);
+      publisher.publishAudiences(scope, isSensorHidden(sensor, hiddenBefore(locationId)) ? [] : [change], [change]);
       return sensor;
     },
     updateSensor(id, patch) {
@@ -326,7 +368,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const is = isSensorHidden(sensor, hidden);
       const change: LiveChange = { collection: 'sensors', kind: 'modified', id, data: sensor };
       const shown: LiveChange[] = is ? (was ? [] : [{ collection: 'sensors', kind: 'deleted', id }]) : [was ? { ...change, kind: 'created' } : change];
-      publisher.publishLocation(locationScope(sensor.location_id), shown, [change]);
+      publisher.publishAudiences(locationScope(sensor.location_id), shown, [change]);
       return sensor;
     },
     deleteSensor(id) {
@@ -335,7 +377,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       s.sensors.delete(id);
       s.history.delete(id);
       const deleted: LiveChange[] = [{ collection: 'sensors', kind: 'deleted', id }];
-      publisher.publishLocation(locationScope(sensor.location_id), was ? [] : deleted, deleted);
+      publisher.publishAudiences(locationScope(sensor.location_id), was ? [] : deleted, deleted);
     },
     addMeasurement(sensorId, value) {
       store.addMeasurements([{ sensorId, value }]);
@@ -354,7 +396,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         // readings of a sensor serving a hidden asset go to the edit stream only
         if (!isSensorHidden(sensor, batch.hidden)) batch.shown.push(change);
       }
-      for (const [locId, batch] of byLocation) publisher.publishLocation(locationScope(locId), batch.shown, batch.all);
+      for (const [locId, batch] of byLocation) publisher.publishAudiences(locationScope(locId), batch.shown, batch.all);
     },
     heartbeat(sensorId, time, batteryLevel) {
       const sensor = mustGet(s.sensors, sensorId, 'sensor');
@@ -363,7 +405,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const change: LiveChange[] = [{
         collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
       }];
-      publisher.publishLocation(locationScope(sensor.location_id), isSensorHidden(sensor, hiddenBefore(sensor.location_id)) ? [] : change, change);
+      publisher.publishAudiences(locationScope(sensor.location_id), isSensorHidden(sensor, hiddenBefore(sensor.location_id)) ? [] : change, change);
     },
 
     createUser(orgId, body) {
@@ -371,14 +413,14 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const user = makeUser(nextId(), orgId, body);
       s.users.set(user.id, user);
       s.credentials.set(user.id, { passwordHash: null });
-      publishOrg(orgId, [{ collection: 'users', kind: 'created', id: user.id, data: user }]);
+      publishUser(user, 'created');
       return user;
     },
     updateUser(id, patch) {
       const user = mustGet(s.users, id, 'user');
       const lost = patch.permissions ? user.permissions.filter((p) => !patch.permissions!.includes(p)) : [];
       Object.assign(user, patch, { id: user.id, uuid: user.uuid, organization_id: user.organization_id });
-      publishOrg(user.organization_id, [{ collection: 'users', kind: 'modified', id, data: user }]);
+      publishUser(user, 'modified');
       // a permission taken away ends every session, so nothing keeps the old rights (docs/security.md)
       if (lost.length) store.revokeSessions(id, 'permissions');
       return user;

@@ -18,27 +18,35 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 export type AnyChangeKind = ChangeKind | 'initial';
 
 /**
- * Who a location stream is for. Without it: everyone who reaches the
- * organization (unpublished assets, hidden floors and their contents are
- * left out). 'edit': the edit role only; a complete, unfiltered mirror of
- * the location's changes with its own stream id and sequence (spec §5/§6).
+ * Who an organization or location stream is for. Without it: everyone who
+ * reaches the organization (unpublished assets, hidden floors, what stands on
+ * them and positions on them are left out). 'edit': the edit role only; a
+ * complete, unfiltered mirror of the scope's changes with its own stream id
+ * and sequence (spec §5/§6).
  */
-export type LocationAudience = 'edit';
+export type StreamAudience = 'edit';
+/** The audience of a location stream (the same two as an organization's). */
+export type LocationAudience = StreamAudience;
 
 /** Scopes of streams: one stream per channel. */
 export type StreamScope =
-  | { kind: 'organization'; organizationId: Id }
-  | { kind: 'location'; organizationId: Id; locationId: Id; audience?: LocationAudience }
+  | { kind: 'organization'; organizationId: Id; audience?: StreamAudience }
+  | { kind: 'location'; organizationId: Id; locationId: Id; audience?: StreamAudience }
   | { kind: 'user'; userId: Id };
 
 /** The location scope of `audience` ('edit' or the public stream when undefined/null). */
-export function locationStreamScope(organizationId: Id, locationId: Id, audience?: LocationAudience | null): StreamScope {
+export function locationStreamScope(organizationId: Id, locationId: Id, audience?: StreamAudience | null): StreamScope {
   return audience ? { kind: 'location', organizationId, locationId, audience } : { kind: 'location', organizationId, locationId };
 }
 
-/** Whether `scope` is the edit-audience stream of a location. */
+/** The organization scope of `audience` ('edit' or the shared stream when undefined/null). */
+export function organizationStreamScope(organizationId: Id, audience?: StreamAudience | null): StreamScope {
+  return audience ? { kind: 'organization', organizationId, audience } : { kind: 'organization', organizationId };
+}
+
+/** Whether `scope` is the edit-audience stream of a location or an organization. */
 export function isEditScope(scope: StreamScope): boolean {
-  return scope.kind === 'location' && scope.audience === 'edit';
+  return scope.kind !== 'user' && scope.audience === 'edit';
 }
 
 /** Which collections each scope carries. */
@@ -91,8 +99,11 @@ function mqttTopicBase(scope: StreamScope): string {
         ? `eb/changes/${scope.organizationId}/${scope.locationId}/_edit`
         : `eb/changes/${scope.organizationId}/${scope.locationId}`;
     case 'organization':
-      // '_org' cannot clash with a location id (ids are digits or uuids)
-      return `eb/changes/${scope.organizationId}/_org`;
+      // '_org' cannot clash with a location id (ids are digits or uuids); its
+      // '_edit' sits where a location's does, under the same broker deny
+      return scope.audience === 'edit'
+        ? `eb/changes/${scope.organizationId}/_org/_edit`
+        : `eb/changes/${scope.organizationId}/_org`;
     case 'user':
       return `eb/users/${scope.userId}`;
   }
@@ -106,7 +117,9 @@ export function pusherChannel(scope: StreamScope): string {
         ? `private-eb-edit-${scope.organizationId}-${scope.locationId}`
         : `private-eb-changes-${scope.organizationId}-${scope.locationId}`;
     case 'organization':
-      return `private-eb-changes-${scope.organizationId}`;
+      return scope.audience === 'edit'
+        ? `private-eb-edit-${scope.organizationId}`
+        : `private-eb-changes-${scope.organizationId}`;
     case 'user':
       return `private-eb-user-${scope.userId}`;
   }
@@ -120,6 +133,8 @@ export function scopeFromPusherChannel(channel: string): StreamScope | null {
   if (m) return { kind: 'location', organizationId: m[1]!, locationId: m[2]!, audience: 'edit' };
   m = /^private-eb-changes-([A-Za-z0-9_]+)$/.exec(channel);
   if (m) return { kind: 'organization', organizationId: m[1]! };
+  m = /^private-eb-edit-([A-Za-z0-9_]+)$/.exec(channel);
+  if (m) return { kind: 'organization', organizationId: m[1]!, audience: 'edit' };
   m = /^private-eb-user-([A-Za-z0-9_]+)$/.exec(channel);
   if (m) return { kind: 'user', userId: m[1]! };
   return null;
@@ -133,7 +148,7 @@ export function scopeKey(scope: StreamScope): string {
         ? `location:${scope.organizationId}:${scope.locationId}:edit`
         : `location:${scope.organizationId}:${scope.locationId}`;
     case 'organization':
-      return `organization:${scope.organizationId}`;
+      return scope.audience === 'edit' ? `organization:${scope.organizationId}:edit` : `organization:${scope.organizationId}`;
     case 'user':
       return `user:${scope.userId}`;
   }

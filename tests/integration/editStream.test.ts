@@ -12,7 +12,8 @@ import { collect, createTestLogger, type Collected } from '../worker/engine/harn
 // Unpublished assets reach the edit role only (spec §5/§6): the edit user's
 // engine follows the location's edit stream, so an asset it unpublishes stays
 // on its floor, while a regular user's engine, on the public stream, sees it
-// go — and come back when it is published again.
+// go — and come back when it is published again. Likewise it follows the
+// organization's edit stream, which alone carries positions on hidden floors.
 
 const WAIT = { timeout: 20_000, interval: 25 };
 
@@ -70,9 +71,26 @@ describe.each(['pusher', 'mqtt'] as const)('edit stream against the reference se
     await test?.close();
   });
 
-  it('follows the edit stream as the edit user and the public stream as a regular user', () => {
+  it('follows the edit streams as the edit user and the shared streams as a regular user', () => {
     expect(editor.engine.internals.session()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId, audience: 'edit' });
     expect(regular.engine.internals.session()!.locationScope()).toEqual({ kind: 'location', organizationId: orgId, locationId });
+    const org = { kind: 'organization', organizationId: orgId } as const;
+    expect(editor.engine.internals.session()!.subscriptionState({ ...org, audience: 'edit' })).toBe('loaded');
+    expect(editor.engine.internals.session()!.subscriptionState(org)).toBe('loaded');
+    expect(regular.engine.internals.session()!.subscriptionState(org)).toBe('loaded');
+    expect(regular.engine.internals.session()!.subscriptionState({ ...org, audience: 'edit' })).toBe('inactive');
+  });
+
+  it('shows the edit user standing on a hidden floor to the edit user\'s engine only', async () => {
+    const hidden = [...test.server.store.assets.values()].find((a) => a.location_id === locationId && a.type === 'floor' && a.hidden)!;
+    const me = test.accounts.edit.userId;
+    const path = `/organizations/${orgId}/users/${me}`;
+    const at = { location_id: locationId, floor_id: hidden.id, time: test.server.store.clock.now(), x: 4, y: 5 };
+    expect((await test.api(path, { method: 'PATCH', token: editToken, json: { location: at, speech_bubble: `Upstairs over ${transport}` } })).status).toBe(200);
+    await vi.waitFor(() => { expect(editor.engine.internals.store.users.get(me)?.location).toMatchObject({ floor_id: hidden.id }); }, WAIT);
+    await vi.waitFor(() => { expect(regular.engine.internals.store.users.get(me)?.speech_bubble).toBe(`Upstairs over ${transport}`); }, WAIT);
+    expect(regular.engine.internals.store.users.get(me)!.location).toBeNull();
+    expect(JSON.stringify([...regular.engine.internals.store.users.values()])).not.toContain(`"${hidden.id}"`);
   });
 
   it('keeps an asset the edit user unpublishes on the edit user\'s floor, unpublished, and removes it from the regular user\'s', async () => {

@@ -13,7 +13,7 @@ import { createRestClient } from '../rest/restClient.js';
 import { isHttpError } from '../rest/httpError.js';
 import { TransportConfigError } from '../transports/transportError.js';
 import { reconnectDelayMs } from '../sync/backoff.js';
-import { locationAudienceOf, locationScope, organizationScope, scopeLoaders, userScope } from '../sync/scopeLoaders.js';
+import { locationScope, organizationScope, scopeLoaders, streamAudienceOf, userScope } from '../sync/scopeLoaders.js';
 import { createSubscriptions } from '../sync/subscriptions.js';
 import { measureOffset } from '../sync/timeSync.js';
 import { createLiveLink } from './liveLink.js';
@@ -90,12 +90,15 @@ export function createSession(options: SessionOptions): Session {
 
   // ------------------------------------------------------------ scopes
 
-  /** The stream of a wanted scope: a location follows the edit stream for the edit role (docs/sync.md). */
+  /** The stream of a wanted scope: an organization and a location follow the edit stream for the edit role (docs/sync.md). */
   function streamOf(ref: ScopeRef): StreamScope {
+    return streamWith(ref, streamAudienceOf(settings));
+  }
+  function streamWith(ref: ScopeRef, audience: ReturnType<typeof streamAudienceOf>): StreamScope {
     switch (ref.kind) {
       case 'user': return userScope(ref.userId);
-      case 'organization': return organizationScope(ref.organizationId);
-      case 'location': return locationScope(ref.organizationId, ref.locationId, locationAudienceOf(settings));
+      case 'organization': return organizationScope(ref.organizationId, audience);
+      case 'location': return locationScope(ref.organizationId, ref.locationId, audience);
     }
   }
 
@@ -273,12 +276,11 @@ export function createSession(options: SessionOptions): Session {
   }
 
   function adoptSettings(s: Settings) {
-    const previous = locationAudienceOf(settings);
+    const previous = streamAudienceOf(settings);
     settings = s;
-    // a changed edit role switches the location to the other stream; the transport is closed here
-    if (previous !== locationAudienceOf(s)) {
-      const loc = wantedScopes(state.ctx).find((r) => r.kind === 'location');
-      if (loc && loc.kind === 'location') subs.stop(locationScope(loc.organizationId, loc.locationId, previous));
+    // a changed edit role switches the organization and the location to the other streams; the transport is closed here
+    if (previous !== streamAudienceOf(s)) {
+      for (const ref of wantedScopes(state.ctx)) if (ref.kind !== 'user') subs.stop(streamWith(ref, previous));
     }
     port.settings(s);
   }
@@ -368,10 +370,10 @@ export function createSession(options: SessionOptions): Session {
     },
   };
 
-  /** a location scope asked about without its audience means the stream in use */
+  /** an organization or location scope asked about without its audience means the stream in use */
   function resolveScope(scope: StreamScope): StreamScope {
-    if (scope.kind !== 'location' || scope.audience) return scope;
-    return locationScope(scope.organizationId, scope.locationId, locationAudienceOf(settings));
+    if (scope.kind === 'user' || scope.audience) return scope;
+    return streamWith(scope.kind === 'organization' ? { kind: 'organization', organizationId: scope.organizationId } : scope, streamAudienceOf(settings));
   }
 
   return session;

@@ -2,25 +2,28 @@
 // which collections, each answering with the position of the scope's stream.
 
 import { restPaths, type WireOrganization } from '../../shared/rest.js';
-import { locationStreamScope, type LocationAudience, type StreamScope } from '../../shared/protocol.js';
+import { locationStreamScope, organizationStreamScope, type StreamAudience, type StreamScope } from '../../shared/protocol.js';
 import { canSeeUnpublished, rolesFromPermissions } from '../../shared/roles.js';
 import type { Id } from '../../shared/types.js';
 import { isRecord, toId } from '../../shared/normalize/primitives.js';
 import { query, type RestClient } from '../rest/restClient.js';
 import type { CollectionLoad, ScopeLoader } from './subscriptions.js';
 
-export const organizationScope = (organizationId: Id): StreamScope => ({ kind: 'organization', organizationId });
+/** Without `audience`: the organization's shared stream; 'edit': the edit role's complete mirror. */
+export const organizationScope = (organizationId: Id, audience?: StreamAudience | null): StreamScope =>
+  organizationStreamScope(organizationId, audience);
 /** Without `audience`: the public location stream; 'edit': the edit role's complete mirror. */
-export const locationScope = (organizationId: Id, locationId: Id, audience?: LocationAudience | null): StreamScope =>
+export const locationScope = (organizationId: Id, locationId: Id, audience?: StreamAudience | null): StreamScope =>
   locationStreamScope(organizationId, locationId, audience);
 export const userScope = (userId: Id): StreamScope => ({ kind: 'user', userId });
 
 /**
- * The location audience of a signed-in user: 'edit' when their permissions
- * give the edit role (they see unpublished assets and hidden floors, so they
- * follow the stream that carries them), otherwise the public stream (null).
+ * The audience of a signed-in user's organization and location streams:
+ * 'edit' when their permissions give the edit role (they see unpublished
+ * assets, hidden floors and positions on them, so they follow the streams
+ * that carry them), otherwise the shared streams (null).
  */
-export function locationAudienceOf(settings: { permissions?: unknown } | null): LocationAudience | null {
+export function streamAudienceOf(settings: { permissions?: unknown } | null): StreamAudience | null {
   if (!settings) return null;
   try {
     return canSeeUnpublished(rolesFromPermissions(settings)) ? 'edit' : null;

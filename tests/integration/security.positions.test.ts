@@ -1,0 +1,217 @@
+// Issue 12 §5 — a user's position is no way around a hidden floor. Played as
+// an attacker with a regular account against the real reference server, over
+// its own Pusher endpoint (pusher-js) and over the real Mosquitto (mqtt.js):
+// the attacker listens to everything its account may join (on MQTT the whole
+// organization, `eb/changes/{org}/#`), tries the edit streams, and reads the
+// users over REST while an edit user walks onto a hidden floor. It learns
+// nothing of that floor; the edit user's own streams carry it.
+
+import mqtt, { type MqttClient } from 'mqtt';
+import Pusher from 'pusher-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MQTT_PROTOCOL_VERSION } from '../../src/shared/constants.js';
+import {
+  PUSHER_EVENT, STREAM_ID_HEADER, mqttTopicFilter, pusherChannel, type LiveChange, type LivePacket, type StreamScope,
+} from '../../src/shared/protocol.js';
+import { restPaths, type WireAsset, type WireUser } from '../../src/shared/rest.js';
+import type { Settings } from '../../src/shared/types.js';
+import { decodePacket } from '../../server/live/packetCodec.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { until } from './support/attack.js';
+
+const NOT_AUTHORIZED = 135;
+/** long enough for a packet published now to have arrived on loopback */
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
+/** Everything one account's live client received, decoded. */
+interface Ear {
+  packets: LivePacket[];
+  changes(): LiveChange[];
+  close(): Promise<void>;
+}
+
+function ear(): Ear & { hear(payload: string): void; closers: Array<() => Promise<void>> } {
+  const packets: LivePacket[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  return {
+    packets,
+    closers,
+    hear(payload) { packets.push(decodePacket(payload)); },
+    changes: () => packets.flatMap((p) => p.changes),
+    async close() { for (const c of closers) await c(); },
+  };
+}
+
+async function settingsOf(t: TestServer, token: string): Promise<Settings> {
+  const res = await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Settings;
+}
+
+/**
+ * A pusher-js client of `token` joining `scopes`; every event of every
+ * channel is kept (bind_global). Resolves with the channels the server refused.
+ */
+async function listenPusher(t: TestServer, token: string, scopes: StreamScope[]): Promise<Ear & { refused: string[] }> {
+  const pc = (await settingsOf(t, token)).pusher_config!;
+  const client = new Pusher(pc.app_key, {
+    cluster: pc.cluster, wsHost: pc.ws_host, wsPort: pc.ws_port, forceTLS: false, enabledTransports: ['ws'],
+    channelAuthorization: { endpoint: `${t.baseUrl}/pusher/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${token}` } },
+  });
+  const out = ear();
+  out.closers.push(async () => { client.disconnect(); });
+  client.bind_global((event: string, data: unknown) => { if (event === PUSHER_EVENT && typeof data === 'string') out.hear(data); });
+  const refused: string[] = [];
+  await Promise.all(scopes.map((scope) => new Promise<void>((resolve) => {
+    const channel = client.subscribe(pusherChannel(scope));
+    channel.bind('pusher:subscription_succeeded', () => resolve());
+    channel.bind('pusher:subscription_error', () => { refused.push(pusherChannel(scope)); resolve(); });
+  })));
+  return { ...out, refused };
+}
+
+/** An mqtt.js client of `token` subscribing `filters`; resolves with the granted QoS (or reason code) of each. */
+async function listenMqtt(t: TestServer, token: string, filters: string[]): Promise<Ear & { granted: number[] }> {
+  const config = (await settingsOf(t, token)).mqtt_config!;
+  const client: MqttClient = await mqtt.connectAsync(config.mqtt_url!, {
+    protocolVersion: MQTT_PROTOCOL_VERSION, username: config.username, password: config.password, clientId: config.client_id, reconnectPeriod: 0,
+  });
+  const out = ear();
+  out.closers.push(async () => { await client.endAsync(true); });
+  client.on('message', (_topic, payload) => out.hear(payload.toString()));
+  const granted: number[] = [];
+  for (const filter of filters) {
+    const answer = await client.subscribeAsync(filter, { qos: 1 })
+      .then((g) => g.map((x) => x.qos), (err: { packet?: { granted?: number[] } }) => err.packet?.granted ?? [-1]);
+    granted.push(...answer);
+  }
+  return { ...out, granted };
+}
+
+describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors over %s', (transport) => {
+  let t: TestServer;
+  let tokens: Awaited<ReturnType<TestServer['signInAll']>>;
+  let org: string;
+  let loc: string;
+  let hiddenFloor: WireAsset;
+  let publicFloor: WireAsset;
+  let attacker: Ear;
+  let editor: Ear;
+
+  const scopes = () => ({
+    shared: { kind: 'organization', organizationId: org } as StreamScope,
+    edit: { kind: 'organization', organizationId: org, audience: 'edit' } as StreamScope,
+    location: { kind: 'location', organizationId: org, locationId: loc } as StreamScope,
+  });
+  const usersOf = async (token: string) => {
+    const res = await t.api(restPaths.users(org), { token });
+    expect(res.status).toBe(200);
+    return { users: (await res.json()) as WireUser[], streamId: res.headers.get(STREAM_ID_HEADER) };
+  };
+  const moveTo = async (token: string, userId: string, floor: WireAsset) => {
+    const res = await t.api(restPaths.user(org, userId), { method: 'PATCH', token, json: { location: { location_id: loc, floor_id: floor.id, time: t.server.store.clock.now(), x: 2, y: 3 } } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as WireUser;
+  };
+  const mentions = (value: unknown, id: string) => JSON.stringify(value).includes(`"${id}"`);
+  const userChange = (e: Ear, userId: string, from = 0) =>
+    e.changes().slice(from).filter((c) => c.collection === 'users' && c.id === userId).at(-1);
+
+  beforeAll(async () => {
+    t = await startTestServer({ transport });
+    tokens = await t.signInAll();
+    org = t.accounts.edit.organizationId;
+    loc = t.server.seed.locationIds[0]!;
+    const assets = [...t.server.store.assets.values()].filter((a) => a.location_id === loc && a.type === 'floor');
+    hiddenFloor = assets.find((a) => a.hidden)!;
+    publicFloor = assets.find((a) => !a.hidden && !a.unpublished)!;
+    expect(hiddenFloor).toBeDefined();
+    const s = scopes();
+    if (transport === 'pusher') {
+      const a = await listenPusher(t, tokens.regular, [s.shared, s.location, s.edit]);
+      // the edit stream is not the attacker's to join
+      expect(a.refused).toEqual([pusherChannel(s.edit)]);
+      attacker = a;
+      const e = await listenPusher(t, tokens.edit, [s.edit]);
+      expect(e.refused).toEqual([]);
+      editor = e;
+    } else {
+      // the widest filter the account may use, then the edit topic by name
+      const a = await listenMqtt(t, tokens.regular, [`eb/changes/${org}/#`, mqttTopicFilter(s.edit)]);
+      expect(a.granted).toEqual([1, NOT_AUTHORIZED]);
+      attacker = a;
+      const e = await listenMqtt(t, tokens.edit, [mqttTopicFilter(s.edit)]);
+      expect(e.granted).toEqual([1]);
+      editor = e;
+    }
+  }, 30_000);
+  afterAll(async () => {
+    await attacker?.close();
+    await editor?.close();
+    await t?.close();
+  });
+
+  it('an edit user walking onto a hidden floor shows it to edit users only, live and over REST', async () => {
+    const editUserId = t.accounts.edit.userId;
+    const heard = attacker.changes().length;
+    const answer = await moveTo(tokens.edit, editUserId, hiddenFloor);
+    expect(answer.location?.floor_id).toBe(hiddenFloor.id);
+
+    await until(() => userChange(editor, editUserId)?.data, 'the edit stream to carry the move');
+    expect((userChange(editor, editUserId)!.data as WireUser).location).toMatchObject({ floor_id: hiddenFloor.id, x: 2, y: 3 });
+    // the shared stream does carry the change, with the position withheld
+    await until(() => userChange(attacker, editUserId, heard), 'the shared stream to carry the change');
+    expect((userChange(attacker, editUserId, heard)!.data as WireUser).location).toBeNull();
+    await settle();
+    expect(attacker.packets.every((p) => p.frame === undefined)).toBe(true);
+    expect(mentions(attacker.packets, hiddenFloor.id)).toBe(false);
+
+    const regular = await usersOf(tokens.regular);
+    expect(regular.users.find((u) => u.id === editUserId)!.location).toBeNull();
+    expect(mentions(regular.users, hiddenFloor.id)).toBe(false);
+    const one = await t.api(restPaths.user(org, editUserId), { token: tokens.regular });
+    expect(mentions(await one.json(), hiddenFloor.id)).toBe(false);
+    const edit = await usersOf(tokens.edit);
+    expect(edit.users.find((u) => u.id === editUserId)!.location).toMatchObject({ floor_id: hiddenFloor.id });
+    // each load names the stream its reader follows, so the live packets line up with it
+    const positions = t.server.publisher;
+    expect(regular.streamId).toBe(positions.position(scopes().shared).stream_id);
+    expect(edit.streamId).toBe(positions.position(scopes().edit).stream_id);
+    expect(edit.streamId).not.toBe(regular.streamId);
+  });
+
+  it('hiding the floor a user stands on withdraws their position from the shared stream, and showing it brings it back', async () => {
+    const walker = t.accounts.service.userId;
+    await moveTo(tokens.service, walker, publicFloor);
+    await until(() => (userChange(attacker, walker)?.data as WireUser | undefined)?.location?.floor_id === publicFloor.id, 'the walker on the public floor');
+    const heard = attacker.changes().length;
+    const heardEdit = editor.changes().length;
+
+    expect((await t.api(restPaths.asset(org, loc, publicFloor.id), { method: 'PATCH', token: tokens.edit, json: { hidden: true } })).status).toBe(200);
+    await until(() => userChange(attacker, walker, heard), 'the shared stream to withdraw the position');
+    expect((userChange(attacker, walker, heard)!.data as WireUser).location).toBeNull();
+    expect((await usersOf(tokens.regular)).users.find((u) => u.id === walker)!.location).toBeNull();
+    expect((await usersOf(tokens.edit)).users.find((u) => u.id === walker)!.location).toMatchObject({ floor_id: publicFloor.id });
+    // the edit stream's users did not change: their loads always had the position
+    await settle();
+    expect(userChange(editor, walker, heardEdit)).toBeUndefined();
+
+    const back = attacker.changes().length;
+    expect((await t.api(restPaths.asset(org, loc, publicFloor.id), { method: 'PATCH', token: tokens.edit, json: { hidden: false } })).status).toBe(200);
+    await until(() => userChange(attacker, walker, back), 'the shared stream to show the position again');
+    expect((userChange(attacker, walker, back)!.data as WireUser).location).toMatchObject({ floor_id: publicFloor.id });
+    expect((await usersOf(tokens.regular)).users.find((u) => u.id === walker)!.location).toMatchObject({ floor_id: publicFloor.id });
+  });
+
+  it('a regular user cannot read the edit stream’s position or settle on the hidden floor', async () => {
+    const before = (await usersOf(tokens.regular)).users;
+    const res = await t.api(restPaths.user(org, t.accounts.regular.userId), {
+      method: 'PATCH', token: tokens.regular, json: { location: { location_id: loc, floor_id: hiddenFloor.id, time: t.server.store.clock.now(), x: 1, y: 1 } },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe('body/location must name a floor of a location of this organization');
+    expect((await usersOf(tokens.regular)).users).toEqual(before);
+    const settings = await settingsOf(t, tokens.regular);
+    expect(mentions(settings, hiddenFloor.id)).toBe(false);
+  });
+});
