@@ -1,11 +1,14 @@
 // Room booking (POST and DELETE /booking): a booking is an event in the
 // room's reservation sensor, so every change is a new reservation measurement
-// published on the location stream like any other reading.
+// published on the location stream like any other reading. A room books only
+// where its configuration (room → floor → building → location → organization
+// → base, spec §3) turns `assetBookingFeature` on.
 
 import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveConfig } from '../../src/shared/config.js';
 import { BookingRequest, BookingResponse, CancelBookingRequest } from '../../src/shared/schemas/people.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
@@ -14,6 +17,7 @@ import type { RouteContext } from './context.js';
 import { HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, requireRole } from './guard.js';
 
 export const BOOKING_MAX_LENGTH_MS = 7 * 86_400_000;
+export const BOOKING_DISABLED_MESSAGE = 'Booking is not enabled for this room';
 /** events that ended longer ago than this are dropped from the sensor value */
 const KEEP_PAST_EVENTS_MS = 2 * 86_400_000;
 
@@ -42,6 +46,12 @@ export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteCo
     const body = req.body;
     const { me, room, sensorId } = roomFor(req, body.room_id);
     requireRole(me, 'regular');
+    const loc = store.locations.get(room.location_id);
+    const config = resolveConfig(room, {
+      lookup: (id) => store.assets.get(id), location: loc, organization: loc ? store.organizations.get(loc.organization_id) : null,
+    });
+    // cancelling stays open when the feature is turned off, so nobody is left with a booking they cannot undo
+    if (!config.assetBookingFeature) throw new HttpError(403, BOOKING_DISABLED_MESSAGE);
     if (body.end <= body.start) throw new HttpError(400, 'body/end must be after body/start');
     if (body.end - body.start > BOOKING_MAX_LENGTH_MS) throw new HttpError(400, 'body: a booking may last at most 7 days');
     if (body.end <= store.clock.now()) throw new HttpError(400, 'body/end is in the past');
