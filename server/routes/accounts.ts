@@ -126,7 +126,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     if (store.userByEmail(signup.email)) throw new HttpError(409, 'This address already has an account; sign in or recover the password');
     const user = store.createUser(org.id, { email: signup.email, permissions: ['USER_UPDATE_SELF'] });
     store.credentials.set(user.id, { passwordHash: hashPassword(req.body.password) });
-    return reply.code(201).send({ user_id: user.id, organization_id: org.id } satisfies SignupConfirmResponse);
+    return reply.code(201).send({ user_id: user.id, organization_id: org.id, email: user.email } satisfies SignupConfirmResponse);
   });
 
   app.get('/v1/auth_uri', {

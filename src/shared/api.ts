@@ -459,6 +459,20 @@ export interface EngineInit {
   version?: number;
 }
 
+/** What a password link of a reset or invite mail names: `#/set-password?organization=…&user=…&code=…`. */
+export interface PasswordLink {
+  organizationId: Id;
+  userId: Id;
+  code: string;
+}
+
+/** A signup the mailed code confirmed: the new account and its address, to sign in with. */
+export interface SignUpConfirmed {
+  userId: Id;
+  organizationId: Id;
+  email: string;
+}
+
 /** How long a booking made now lasts: minutes, or the rest of the location's local day. */
 export type BookingLength = { minutes: number } | 'restOfDay';
 
@@ -503,6 +517,10 @@ export interface EngineApi {
   signUp(email: string): Promise<ApiResult<unknown>>;
   authUri(email: string): Promise<ApiResult<{ uri: string | null }>>;
   recoverPassword(email: string): Promise<ApiResult<unknown>>;
+  /** finishes a signup with the code of its mail and the new account's password; then sign in as usual */
+  confirmSignUp(code: string, password: string): Promise<ApiResult<SignUpConfirmed>>;
+  /** sets a new password with the code of a reset or invite link; every session of that account ends */
+  setPasswordWithCode(link: PasswordLink, password: string): Promise<ApiResult<void>>;
   /** resumes the stored session, if any; resolves to whether one was found */
   resume(): Promise<boolean>;
   signOut(): Promise<void>;

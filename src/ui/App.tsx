@@ -6,6 +6,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { SELF_KEY } from '../shared/api.js';
 import { parseQuery } from '../shared/query.js';
 import { SignIn, failureText } from './components/SignIn.js';
+import { accountLinkFromHash, type AccountLink } from './lib/accountLink.js';
 import { Shell } from './components/Shell.js';
 import { UpdatePrompt } from './components/UpdatePrompt.js';
 import { EngineContext, useEngine as useEngineFromContext } from './hooks/engineContext.js';
@@ -16,6 +17,10 @@ import type { EngineClient } from './engine/engineClient.js';
 export function idTokenFromHash(hash: string): string | null {
   const token = parseQuery(hash.replace(/^#/, '')).id_token;
   return typeof token === 'string' && /^[A-Za-z0-9_.-]+$/.test(token) ? token : null;
+}
+
+function clearLocationHash() {
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
 }
 
 export interface AppProps {
@@ -33,12 +38,18 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
   const [starting, setStarting] = useState(true);
   const [openIdError, setOpenIdError] = useState<string | null>(null);
   const { api } = useEngineFromContext();
+  // a signup or password link is read once and removed from the URL: its code must not stay in history
+  const [accountLink] = useState<AccountLink | null>(() => {
+    const link = accountLinkFromHash(hash ?? window.location.hash);
+    if (link) (clearHash ?? clearLocationHash)();
+    return link;
+  });
 
   // the OpenID token is taken from the URL once, when the engine starts; a
   // later render (new test seams) must not start again
   const takeIdToken = useEffectEvent((): string | null => {
     const token = idTokenFromHash(hash ?? window.location.hash);
-    if (token) (clearHash ?? (() => window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`)))();
+    if (token) (clearHash ?? clearLocationHash)();
     return token;
   });
   useEffect(() => {
@@ -68,7 +79,7 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
       </div>
     );
   }
-  if (!view?.signedIn) return <SignIn initialError={openIdError ?? view?.sessionEnded ?? null} />;
+  if (!view?.signedIn) return <SignIn initialError={openIdError ?? view?.sessionEnded ?? null} accountLink={accountLink} />;
   return <Shell session={view} apiHost={apiHost} />;
 }
 

@@ -14,6 +14,7 @@ import { NoPermissionsError, rolesFromPermissions } from '../shared/roles.js';
 import type { Id, Role, Settings } from '../shared/types.js';
 import { createConfigResolver } from './derive/configResolver.js';
 import { createFactsCache, type FactsCache } from './derive/factsCache.js';
+import { confirmSignUp, setPasswordWithCode } from './engine/accountActions.js';
 import { createActions } from './engine/actions.js';
 import { createCacheFlow } from './engine/cacheFlow.js';
 import { markEverythingChanged, routeDelta, type DeltaRouting } from './engine/deltaRouting.js';
@@ -632,6 +633,8 @@ export function createEngine(deps: EngineDeps): Engine {
     signUp: (email) => (session ? toResult(() => session!.rest.signup(email)) : Promise.resolve(notInitialised())),
     authUri: (email) => (session ? toResult(() => session!.rest.authUri(email)) : Promise.resolve(notInitialised())),
     recoverPassword: (email) => (session ? toResult(() => session!.rest.recoverPassword(email)) : Promise.resolve(notInitialised())),
+    confirmSignUp: (code, password) => (session ? confirmSignUp(session.rest, code, password) : Promise.resolve(notInitialised())),
+    setPasswordWithCode: (link, password) => (session ? setPasswordWithCode(session.rest, link, password) : Promise.resolve(notInitialised())),
 
     async resume() {
       const mine = ++userEpoch;

@@ -23,6 +23,7 @@ export const consoleLogger: Logger = {
 /** Every EngineApi method, and nothing else of the engine (a missing one fails to compile). */
 const API_METHODS = Object.keys({
   init: 1, subscribe: 1, unsubscribe: 1, signIn: 1, signInWithIdToken: 1, signUp: 1, authUri: 1, recoverPassword: 1,
+  confirmSignUp: 1, setPasswordWithCode: 1,
   resume: 1, signOut: 1, selectOrganization: 1, selectLocation: 1, selectBuilding: 1, selectFloor: 1,
   bookRoom: 1, cancelBooking: 1, createTicket: 1, closeTicket: 1, vote: 1, updateAsset: 1, setManualLocation: 1,
   markNotificationRead: 1, cancelReport: 1, rerunReport: 1, setPlaybackTime: 1, setOnline: 1,

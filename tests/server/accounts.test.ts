@@ -91,8 +91,9 @@ describe('server accounts', () => {
       expect(mail.user_id).toBeNull();
       const confirm = await t.api('/signup/confirm', { method: 'POST', json: { code: mail.code, password: 'brand-new-pass' } });
       expect(confirm.status).toBe(201);
-      const created = (await confirm.json()) as { user_id: string; organization_id: string };
+      const created = (await confirm.json()) as { user_id: string; organization_id: string; email: string };
       expect(created.organization_id).toBe(mail.organization_id);
+      expect(created.email).toBe(email);
       expect(t.server.store.userByEmail(email)?.id).toBe(created.user_id);
       expect((await t.api('/login', { method: 'POST', form: { email, password: 'brand-new-pass' } })).status).toBe(200);
       // the code is single use

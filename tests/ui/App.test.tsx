@@ -52,12 +52,71 @@ describe('App', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
       await screen.findByText(/Check your inbox/);
       expect(engine.signUp).toHaveBeenCalledWith('new@example.com');
+      expect(screen.getByRole('heading', { name: 'Finish signing up' })).toBeTruthy();
       fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
       fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
       fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
       fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
       await screen.findByText(/reset the password is on its way/);
       expect(engine.recoverPassword).toHaveBeenCalledWith('ada@example.com');
+    });
+
+    it('finishes a signup with the mailed code and signs the new account in', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Create an account' }));
+      fireEvent.click(screen.getByRole('button', { name: 'I have a code' }));
+      fireEvent.change(screen.getByLabelText('Code from the mail'), { target: { value: 'good-code' } });
+      fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'secret' } });
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'secret' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(engine.confirmSignUp).toHaveBeenCalledWith('good-code', 'secret'));
+      await waitFor(() => expect(engine.signIn).toHaveBeenCalledWith('new@example.com', 'secret'));
+      expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
+    });
+
+    it('says in words when the code is refused or the two passwords differ', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      const clearHash = vi.fn();
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="#/signup?code=used-code" clearHash={clearHash} />);
+      expect(((await screen.findByLabelText('Code from the mail')) as HTMLInputElement).value).toBe('used-code');
+      expect(clearHash).toHaveBeenCalled();
+      fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'long enough 1' } });
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'long enough 2' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('The two passwords differ. Type the same password twice.');
+      expect(engine.confirmSignUp).not.toHaveBeenCalled();
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'long enough 1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This code is wrong, used or expired. Check the mail, or sign up again for a new code.'));
+      expect(engine.signIn).not.toHaveBeenCalled();
+    });
+
+    it('sets a new password from a reset link, then asks to sign in with it', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      const clearHash = vi.fn();
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="#/set-password?organization=o1&user=u7&code=good-code" clearHash={clearHash} />);
+      fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'new password 1' } });
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'new password 1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      expect((await screen.findByRole('status')).textContent).toBe('Your password is set. Sign in with it.');
+      expect(engine.setPasswordWithCode).toHaveBeenCalledWith({ organizationId: 'o1', userId: 'u7', code: 'good-code' }, 'new password 1');
+      expect(screen.getByRole('heading', { name: 'Sign in' })).toBeTruthy();
+      expect(clearHash).toHaveBeenCalled();
+    });
+
+    it('says so when a reset link is refused or cut short', async () => {
+      const refused = createFakeEngine(signedOutWorld());
+      render(<App client={refused.client} apiHost="http://127.0.0.1:9" hash="#/set-password?organization=o1&user=u7&code=old-code" clearHash={vi.fn()} />);
+      fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'new password 1' } });
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'new password 1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('This link is wrong, used or expired. Ask for a new one with “Forgot your password?”.');
+      cleanup();
+      const cut = createFakeEngine(signedOutWorld());
+      render(<App client={cut.client} apiHost="http://127.0.0.1:9" hash="#/set-password?organization=o1&code=c" clearHash={vi.fn()} />);
+      expect((await screen.findByRole('alert')).textContent).toMatch(/^This link is incomplete/);
+      expect(screen.queryByRole('button', { name: 'Set password' })).toBeNull();
     });
 
     it('says so when single sign-on is not configured for the address', async () => {

@@ -93,6 +93,12 @@ export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine 
     signUp: vi.fn(async () => ok({})),
     authUri: vi.fn(async () => ok({ uri: null })),
     recoverPassword: vi.fn(async () => ok({})),
+    confirmSignUp: vi.fn(async (code: string, _password: string) => (code === 'good-code'
+      ? ok({ userId: 'u9', organizationId: 'o1', email: 'new@example.com' })
+      : { ok: false as const, status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'Invalid or expired code' }, message: 'Invalid or expired code' })),
+    setPasswordWithCode: vi.fn(async (link: { code: string }, _password: string) => (link.code === 'good-code'
+      ? ok(undefined)
+      : { ok: false as const, status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'Invalid or expired code' }, message: 'Invalid or expired code' })),
     resume: vi.fn(async () => false),
     signOut: vi.fn(async () => setSession({ signedIn: false, user: null })),
     selectOrganization: vi.fn(async (id: string) => {

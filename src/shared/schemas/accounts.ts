@@ -44,7 +44,8 @@ export type AcceptedResponse = Static<typeof AcceptedResponse>;
 /** POST /signup/confirm: the code of the signup mail and the new password; creates the user. */
 export const SignupConfirmRequest = Type.Object({ code: MailCode, password: Password }, CLOSED);
 export type SignupConfirmRequest = Static<typeof SignupConfirmRequest>;
-export const SignupConfirmResponse = Type.Object({ user_id: WireId, organization_id: WireId });
+/** The account made, and its address (the code named it), so the client can sign in at once. */
+export const SignupConfirmResponse = Type.Object({ user_id: WireId, organization_id: WireId, email: Type.String() });
 export type SignupConfirmResponse = Static<typeof SignupConfirmResponse>;
 
 /** GET /auth_uri?email= */

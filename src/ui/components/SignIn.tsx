@@ -1,11 +1,14 @@
 // Sign-in screen (spec §7: /login, /openid_login, /signup, /auth_uri,
 // /recover_password): email and password, single sign-on when the server
-// knows an OpenID provider for the address, signup and password recovery.
+// knows an OpenID provider for the address, signup and password recovery,
+// and finishing them with the mailed code or link (AccountCodeForm).
 
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
+import type { AccountLink } from '../lib/accountLink.js';
 import { errorText } from '../lib/errorText.js';
+import { AccountCodeForm, type CodeFlow } from './AccountCodeForm.js';
 
 type Mode = 'signin' | 'signup' | 'recover';
 
@@ -30,11 +33,21 @@ export interface SignInProps {
   redirect?: (uri: string) => void;
   /** an error from a failed OpenID return */
   initialError?: string | null;
+  /** a signup or password link the app was opened with */
+  accountLink?: AccountLink | null;
 }
 
-export function SignIn({ redirect = (uri) => window.location.assign(uri), initialError = null }: SignInProps) {
+export const SIGNUP_SENT = 'Check your inbox: we sent a code to finish signing up. Type it here, or open the link in the mail.';
+
+function flowOf(link: AccountLink | null | undefined): CodeFlow | null {
+  if (!link) return null;
+  return link.kind === 'signup' ? { kind: 'signup', code: link.code } : { kind: 'setPassword', link: link.link };
+}
+
+export function SignIn({ redirect = (uri) => window.location.assign(uri), initialError = null, accountLink = null }: SignInProps) {
   const { api } = useEngine();
   const [mode, setMode] = useState<Mode>('signin');
+  const [codeFlow, setCodeFlow] = useState<CodeFlow | null>(() => flowOf(accountLink));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -64,7 +77,7 @@ export function SignIn({ redirect = (uri) => window.location.assign(uri), initia
         if (!result.ok) setError(failureText(result));
       } else if (mode === 'signup') {
         const result = await api.signUp(email.trim());
-        if (result.ok) setNotice('Check your inbox: we sent a link to finish signing up.');
+        if (result.ok) setCodeFlow({ kind: 'signup', code: '', notice: SIGNUP_SENT });
         else setError(failureText(result));
       } else {
         const result = await api.recoverPassword(email.trim());
@@ -82,6 +95,21 @@ export function SignIn({ redirect = (uri) => window.location.assign(uri), initia
       else if (result.ok) setError('Single sign-on is not set up for this address. Use your password.');
       else setError(failureText(result));
     });
+
+  if (codeFlow) {
+    const back = (next: { notice?: string; email?: string } = {}) => {
+      setCodeFlow(null);
+      setMode('signin');
+      setError(null);
+      setNotice(next.notice ?? null);
+      if (next.email) setEmail(next.email);
+    };
+    return (
+      <main className="sign-in">
+        <AccountCodeForm flow={codeFlow} onDone={back} onBack={() => back()} />
+      </main>
+    );
+  }
 
   const title = mode === 'signin' ? 'Sign in' : mode === 'signup' ? 'Create an account' : 'Reset your password';
   return (
@@ -130,9 +158,16 @@ export function SignIn({ redirect = (uri) => window.location.assign(uri), initia
         ) : null}
         <nav aria-label="Account" className="sign-in-links">
           {mode !== 'signin' ? (
-            <button type="button" className="link" onClick={() => setMode('signin')}>
-              Back to sign in
-            </button>
+            <>
+              <button type="button" className="link" onClick={() => setMode('signin')}>
+                Back to sign in
+              </button>
+              {mode === 'signup' ? (
+                <button type="button" className="link" onClick={() => setCodeFlow({ kind: 'signup', code: '' })}>
+                  I have a code
+                </button>
+              ) : null}
+            </>
           ) : (
             <>
               <button type="button" className="link" onClick={() => setMode('signup')}>

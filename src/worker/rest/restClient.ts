@@ -11,6 +11,7 @@ import {
   type ImageResponse, type IngestMeasurementsRequest, type IngestMeasurementsResponse, type InviteUserRequest,
   type InviteUserResponse, type LoginResponse, type MeasurementsQuery, type MeasurementsResponse,
   type PusherAuthRequest, type PusherAuthResponse, type SensorsQuery, type SetPasswordRequest,
+  type SignupConfirmRequest, type SignupConfirmResponse,
   type UpdateAssetRequest, type UpdateExternalObjectRequest, type UpdateLocationRequest,
   type UpdateNotificationRequest, type UpdateOrganizationRequest, type UpdateSensorRequest,
   type UpdateUserRequest, type VoteResponse, type WireAsset, type WireExternalObject, type WireLocation,
@@ -56,6 +57,8 @@ export function createRestClient(options: RestClientOptions) {
     logout: async () => { await http.request('POST', p.logout()); },
     openIdLogin: (idToken: string) => form<LoginResponse>(p.openidLogin(), { id_token: idToken }),
     signup: (email: string) => form<AcceptedResponse>(p.signup(), { email }),
+    /** the signup mail's code and the new password: creates the account */
+    confirmSignup: (body: SignupConfirmRequest) => json<SignupConfirmResponse>('POST', p.signupConfirm(), body),
     authUri: (email: string) => get<AuthUriResponse>(p.authUri(email)),
     recoverPassword: (email: string) => form<AcceptedResponse>(p.recoverPassword(), { email }),
     currentTime: async (signal?: AbortSignal) => (await http.request<CurrentTimeResponse>('GET', p.currentTime(), { signal })).data,
