@@ -13,7 +13,7 @@ import {
 } from '../../src/shared/schemas/sensors.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
-import { isSensorHidden } from '../store/visibility.js';
+import { isSensorHidden, publicSensor } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
 import {
   HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
@@ -38,7 +38,7 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     locationFor(store, user, orgId, locId);
     const hidden = hiddenFor(store, user, locId);
     const out: WireSensor[] = [];
-    for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(s);
+    for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(publicSensor(s, hidden));
     setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
@@ -57,7 +57,7 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const { orgId, locId, sensorId } = req.params;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
-    return sensorIn(user, locId, sensorId);
+    return publicSensor(sensorIn(user, locId, sensorId), hiddenFor(store, user, locId));
   });
 
   app.patch(`${base}/:sensorId`, { schema: { params: Params('orgId', 'locId', 'sensorId'), body: UpdateSensorRequest } }, async (req) => {
@@ -99,9 +99,20 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
       const asked = sensorIds ? new Set(sensorIds) : null;
       sensorIds = asked ? visible.filter((id) => asked.has(id)) : visible;
     }
-    return pageMeasurements(store, locId, type, {
+    const page = pageMeasurements(store, locId, type, {
       start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds, ignorePreviousValidity: !!q.ignore_previous_validity,
     });
+    // a tag's reading on a hidden floor stays in the page (so paging advances) without where it was
+    const floorAt = page.columns.indexOf('floor_id');
+    if (floorAt < 0 || hidden.assets.size === 0) return page;
+    const position = ['x', 'y', 'floor_id', 'floor', 'zones'].map((c) => page.columns.indexOf(c)).filter((i) => i >= 0);
+    const rows = page.rows.map((row) => {
+      if (!hidden.assets.has(row[floorAt] as string)) return row;
+      const copy = [...row];
+      for (const i of position) copy[i] = null;
+      return copy;
+    });
+    return { ...page, rows };
   });
 
   app.post('/v2/measurements', {

@@ -17,7 +17,9 @@ import {
   type BookingRecord, type Credentials, type NotificationInput, type MailCode, type Revocation, type RevocationReason,
   type StoredFile, type TokenRecord,
 } from './records.js';
-import { NOTHING_HIDDEN, hiddenIn, isSensorHidden, publicAsset, sameHidden, type Hidden } from './visibility.js';
+import {
+  NOTHING_HIDDEN, hiddenIn, isPositionHidden, isSensorHidden, publicAsset, publicSensor, sameHidden, type Hidden,
+} from './visibility.js';
 
 const NO_IDS: ReadonlySet<Id> = new Set();
 
@@ -179,8 +181,13 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       if (sensor.location_id !== locationId) continue;
       const was = isSensorHidden(sensor, before);
       const is = isSensorHidden(sensor, after);
-      if (was && !is) out.push({ collection: 'sensors', kind: 'created', id: sensor.id, data: sensor });
+      if (was && !is) out.push({ collection: 'sensors', kind: 'created', id: sensor.id, data: publicSensor(sensor, after) });
       else if (!was && is) out.push({ collection: 'sensors', kind: 'deleted', id: sensor.id });
+      else if (!is && (isPositionHidden(sensor.last_measurement, before) !== isPositionHidden(sensor.last_measurement, after)
+        || isPositionHidden(sensor.previous_measurement, before) !== isPositionHidden(sensor.previous_measurement, after))) {
+        // a tag whose last reading is on a floor hidden or shown just now: its position leaves or comes back
+        out.push({ collection: 'sensors', kind: 'modified', id: sensor.id, data: publicSensor(sensor, after) });
+      }
     }
     return out;
   }
@@ -357,7 +364,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
       const change: LiveChange = { collection: 'sensors', kind: 'created', id: sensor.id, data: sensor };
-      publisher.publishAudiences(scope, isSensorHidden(sensor, hiddenBefore(locationId)) ? [] : [change], [change]);
+      const hidden = hiddenBefore(locationId);
+      publisher.publishAudiences(scope, isSensorHidden(sensor, hidden) ? [] : [{ ...change, data: publicSensor(sensor, hidden) }], [change]);
       return sensor;
     },
     updateSensor(id, patch) {
@@ -367,7 +375,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
       const is = isSensorHidden(sensor, hidden);
       const change: LiveChange = { collection: 'sensors', kind: 'modified', id, data: sensor };
-      const shown: LiveChange[] = is ? (was ? [] : [{ collection: 'sensors', kind: 'deleted', id }]) : [was ? { ...change, kind: 'created' } : change];
+      const seen: LiveChange = { ...change, kind: was ? 'created' : 'modified', data: publicSensor(sensor, hidden) };
+      const shown: LiveChange[] = is ? (was ? [] : [{ collection: 'sensors', kind: 'deleted', id }]) : [seen];
       publisher.publishAudiences(locationScope(sensor.location_id), shown, [change]);
       return sensor;
     },
@@ -393,8 +402,8 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         }
         const change = recordMeasurement(sensor, value);
         batch.all.push(change);
-        // readings of a sensor serving a hidden asset go to the edit stream only
-        if (!isSensorHidden(sensor, batch.hidden)) batch.shown.push(change);
+        // readings of a sensor serving a hidden asset, or placing a tag on a hidden floor, go to the edit stream only
+        if (!isSensorHidden(sensor, batch.hidden) && !isPositionHidden(value, batch.hidden)) batch.shown.push(change);
       }
       for (const [locId, batch] of byLocation) publisher.publishAudiences(locationScope(locId), batch.shown, batch.all);
     },

@@ -3,8 +3,9 @@
 // its own Pusher endpoint (pusher-js) and over the real Mosquitto (mqtt.js):
 // the attacker listens to everything its account may join (on MQTT the whole
 // organization, `eb/changes/{org}/#`), tries the edit streams, and reads the
-// users over REST while an edit user walks onto a hidden floor. It learns
-// nothing of that floor; the edit user's own streams carry it.
+// users over REST while an edit user walks onto a hidden floor, and while a
+// tracked colleague's tag reports from one. It learns nothing of that floor;
+// the edit user's own streams carry it.
 
 import mqtt, { type MqttClient } from 'mqtt';
 import Pusher from 'pusher-js';
@@ -13,7 +14,7 @@ import { MQTT_PROTOCOL_VERSION } from '../../src/shared/constants.js';
 import {
   PUSHER_EVENT, STREAM_ID_HEADER, mqttTopicFilter, pusherChannel, type LiveChange, type LivePacket, type StreamScope,
 } from '../../src/shared/protocol.js';
-import { restPaths, type WireAsset, type WireUser } from '../../src/shared/rest.js';
+import { restPaths, type MeasurementsResponse, type WireAsset, type WireUser } from '../../src/shared/rest.js';
 import type { Settings } from '../../src/shared/types.js';
 import { decodePacket } from '../../server/live/packetCodec.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -102,6 +103,7 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
     shared: { kind: 'organization', organizationId: org } as StreamScope,
     edit: { kind: 'organization', organizationId: org, audience: 'edit' } as StreamScope,
     location: { kind: 'location', organizationId: org, locationId: loc } as StreamScope,
+    locationEdit: { kind: 'location', organizationId: org, locationId: loc, audience: 'edit' } as StreamScope,
   });
   const usersOf = async (token: string) => {
     const res = await t.api(restPaths.users(org), { token });
@@ -132,7 +134,7 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
       // the edit stream is not the attacker's to join
       expect(a.refused).toEqual([pusherChannel(s.edit)]);
       attacker = a;
-      const e = await listenPusher(t, tokens.edit, [s.edit]);
+      const e = await listenPusher(t, tokens.edit, [s.edit, s.locationEdit]);
       expect(e.refused).toEqual([]);
       editor = e;
     } else {
@@ -140,8 +142,8 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
       const a = await listenMqtt(t, tokens.regular, [`eb/changes/${org}/#`, mqttTopicFilter(s.edit)]);
       expect(a.granted).toEqual([1, NOT_AUTHORIZED]);
       attacker = a;
-      const e = await listenMqtt(t, tokens.edit, [mqttTopicFilter(s.edit)]);
-      expect(e.granted).toEqual([1]);
+      const e = await listenMqtt(t, tokens.edit, [mqttTopicFilter(s.edit), mqttTopicFilter(s.locationEdit)]);
+      expect(e.granted).toEqual([1, 1]);
       editor = e;
     }
   }, 30_000);
@@ -201,6 +203,50 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
     await until(() => userChange(attacker, walker, back), 'the shared stream to show the position again');
     expect((userChange(attacker, walker, back)!.data as WireUser).location).toMatchObject({ floor_id: publicFloor.id });
     expect((await usersOf(tokens.regular)).users.find((u) => u.id === walker)!.location).toMatchObject({ floor_id: publicFloor.id });
+  });
+
+  it('a tag reporting from a hidden floor tells the public when, never where; the edit role sees where', async () => {
+    const s = t.server.store;
+    const employee = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'employee' && s.isAssetPublic(a) && a.data_provider_refs.location)!;
+    const tag = employee.data_provider_refs.location!;
+    const ingest = async (floor: WireAsset, time: number) => {
+      const value = { time, valid_for: 600_000, x: 7.5, y: 8.5, floor_id: floor.id, floor: 0, zones: [] };
+      const res = await t.api(`${t.url}/v2/measurements`, { method: 'POST', token: tokens.edit, json: { measurements: [{ sensor_id: tag, value }] } });
+      expect(res.status).toBe(200);
+    };
+    const readingOf = (e: Ear, from: number) => e.changes().slice(from)
+      .filter((c) => c.collection === 'measurements' && c.id === tag).map((c) => (c.data as { value: { floor_id?: string } }).value.floor_id);
+    const heard = attacker.changes().length;
+    const heardEdit = editor.changes().length;
+    const at = s.clock.now();
+    await ingest(hiddenFloor, at);
+    await ingest(publicFloor, at + 1);
+    // the reading from the public floor came after; the one from the hidden floor never did
+    await until(() => readingOf(attacker, heard).length > 0, 'the public floor reading on the shared stream');
+    await until(() => readingOf(editor, heardEdit).length === 2, 'both readings on the edit stream');
+    expect(readingOf(attacker, heard)).toEqual([publicFloor.id]);
+    expect(readingOf(editor, heardEdit)).toEqual([hiddenFloor.id, publicFloor.id]);
+    expect(mentions(attacker.packets, hiddenFloor.id)).toBe(false);
+
+    await ingest(hiddenFloor, at + 2);
+    await settle();
+    const sensors = await t.api(restPaths.sensors(org, loc), { token: tokens.regular });
+    const listed = ((await sensors.json()) as Array<{ id: string; last_measurement: { time: number; floor_id?: string } }>).find((x) => x.id === tag)!;
+    expect(listed.last_measurement.time).toBe(at + 2);
+    expect(listed.last_measurement.floor_id).toBeUndefined();
+    const one = await t.api(restPaths.sensor(org, loc, tag), { token: tokens.regular });
+    expect(mentions(await one.json(), hiddenFloor.id)).toBe(false);
+    const page = async (token: string) => {
+      const res = await t.api(restPaths.measurements(org, loc, 'location', { start: at, sensor_id: [tag], ignore_previous_validity: true }), { token });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as MeasurementsResponse;
+      return body.rows.map((r) => r[body.columns.indexOf('floor_id')]);
+    };
+    // every reading is in the page, so paging advances; the public page says nothing of where
+    expect(await page(tokens.regular)).toEqual([null, publicFloor.id, null]);
+    expect(await page(tokens.edit)).toEqual([hiddenFloor.id, publicFloor.id, hiddenFloor.id]);
+    const edit = ((await (await t.api(restPaths.sensor(org, loc, tag), { token: tokens.edit })).json()) as { last_measurement: { floor_id: string } });
+    expect(edit.last_measurement.floor_id).toBe(hiddenFloor.id);
   });
 
   it('a regular user cannot read the edit stream’s position or settle on the hidden floor', async () => {
