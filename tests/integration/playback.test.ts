@@ -78,4 +78,33 @@ describe('floor playback against the reference server', () => {
     expect(live.messages.length).toBe(liveMessages);
     expect(JSON.stringify([...live.entries.entries()])).toBe(liveBefore);
   });
+
+  it('leaves out a ticket or voice at an instant before it was posted, and shows it after', async () => {
+    const locationId = t.server.seed.locationIds[0]!;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floors = new Set([...structure.entries.values()].flatMap((b) => b.floors.map((f) => f.id)));
+    // a seeded ticket or voice of some past day, posted at least two minutes from that day's bounds
+    const posted = [...t.server.store.assets.values()]
+      .filter((a) => (a.type === 'ticket' || a.type === 'voice') && a.location_id === locationId && !a.unpublished && floors.has(a.parent_id!))
+      .map((a) => ({ asset: a, time: (a.value as { time: number }).time }))
+      .filter(({ time }) => {
+        const day = calendarDay(dateKeyOf(time, tz), tz);
+        return dateKeyOf(time, tz) < dateKeyOf(Date.now(), tz) && time - day.start > 120_000 && day.end - time > 120_000;
+      });
+    expect(posted.length).toBeGreaterThan(0);
+    const { asset, time } = posted[0]!;
+    const day = dateKeyOf(time, tz);
+    const floorId = asset.parent_id!;
+    const replay = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...DEFAULT_LAYERS, 'service'], day });
+    await vi.waitFor(() => { expect(replay.meta?.progress.state).toBe('done'); }, WAIT);
+    const at = async (instant: number) => {
+      await engine.setPlaybackTime(floorId, day, instant);
+      await vi.waitFor(() => { expect(replay.meta?.time).toBe(instant); }, WAIT);
+      return replay.entries.get(asset.id);
+    };
+    expect(await at(time - 60_000)).toBeUndefined();
+    expect(await at(time + 60_000)).toMatchObject({ kind: asset.type === 'ticket' ? 'ticket' : 'voice' });
+    expect(await at(time - 60_000)).toBeUndefined();
+  });
 });

@@ -75,6 +75,12 @@ function readingAt(list: readonly MeasurementValue[] | undefined, t: number): Me
   return lo > 0 ? list[lo - 1]! : null;
 }
 
+/** A ticket or voice carries the time it was posted in its own value: at an earlier instant it was not there yet. */
+function postedAfter(asset: Asset, time: number): boolean {
+  const own = asset.value as { time?: unknown } | null;
+  return !!own && typeof own === 'object' && typeof own.time === 'number' && own.time > time;
+}
+
 export interface PlaybackOptions {
   live: Store;
   roles(): readonly Role[];
@@ -220,6 +226,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         entry(key): DrawState | undefined {
           if (s.progress.state !== 'done' || s.shadow.floorOf.get(key) !== s.floorId) return undefined;
           const asset = s.shadow.assets.get(key);
+          if (asset && postedAfter(asset, s.time)) return undefined;
           const facts = asset ? computeFacts(asset, ctx()) : null;
           return facts ? toDrawState(facts, layers) : undefined;
         },
