@@ -3,7 +3,7 @@
 // the browser's own endpoint (launched with --remote-debugging-port=0; the
 // port is in the profile's DevToolsActivePort), attaches to the page and
 // auto-attaches to its workers in flat mode. A new worker (a reload) is
-// followed by itself.
+// followed by itself; workers started from blobs (the bench's own) are not.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +21,9 @@ export interface WorkerHeap {
 
 interface Message { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string }
 
+/** The app's engine worker: a dedicated worker from a script of the app, not one a bench starts from a blob (the ceiling). */
+const isEngineWorker = (t: { type?: string; url?: string } | undefined) => t?.type === 'worker' && !String(t.url ?? '').startsWith('blob:');
+
 export async function watchWorkerHeap(profileDir: string, pageUrlPrefix: string): Promise<WorkerHeap> {
   const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').trim().split('\n');
   const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
@@ -35,7 +38,7 @@ export async function watchWorkerHeap(profileDir: string, pageUrlPrefix: string)
       const p = pending.get(m.id);
       pending.delete(m.id);
       if (m.error) p?.fail(new Error(m.error.message)); else p?.done(m.result ?? {});
-    } else if (m.method === 'Target.attachedToTarget' && (m.params?.targetInfo as { type?: string })?.type === 'worker') {
+    } else if (m.method === 'Target.attachedToTarget' && isEngineWorker(m.params?.targetInfo as { type?: string; url?: string })) {
       worker = m.params!.sessionId as string;
       workerSeen?.();
     } else if (m.method === 'Target.detachedFromTarget' && m.params?.sessionId === worker) {

@@ -301,10 +301,32 @@ describe('reports in Chromium', () => {
     await bar.getByRole('button', { name: 'Play', exact: true }).waitFor();
     await shot('reports-13-playback-keys');
 
+    // a desk changes live while the replay is drawn: the replay keeps showing that day, and
+    // back on the live floor the change is there at once, from the subscription kept open
+    const { store } = server.server;
+    const liveBusy = (id: string) => {
+      const m = store.sensors.get(store.assets.get(id)!.data_provider_refs.occupancy!)?.last_measurement;
+      return !!m && Number(m.value) > 0 && (m.valid_to ?? m.time + (m.valid_for ?? 0)) > Date.now();
+    };
+    // a desk free both in the replay and live, so each side shows something the other does not
+    const notBusy = await page.locator('g.asset[aria-label^="Desk "]:not([data-status-kind="busy"])').evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!));
+    const deskId = notBusy.find((id) => !liveBusy(id))!;
+    expect(deskId).toBeTruthy();
+    const replayed = await page.locator(`g.asset[data-asset-id="${deskId}"]`).getAttribute('data-status-kind');
+    const sensorId = store.assets.get(deskId)!.data_provider_refs.occupancy!;
+    const res = await server.api(`${server.url}/v2/measurements`, {
+      method: 'POST', token: await server.signIn('edit'),
+      json: { measurements: [{ sensor_id: sensorId, value: { time: Date.now(), valid_for: 3_600_000, value: 1 } }] },
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    await page.waitForTimeout(1_000);
+    expect(await page.locator(`g.asset[data-asset-id="${deskId}"]`).getAttribute('data-status-kind')).toBe(replayed);
+
     await bar.getByRole('button', { name: 'Back to live' }).click();
     await page.getByRole('button', { name: 'Play back a day' }).waitFor();
     await expect.poll(() => desks.count()).toBe(liveDesks);
     expect(await page.getByTestId('playback-indicator').count()).toBe(0);
+    await expect.poll(() => page.locator(`g.asset[data-asset-id="${deskId}"]`).getAttribute('data-status-kind')).toBe('busy');
     await shot('reports-14-back-to-live');
   });
 });
