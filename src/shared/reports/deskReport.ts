@@ -56,9 +56,9 @@ export function createDeskAggregator(ctx: ReportContext, desks: readonly ScopeDe
       const stream = createDayStream(day.start, day.end, (sensorId, a, b, r) => {
         const i = bySensor.get(sensorId);
         if (i === undefined) return;
-        covered[i]! += overlapMs(a, b, window);
-        if (!(r.value > 0)) return;
         const inWindow = overlapMs(a, b, window);
+        covered[i]! += inWindow;
+        if (!(r.value > 0)) return;
         occupied[i]! += inWindow;
         if (inWindow > 0) usedToday[i] = 1;
         addToSlots(slots, a, b);

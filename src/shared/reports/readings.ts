@@ -21,6 +21,43 @@ export interface ColumnarPage {
   extras: Array<Record<string, unknown>> | null;
   /** last time of the page as sent, valid or not (for paging) */
   lastTime: number | null;
+  /** pages of the server this one holds (mergePages); 1 when absent */
+  pagesAsSent?: number;
+}
+
+/**
+ * A day's pages as one page with one sensor table, counting the pages it was
+ * sent as: what the page cache keeps. Each page names its own sensors, so a
+ * day of a 10,000-desk location read as 20 pages carries 200,000 sensor
+ * strings; merged it carries 10,000, and IndexedDB reads it back that much
+ * faster (bench/reports.ts, docs/bench.md).
+ */
+export function mergePages(pages: readonly ColumnarPage[]): ColumnarPage {
+  let n = 0;
+  let sent = 0;
+  for (const p of pages) { n += p.n; sent += p.pagesAsSent ?? 1; }
+  const time = new Float64Array(n);
+  const validTo = new Float64Array(n);
+  const value = new Float64Array(n);
+  const sensor = new Int32Array(n);
+  const sensors: string[] = [];
+  const index = new Map<string, number>();
+  const extras: Array<Record<string, unknown>> | null = pages.some((p) => p.extras) ? [] : null;
+  let at = 0;
+  for (const p of pages) {
+    time.set(p.time.subarray(0, p.n), at);
+    validTo.set(p.validTo.subarray(0, p.n), at);
+    value.set(p.value.subarray(0, p.n), at);
+    const map = p.sensors.map((id) => {
+      let i = index.get(id);
+      if (i === undefined) { i = sensors.length; sensors.push(id); index.set(id, i); }
+      return i;
+    });
+    for (let k = 0; k < p.n; k += 1) sensor[at + k] = map[p.sensor[k]!]!;
+    if (extras) for (let k = 0; k < p.n; k += 1) extras.push(p.extras?.[k] ?? {});
+    at += p.n;
+  }
+  return { n, time, validTo, value, sensor, sensors, extras, lastTime: pages.at(-1)?.lastTime ?? null, pagesAsSent: Math.max(1, sent) };
 }
 
 export interface PageCheck {
@@ -100,7 +137,10 @@ export interface Reading {
   extra: Record<string, unknown> | null;
 }
 
-/** A reading's interval inside the day: from its time (or the day's start) to the next reading or its validity end. */
+/**
+ * A reading's interval inside the day: from its time (or the day's start) to the next reading or its validity end.
+ * `reading` is one object the stream reuses: read it during the call, never keep it.
+ */
 export type IntervalSink = (sensorId: string, start: number, end: number, reading: Reading) => void;
 
 export interface DayStream {
@@ -112,27 +152,68 @@ export interface DayStream {
 /**
  * Per sensor the open reading; the next reading of the same sensor cuts it.
  * A reading from before the day (the previous validity row) starts the day.
+ * The open readings live in typed arrays indexed per sensor and the sink gets
+ * one reused Reading: no allocation per row (a week of 10,000 desks is
+ * millions of rows, and the second opening of a report is this loop alone).
  */
 export function createDayStream(dayStart: number, dayEnd: number, sink: IntervalSink): DayStream {
-  const open = new Map<string, Reading>();
-  const close = (id: string, r: Reading, cut: number) => {
-    const a = r.time > dayStart ? r.time : dayStart;
-    const b = Math.min(r.validTo, cut, dayEnd);
-    if (b > a) sink(id, a, b, r);
+  const index = new Map<string, number>();
+  const ids: string[] = [];
+  let time = new Float64Array(64);
+  let validTo = new Float64Array(64);
+  let value = new Float64Array(64);
+  let open = new Uint8Array(64);
+  const extras: Array<Record<string, unknown> | null> = [];
+  const reading: Reading = { time: 0, validTo: 0, value: 0, extra: null };
+  const grow = () => {
+    const size = time.length * 2;
+    const more = <T extends Float64Array | Uint8Array>(a: T, b: T): T => { b.set(a); return b; };
+    time = more(time, new Float64Array(size));
+    validTo = more(validTo, new Float64Array(size));
+    value = more(value, new Float64Array(size));
+    open = more(open, new Uint8Array(size));
+  };
+  const close = (s: number, cut: number) => {
+    const t = time[s]!;
+    const a = t > dayStart ? t : dayStart;
+    const b = Math.min(validTo[s]!, cut, dayEnd);
+    if (b <= a) return;
+    reading.time = t;
+    reading.validTo = validTo[s]!;
+    reading.value = value[s]!;
+    reading.extra = extras[s] ?? null;
+    sink(ids[s]!, a, b, reading);
   };
   return {
     push(page) {
+      // the page's own sensor numbering → this stream's, once per page rather than per row
+      const map = new Int32Array(page.sensors.length);
+      for (let i = 0; i < page.sensors.length; i += 1) {
+        const id = page.sensors[i]!;
+        let s = index.get(id);
+        if (s === undefined) {
+          s = ids.length;
+          ids.push(id);
+          index.set(id, s);
+          if (s >= time.length) grow();
+        }
+        map[i] = s;
+      }
       for (let k = 0; k < page.n; k += 1) {
-        const id = page.sensors[page.sensor[k]!]!;
-        const reading: Reading = { time: page.time[k]!, validTo: page.validTo[k]!, value: page.value[k]!, extra: page.extras?.[k] ?? null };
-        const prev = open.get(id);
-        if (prev) close(id, prev, reading.time);
-        open.set(id, reading);
+        const s = map[page.sensor[k]!]!;
+        const t = page.time[k]!;
+        if (open[s]) close(s, t);
+        time[s] = t;
+        validTo[s] = page.validTo[k]!;
+        value[s] = page.value[k]!;
+        if (page.extras) extras[s] = page.extras[k] ?? null;
+        else if (extras[s]) extras[s] = null;
+        open[s] = 1;
       }
     },
     finish() {
-      for (const [id, r] of open) close(id, r, dayEnd);
-      open.clear();
+      for (let s = 0; s < ids.length; s += 1) if (open[s]) close(s, dayEnd);
+      open.fill(0);
     },
   };
 }

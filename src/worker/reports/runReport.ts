@@ -2,13 +2,14 @@
 // measurement pages by the §7 paging rules (first page with the validity
 // before the day, then start past the last time), at most `concurrency`
 // days in flight, each page checked and handed to the aggregator as it
-// arrives. Pages of closed days come from and go to the page cache.
+// arrives. Pages of closed days come from and go to the page cache, merged
+// into one page per day.
 
 import pLimit from 'p-limit';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Aggregator } from '../../shared/reports/aggregator.js';
 import type { CalendarDay } from '../../shared/reports/calendar.js';
-import { readPage, type ColumnarPage, type PageCheck } from '../../shared/reports/readings.js';
+import { mergePages, readPage, type ColumnarPage, type PageCheck } from '../../shared/reports/readings.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import { MEASUREMENT_PAGE_LIMIT } from '../../shared/constants.js';
 
@@ -78,13 +79,16 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
     inFlight.set(index, 0);
     const cached = key && o.cache ? await o.cache.get(key).catch(() => null) : null;
     if (cached) {
+      // a kept day is one merged page: it counts as the pages it was sent as
+      let sent = 0;
       for (const page of cached) {
         sink.push(page);
         progress.rows += page.n;
+        sent += page.pagesAsSent ?? 1;
       }
-      progress.pagesLoaded += cached.length;
-      progress.pagesFromCache += cached.length;
-      pagesOfDoneTasks += cached.length;
+      progress.pagesLoaded += sent;
+      progress.pagesFromCache += sent;
+      pagesOfDoneTasks += sent;
     } else {
       const check: PageCheck = {
         known: o.aggregator.known(type), inLocation: o.locationSensors?.(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped,
@@ -113,7 +117,7 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
         start = page.lastTime + 1;
       }
       pagesOfDoneTasks += inFlight.get(index) ?? 0;
-      if (key && o.cache) await o.cache.put(key, keep).catch((error: unknown) => o.onWarning(`Could not keep report pages for offline use: ${(error as Error)?.message ?? error}`));
+      if (key && o.cache) await o.cache.put(key, [mergePages(keep)]).catch((error: unknown) => o.onWarning(`Could not keep report pages for offline use: ${(error as Error)?.message ?? error}`));
     }
     sink.finish();
     inFlight.delete(index);

@@ -1,6 +1,7 @@
 // Report pages of closed days in IndexedDB (DESIGN §9), through idb: one
 // record per (user, location, type, day, sensor filter) holding the day's
-// checked pages as typed arrays, which IndexedDB clones as blocks. A database
+// checked pages merged into one (one sensor table) as typed arrays, which
+// IndexedDB clones as blocks. A database
 // of its own ('storey-reports'), so its schema moves apart from the entity
 // cache; sign-out clears the user's pages; a write error leaves reports running.
 
@@ -71,7 +72,8 @@ export function createIdbPageCache(options: { name?: string; userId: () => strin
 function isPage(p: unknown): p is ColumnarPage {
   const page = p as Partial<ColumnarPage> | null;
   return !!page && typeof page.n === 'number' && page.time instanceof Float64Array && page.validTo instanceof Float64Array
-    && page.value instanceof Float64Array && page.sensor instanceof Int32Array && Array.isArray(page.sensors) && page.time.length === page.n;
+    && page.value instanceof Float64Array && page.sensor instanceof Int32Array && Array.isArray(page.sensors) && page.time.length === page.n
+    && (page.pagesAsSent === undefined || (Number.isInteger(page.pagesAsSent) && page.pagesAsSent >= 1));
 }
 
 /** The same port in memory (tests, and when IndexedDB is unavailable). */

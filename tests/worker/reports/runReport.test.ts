@@ -76,6 +76,29 @@ describe('runReport', () => {
     expect(second.aggregator.result().rows).toEqual(first.aggregator.result().rows);
   });
 
+  it('keeps each closed day as one page with one sensor table, counted as the pages it was sent as', async () => {
+    const s = setup();
+    const cache = createMemoryPageCache();
+    // small pages, so every day comes in several
+    const fetchPage = (type: string, q: MeasurementsQuery) => s.fetchPage(type, { ...q, limit: 1_000 });
+    const first = run(s, cache, { fetchPage });
+    const p1 = await first.progress;
+    const days = calendarDays(s.ctx.period.from, s.ctx.period.to, s.ctx.timeZone);
+    let sent = 0;
+    for (const day of days) {
+      const kept = (await cache.get(`loc|occupancy|${day.key}|*`))!;
+      expect(kept).toHaveLength(1);
+      expect(new Set(kept[0]!.sensors).size).toBe(kept[0]!.sensors.length);
+      expect(kept[0]!.pagesAsSent).toBeGreaterThan(1);
+      sent += kept[0]!.pagesAsSent!;
+    }
+    expect(sent).toBe(p1.pagesLoaded);
+    const second = run(s, cache, { fetchPage });
+    const p2 = await second.progress;
+    expect([p2.pagesLoaded, p2.pagesFromCache, p2.rows]).toEqual([p1.pagesLoaded, p1.pagesLoaded, p1.rows]);
+    expect(second.aggregator.result()).toEqual(first.aggregator.result());
+  });
+
   it('stops asking for pages once cancelled', async () => {
     const s = setup();
     const signal = { cancelled: false };
