@@ -7,6 +7,7 @@
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
@@ -24,6 +25,19 @@ let page: Page;
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const done = () => page.getByTestId('report-done').waitFor({ timeout: 60_000 });
 const MEASUREMENTS = /\/measurements\//;
+
+/** Clicks Export CSV and answers the file's name and its lines, parsed. */
+async function exportCsv(): Promise<{ name: string; lines: string[][] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  const parsed = Papa.parse<string[]>(text.trim(), { skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  return { name: download.suggestedFilename(), lines: parsed.data };
+}
+
+/** The report table's cells as text, with the table's '—' for no value as the file's empty field. */
+const tableCells = () => page.locator('.report-table tbody tr').evaluateAll((trs) =>
+  trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent === '—' ? '' : td.textContent ?? ''))));
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -164,14 +178,13 @@ describe('reports in Chromium', () => {
     await done();
     const rows = await page.locator('.report-table tbody tr').count();
     expect(rows).toBeGreaterThan(0);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^storey-room-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = readFileSync((await download.path())!, 'utf8');
-    const lines = text.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('Room,Floor,Bookings,Booked h,In use h,Used while booked h,Use without booking h,No-shows,No-show rate %,Completed as planned,Ended early,Extended,Removed,Upcoming,Unknown,Busiest hour');
+    const { name, lines } = await exportCsv();
+    expect(name).toMatch(/^storey-room-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(lines[0]).toEqual(['Room', 'Floor', 'Bookings', 'Booked h', 'In use h', 'Used while booked h', 'Use without booking h', 'No-shows', 'No-show rate %', 'Completed as planned', 'Ended early', 'Extended', 'Removed', 'Upcoming', 'Unknown', 'Busiest hour']);
     expect(lines).toHaveLength(rows + 1);
-    const firstRoom = await page.locator('.report-table tbody tr').first().locator('td').first().innerText();
-    expect(lines.slice(1).some((l) => l.startsWith(`${firstRoom},`))).toBe(true);
+    // the file holds what the table shows, cell by cell
+    expect(lines.slice(1)).toEqual(await tableCells());
+    expect(lines.slice(1).reduce((n, l) => n + Number(l[2]), 0)).toBeGreaterThan(0);
     await shot('reports-07-rooms');
   });
 
@@ -180,6 +193,11 @@ describe('reports in Chromium', () => {
     await page.locator('th', { hasText: 'Outside band %' }).waitFor({ timeout: 60_000 });
     await done();
     expect(await page.locator('.small-multiples figure').count()).toBeGreaterThan(0);
+    const env = await exportCsv();
+    expect(env.name).toMatch(/^storey-environment-report-.*\.csv$/);
+    expect(env.lines[0]).toEqual(['Type', 'Place', 'Floor', 'Mean', 'Min', 'Max', 'Unit', 'Comfort band', 'Outside band h', 'Outside band %']);
+    expect(env.lines.slice(1, 1 + (await tableCells()).length)).toEqual(await tableCells());
+    expect(env.lines.find((l) => l[0] === 'co2')?.[7]).toBe('0–800');
     await shot('reports-08-environment');
     await page.getByRole('button', { name: 'Location' }).click();
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });
