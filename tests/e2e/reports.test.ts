@@ -222,6 +222,21 @@ describe('reports in Chromium', () => {
     await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: Utilisation (\d+ %|: no data)/);
     await shot('reports-10-layer');
     await dialog.getByRole('button', { name: 'Close details' }).click();
+
+    // the rooms report colours the rooms by their no-show rate; a click shows the room's line
+    await page.getByRole('button', { name: 'Rooms' }).click();
+    await done();
+    const roomMark = page.locator('polygon.report-mark').first();
+    await roomMark.waitFor({ timeout: 30_000 });
+    await page.locator('.map-legends', { hasText: 'No-show rate (room,' }).waitFor();
+    const roomId = (await roomMark.getAttribute('data-asset-id'))!;
+    expect(server.server.store.assets.get(roomId)?.type).toBe('room');
+    await roomMark.click();
+    await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: (No-shows \d+ of \d+ bookings \(\d+ %\); [\d.]+ h booked, [\d.]+ h in use|\d+ bookings, [\d.]+ h booked.*)$/);
+    await shot('reports-10b-layer-rooms');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+    await page.getByRole('button', { name: 'Desks' }).click();
+    await done();
   });
 
   it('shows the recent bookings of a room with their history class in its popup', async () => {
