@@ -5,6 +5,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySkipped, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary } from '../../src/shared/reports/types.js';
+import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
 import { ReportsPanel } from '../../src/ui/components/reports/ReportsPanel.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine } from './fakeEngine.js';
@@ -96,6 +97,23 @@ describe('ReportsPanel', () => {
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-03-30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     expect(onChange).toHaveBeenCalledWith({ ...request, period: { from: '2025-03-30', to: '2025-04-07' } });
+  });
+
+  it('moves its fields to a period chosen elsewhere (a preset, a link), dropping a half-typed one', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<PeriodPicker period={request.period} timeZone="Europe/Helsinki" onChange={onChange} />);
+    const from = screen.getByLabelText('From') as HTMLInputElement;
+    const to = screen.getByLabelText('To') as HTMLInputElement;
+    fireEvent.change(from, { target: { value: '2025-04-05' } });
+    expect(from.value).toBe('2025-04-05');
+    rerender(<PeriodPicker period={{ from: '2025-05-01', to: '2025-05-07' }} timeZone="Europe/Helsinki" onChange={onChange} />);
+    expect([from.value, to.value]).toEqual(['2025-05-01', '2025-05-07']);
+    expect((screen.getByRole('button', { name: 'Apply' }) as HTMLButtonElement).disabled).toBe(true);
+    // the same period again changes nothing typed since
+    fireEvent.change(to, { target: { value: '2025-05-09' } });
+    rerender(<PeriodPicker period={{ from: '2025-05-01', to: '2025-05-07' }} timeZone="Europe/Helsinki" onChange={onChange} />);
+    expect(to.value).toBe('2025-05-09');
+    expect(onChange).not.toHaveBeenCalled();
   });
 
   it('names what its charts show in legends', async () => {
