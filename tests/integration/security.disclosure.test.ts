@@ -165,7 +165,32 @@ describe('security: what only the edit role sees', () => {
       expect(storeFingerprint(t)).toBe(before);
     });
 
-    it('is left out of lists and of its building’s floor list for a regular user, not for the edit role', async () => {
+    it('keeps its rooms from being booked or cancelled by a regular user, answering exactly like an unknown room', async () => {
+      const s = t.server.store;
+      let room = [...s.assets.values()].find((a) => a.parent_id === hiddenFloor.id && a.type === 'room' && a.data_provider_refs.reservation);
+      if (!room) {
+        room = s.createAsset(loc, { type: 'room', subtype: 'meeting', name: 'Plant office', parent_id: hiddenFloor.id, x: 2, y: 2 }, null);
+        const sensor = s.createSensor(loc, { type: 'reservation', asset_id: room.id });
+        s.updateAsset(room.id, { data_providers: [sensor.id], data_provider_refs: { reservation: sensor.id } });
+      }
+      const start = s.clock.now() + 50 * 86_400_000;
+      const before = storeFingerprint(t);
+      for (const [method, json] of [
+        ['POST', (id: string) => ({ room_id: id, start, end: start + 1_800_000, subject: 'Found you' })],
+        ['DELETE', (id: string) => ({ room_id: id, booking_ref: 'bk-0000000000000000' })],
+      ] as const) {
+        const hidden = await answer(await t.api(restPaths.booking(), { method, token: tokens.regular, json: json(room.id) }));
+        const unknown = await answer(await t.api(restPaths.booking(), { method, token: tokens.regular, json: json(unknownId) }));
+        expect(hidden, `${method} /booking`).toEqual(unknown);
+        expect(hidden.status).toBe(404);
+      }
+      expect(storeFingerprint(t)).toBe(before);
+      // the edit role may book it
+      const res = await t.api(restPaths.booking(), { method: 'POST', token: tokens.edit, json: { room_id: room.id, start, end: start + 1_800_000, subject: 'Plant review' } });
+      expect(res.status).toBe(201);
+    });
+
+        it('is left out of lists and of its building’s floor list for a regular user, not for the edit role', async () => {
       const regular = await assetsOf(tokens.regular);
       expect(regular.map((a) => a.id)).not.toContain(hiddenFloor.id);
       const building = regular.find((a) => a.id === hiddenFloor.parent_id)!;
