@@ -1,10 +1,12 @@
 // The app root: resumes a stored session, finishes an OpenID return (an
-// id_token in the URL fragment, removed at once), then shows the sign-in
-// screen or the signed-in shell, driven by the engine's session view.
+// id_token in the URL fragment, removed at once), opens a mail's signup or
+// password link (also removed at once), then shows the sign-in screen or the
+// signed-in shell, driven by the engine's session view.
 
 import { useEffect, useEffectEvent, useState } from 'react';
 import { SELF_KEY } from '../shared/api.js';
 import { parseQuery } from '../shared/query.js';
+import { AccountCodeForm, flowOfLink } from './components/AccountCodeForm.js';
 import { SignIn, failureText } from './components/SignIn.js';
 import { accountLinkFromHash, type AccountLink } from './lib/accountLink.js';
 import { Shell } from './components/Shell.js';
@@ -39,11 +41,24 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
   const [openIdError, setOpenIdError] = useState<string | null>(null);
   const { api } = useEngineFromContext();
   // a signup or password link is read once and removed from the URL: its code must not stay in history
-  const [accountLink] = useState<AccountLink | null>(() => {
+  const [accountLink, setAccountLink] = useState<AccountLink | null>(() => {
     const link = accountLinkFromHash(hash ?? window.location.hash);
     if (link) (clearHash ?? clearLocationHash)();
     return link;
   });
+  /** what a finished link leaves for the sign-in form */
+  const [afterLink, setAfterLink] = useState<{ notice?: string; email?: string } | null>(null);
+  // a link opened in a tab that already shows the app changes only the fragment
+  useEffect(() => {
+    const onHash = () => {
+      const link = accountLinkFromHash(window.location.hash);
+      if (!link) return;
+      clearLocationHash();
+      setAccountLink(link);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
 
   // the OpenID token is taken from the URL once, when the engine starts; a
   // later render (new test seams) must not start again
@@ -79,7 +94,28 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
       </div>
     );
   }
-  if (!view?.signedIn) return <SignIn initialError={openIdError ?? view?.sessionEnded ?? null} accountLink={accountLink} />;
+  if (accountLink) {
+    // shown signed in too: a reset or invite link is for whoever holds the mail, not the session of this browser
+    const finish = (result: { notice?: string; email?: string }) => {
+      setAccountLink(null);
+      setAfterLink(result.notice ? result : null);
+    };
+    return (
+      <main className="sign-in">
+        <AccountCodeForm flow={flowOfLink(accountLink)} onDone={finish} onBack={() => finish({})} />
+      </main>
+    );
+  }
+  if (!view?.signedIn) {
+    return (
+      <SignIn
+        key={afterLink ? 'after-link' : 'sign-in'}
+        initialError={openIdError ?? view?.sessionEnded ?? null}
+        initialNotice={afterLink?.notice ?? null}
+        initialEmail={afterLink?.email ?? ''}
+      />
+    );
+  }
   return <Shell session={view} apiHost={apiHost} />;
 }
 

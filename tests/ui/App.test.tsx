@@ -105,6 +105,29 @@ describe('App', () => {
       expect(clearHash).toHaveBeenCalled();
     });
 
+    it('opens a link over a signed-in session too, then shows the app again', async () => {
+      const engine = createFakeEngine(signedInWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="#/set-password?organization=o1&user=u7&code=good-code" clearHash={vi.fn()} />);
+      fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'new password 1' } });
+      expect(screen.queryByRole('application')).toBeNull();
+      fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'new password 1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+      expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
+      expect(engine.setPasswordWithCode).toHaveBeenCalledTimes(1);
+    });
+
+    it('picks up a link opened in a tab that already shows the app, and takes it out of the address bar', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      await screen.findByRole('heading', { name: 'Sign in' });
+      act(() => {
+        window.history.replaceState(null, '', '/#/signup?code=good-code');
+        window.dispatchEvent(new HashChangeEvent('hashchange'));
+      });
+      expect(((await screen.findByLabelText('Code from the mail')) as HTMLInputElement).value).toBe('good-code');
+      expect(window.location.hash).toBe('');
+    });
+
     it('says so when a reset link is refused or cut short', async () => {
       const refused = createFakeEngine(signedOutWorld());
       render(<App client={refused.client} apiHost="http://127.0.0.1:9" hash="#/set-password?organization=o1&user=u7&code=old-code" clearHash={vi.fn()} />);

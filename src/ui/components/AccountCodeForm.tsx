@@ -6,6 +6,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult, PasswordLink } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
+import type { AccountLink } from '../lib/accountLink.js';
 import { errorText } from '../lib/errorText.js';
 
 export type CodeFlow =
@@ -24,6 +25,11 @@ export const CODE_FORM_TEXT = {
 
 type Failure = Extract<ApiResult<unknown>, { ok: false }>;
 
+/** The form a mail's link opens. */
+export function flowOfLink(link: AccountLink): CodeFlow {
+  return link.kind === 'signup' ? { kind: 'signup', code: link.code } : { kind: 'setPassword', link: link.link };
+}
+
 /** The words for a refused code or link. */
 export function codeFailureText(kind: CodeFlow['kind'], failure: Failure): string {
   if (failure.status === 403) return kind === 'signup' ? CODE_FORM_TEXT.SIGNUP_CODE_REFUSED : CODE_FORM_TEXT.LINK_REFUSED;
@@ -33,8 +39,8 @@ export function codeFailureText(kind: CodeFlow['kind'], failure: Failure): strin
 
 export interface AccountCodeFormProps {
   flow: CodeFlow;
-  /** back to the sign-in form, with a notice and the address when it is known */
-  onDone(result: { notice: string; email?: string }): void;
+  /** finished: signed in (no notice), or back to the sign-in form with a notice and the address when it is known */
+  onDone(result: { notice?: string; email?: string }): void;
   onBack(): void;
 }
 
@@ -66,7 +72,7 @@ export function AccountCodeForm({ flow, onDone, onBack }: AccountCodeFormProps) 
           if (!result.ok) return setError(codeFailureText('signup', result));
           // the account exists: sign in with it at once; the app then shows the floor
           const signedIn = await api.signIn(result.value.email, password);
-          if (!signedIn.ok) onDone({ notice: CODE_FORM_TEXT.ACCOUNT_READY, email: result.value.email });
+          onDone(signedIn.ok ? {} : { notice: CODE_FORM_TEXT.ACCOUNT_READY, email: result.value.email });
         } else if (flow.link) {
           const result = await api.setPasswordWithCode(flow.link, password);
           if (!result.ok) return setError(codeFailureText('setPassword', result));

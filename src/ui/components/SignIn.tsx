@@ -6,7 +6,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
-import type { AccountLink } from '../lib/accountLink.js';
 import { errorText } from '../lib/errorText.js';
 import { AccountCodeForm, type CodeFlow } from './AccountCodeForm.js';
 
@@ -33,26 +32,25 @@ export interface SignInProps {
   redirect?: (uri: string) => void;
   /** an error from a failed OpenID return */
   initialError?: string | null;
-  /** a signup or password link the app was opened with */
-  accountLink?: AccountLink | null;
+  /** what a finished mail link left to say, and the address it named */
+  initialNotice?: string | null;
+  initialEmail?: string;
 }
 
 export const SIGNUP_SENT = 'Check your inbox: we sent a code to finish signing up. Type it here, or open the link in the mail.';
 
-function flowOf(link: AccountLink | null | undefined): CodeFlow | null {
-  if (!link) return null;
-  return link.kind === 'signup' ? { kind: 'signup', code: link.code } : { kind: 'setPassword', link: link.link };
-}
 
-export function SignIn({ redirect = (uri) => window.location.assign(uri), initialError = null, accountLink = null }: SignInProps) {
+export function SignIn({
+  redirect = (uri) => window.location.assign(uri), initialError = null, initialNotice = null, initialEmail = '',
+}: SignInProps) {
   const { api } = useEngine();
   const [mode, setMode] = useState<Mode>('signin');
-  const [codeFlow, setCodeFlow] = useState<CodeFlow | null>(() => flowOf(accountLink));
-  const [email, setEmail] = useState('');
+  const [codeFlow, setCodeFlow] = useState<CodeFlow | null>(null);
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(initialError);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(initialNotice);
   const emailId = useId();
   const passwordId = useId();
 
