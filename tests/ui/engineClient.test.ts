@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineApi, ViewListener } from '../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../src/ui/engine/engineClient.js';
-import { createDrawOrderStore } from '../../src/ui/lib/drawOrder.js';
+import { BLOCK_TILES, createDrawOrderStore, TILE_SIZE } from '../../src/ui/lib/drawOrder.js';
 import { createCullStore } from '../../src/ui/lib/cullStore.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
 import type { DrawState } from '../../src/shared/api.js';
@@ -96,6 +96,40 @@ describe('drawOrder', () => {
     expect(store.getSnapshot()).toBe(before);
     mirror.apply({ type: 'patch', version: 3, upserted: { t1: draw('t1', { kind: 'ticket' }) }, removed: ['r1'] });
     expect(store.getSnapshot().main).toEqual(['d1', 'e1', 't1']);
+    store.dispose();
+  });
+
+  it('keeps every tile and block a live change leaves alone the same object, so React skips them', () => {
+    const mirror = createViewMirror<DrawState, null>();
+    const desks = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`d${i}`, draw(`d${i}`)]));
+    mirror.apply({ type: 'snapshot', version: 1, meta: null, entries: { ...desks, r1: room('r1') } });
+    const store = createDrawOrderStore(mirror);
+    // as the viewer does: subscribed, the store follows the mirror's change sets
+    const off = store.subscribe(() => undefined);
+    const before = store.getSnapshot();
+    const flat = (o: typeof before) => o.blocks.flatMap((b) => b.tiles.flatMap((t) => [...t.ids]));
+    expect(flat(before)).toEqual(before.main);
+    expect(before.main[0]).toBe('r1');
+    expect(before.blocks.length).toBeGreaterThan(1);
+    for (const block of before.blocks) {
+      expect(block.tiles.length).toBeLessThanOrEqual(BLOCK_TILES);
+      for (const tile of block.tiles) expect(tile.ids.length).toBeLessThanOrEqual(TILE_SIZE);
+    }
+
+    // a new desk joins the last tile of the desks; a removed one leaves its own tile
+    mirror.apply({ type: 'patch', version: 2, upserted: { d1000: draw('d1000') }, removed: ['d5'] });
+    const after = store.getSnapshot();
+    expect(after.main).toEqual(before.main.filter((id) => id !== 'd5').concat('d1000'));
+    expect(flat(after)).toEqual(after.main);
+    const changed = after.blocks.filter((b) => !before.blocks.includes(b));
+    expect(changed.map((b) => b.key)).toEqual([after.blocks[1]!.key, after.blocks[after.blocks.length - 1]!.key]);
+    const tilesBefore = new Set(before.blocks.flatMap((b) => b.tiles));
+    expect(after.blocks.flatMap((b) => b.tiles).filter((t) => !tilesBefore.has(t))).toHaveLength(2);
+
+    // a kind change moves the key to its new paint rank
+    mirror.apply({ type: 'patch', version: 3, upserted: { d7: draw('d7', { kind: 'employee' }) }, removed: [] });
+    expect(store.getSnapshot().main.at(-1)).toBe('d7');
+    off();
     store.dispose();
   });
 });

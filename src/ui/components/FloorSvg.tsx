@@ -3,9 +3,9 @@
 // keyboard focus ring. Input handling lives in the viewer's hooks; this file
 // only draws.
 
-import { forwardRef, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
+import { forwardRef, memo, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
 import { HEATMAP_COLORS, type MapLayer } from '../../shared/constants.js';
-import type { DrawOrder } from '../lib/drawOrder.js';
+import type { DrawOrder, DrawTile } from '../lib/drawOrder.js';
 import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
 import { svgY, transformOf, type Box, type Viewport } from '../lib/viewport.js';
 import { useViewEntry } from '../hooks/useView.js';
@@ -71,6 +71,27 @@ function FocusRing() {
   );
 }
 
+/** The highlighted id when these tiles hold it, else null: only its block and tile re-render when it moves. */
+function highlightIn(tiles: readonly DrawTile[], id: string | null): string | null {
+  return id !== null && tiles.some((t) => t.ids.includes(id)) ? id : null;
+}
+
+/**
+ * A block and a tile of the floor's assets (lib/drawOrder.ts), memoized on
+ * their arrays, so a live change walks the blocks, one block's tiles and one
+ * tile's assets, not the whole floor's. Fragments: no elements of their own,
+ * the SVG is what it was.
+ */
+const AssetTile = memo(function AssetTile({ ids, active, highlightId }: { ids: readonly string[]; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
+  return ids.map((id) => <AssetNode key={id} id={id} active={active} highlighted={id === highlightId} />);
+});
+
+const AssetBlock = memo(function AssetBlock({ tiles, active, highlightId }: { tiles: readonly DrawTile[]; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
+  return tiles.map((tile) => (
+    <AssetTile key={tile.key} ids={tile.ids} active={active} highlightId={highlightId !== null && tile.ids.includes(highlightId) ? highlightId : null} />
+  ));
+});
+
 export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorSvg(props, ref) {
   const { worldRef, initial, offset, plan, drawOrder, active, highlightId } = props;
   return (
@@ -117,8 +138,8 @@ export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorS
             </g>
           ) : null}
           <g className="layer-assets">
-            {drawOrder.main.map((id) => (
-              <AssetNode key={id} id={id} active={active} highlighted={id === highlightId} />
+            {drawOrder.blocks.map((block) => (
+              <AssetBlock key={block.key} tiles={block.tiles} active={active} highlightId={highlightIn(block.tiles, highlightId)} />
             ))}
           </g>
           {props.reportMarks ? <ReportMarks marks={props.reportMarks} /> : null}

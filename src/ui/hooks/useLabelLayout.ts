@@ -12,6 +12,14 @@ import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
 import { collidingLabels, labelBoxOf, type LabelBox } from '../lib/labels.js';
 
+function sameBox(a: LabelBox, b: LabelBox): boolean {
+  return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
+}
+
+function sameLayers(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((l, i) => l === b[i]);
+}
+
 /** Live changes are laid out at most this often. */
 const LABEL_LAYOUT_THROTTLE_MS = 250;
 
@@ -29,15 +37,16 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
     activeRef.current = active;
   }, [active]);
 
+  // the label box of every asset that draws a label, kept from the mirror's change sets: a
+  // layout reads these few, and a change that moves or resizes no label lays nothing out
+  const labelled = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
+
   const layout = useCallback(() => {
     const svg = svgRef.current;
     if (!svg) return;
     const boxes: LabelBox[] = [];
-    // the whole view in one read (per-key snapshots are what each AssetNode renders from)
-    for (const entry of Object.values(mirror.getEntries())) {
-      if (!shownOn(entry, activeRef.current, 'co-workers-heatmap')) continue;
-      const box = labelBoxOf(entry);
-      if (box) boxes.push(box);
+    for (const { entry, box } of labelled.current.values()) {
+      if (shownOn(entry, activeRef.current, 'co-workers-heatmap')) boxes.push(box);
     }
     const hidden = collidingLabels(boxes, camera.viewport().k);
     for (const el of svg.querySelectorAll<SVGTextElement>('text[data-label-for]')) {
@@ -47,7 +56,7 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
         else el.removeAttribute('data-collide');
       }
     }
-  }, [svgRef, mirror, camera]);
+  }, [svgRef, camera]);
 
   // after React has drawn the change: a trailing timer, so a burst of live batches is laid out once
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -60,7 +69,30 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   }, [layout]);
 
   useEffect(() => {
-    const off = mirror.subscribeChanges(schedule);
+    const boxes = labelled.current;
+    /** Takes the keys' new entries; whether a label came, went, moved, resized or changed layers. */
+    const track = (keys: Iterable<string>): boolean => {
+      let moved = false;
+      for (const key of keys) {
+        const entry = mirror.getSnapshot(key);
+        const before = boxes.get(key);
+        if (before?.entry === entry) continue;
+        const box = entry ? labelBoxOf(entry) : null;
+        if (!box) {
+          if (boxes.delete(key)) moved = true;
+          continue;
+        }
+        boxes.set(key, { entry: entry!, box });
+        if (!before || !sameBox(before.box, box) || !sameLayers(before.entry.layers, entry!.layers)) moved = true;
+      }
+      return moved;
+    };
+    boxes.clear();
+    track(mirror.getKeys());
+    schedule();
+    const off = mirror.subscribeChanges((changed) => {
+      if (track(changed)) schedule();
+    });
     return () => {
       off();
       if (timer.current) clearTimeout(timer.current);

@@ -2,7 +2,7 @@
 // per-key store, so a live batch re-renders only the components whose key
 // changed. A view handle lives as long as the component that opened it.
 
-import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
 import type { ViewName, ViewSpec, ViewTypes } from '../../shared/api.js';
 import type { ViewHandle } from '../engine/engineClient.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -49,11 +49,10 @@ const noop = () => () => {};
 
 /** One entry of a view; re-renders only when that key changes. */
 export function useViewEntry<T>(mirror: ViewMirror<T, unknown> | null, key: string): T | undefined {
-  return useSyncExternalStore(
-    mirror ? (cb) => mirror.subscribe(key, cb) : noop,
-    () => mirror?.getSnapshot(key),
-    () => mirror?.getSnapshot(key),
-  );
+  // stable while mirror and key are: a re-render must not unsubscribe and subscribe again
+  const subscribe = useCallback((cb: () => void) => (mirror ? mirror.subscribe(key, cb) : noop()), [mirror, key]);
+  const get = () => mirror?.getSnapshot(key);
+  return useSyncExternalStore(subscribe, get, get);
 }
 
 /** The keys of a view; re-renders only when keys are added or removed. */
