@@ -7,7 +7,7 @@
 import { createRoot } from 'react-dom/client';
 import { App } from '../../src/ui/App.js';
 import { createEngineClient, type EngineClient, type EngineLike } from '../../src/ui/engine/engineClient.js';
-import { createWorkerEngine, nextTask } from '../../src/ui/engine/workerEngine.js';
+import { createWorkerEngine, isSavedSnapshot, nextTask } from '../../src/ui/engine/workerEngine.js';
 import { createEngine } from '../../src/worker/engine.js';
 import { systemClock } from '../../src/worker/ports.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
@@ -25,7 +25,7 @@ function mainThreadClient(): EngineClient {
     storage: createIdbStorage(),
     logger: { debug: () => undefined, info: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) },
   });
-  return createEngineClient(engine as unknown as EngineLike, { mirror: { schedule: nextTask(), now: () => performance.now() } });
+  return createEngineClient(engine as unknown as EngineLike, { mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot } });
 }
 
 const client = onMain ? mainThreadClient() : createWorkerEngine().client;

@@ -1,13 +1,10 @@
 /// <reference types="vite-plugin-pwa/vanillajs" />
 // Browser entry: registers the app shell's service worker, starts the engine
 // worker, points it at the API host (this page's origin unless
-// <meta name="storey-api"> says otherwise) and renders.
+// <meta name="storey-api"> says otherwise) and renders. The worker is started
+// before React and the app are loaded (renderApp.tsx is a chunk of its own),
+// so its script, IndexedDB and the saved floor load while they do.
 
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
-import { DisplayApp } from './display/DisplayApp.js';
-import { parseDisplayRoute } from './display/displayRoute.js';
 import { createWorkerEngine } from './engine/workerEngine.js';
 import { appUpdate } from './lib/appUpdate.js';
 import './styles.css';
@@ -24,11 +21,5 @@ function apiHost(): string {
 
 const host = apiHost();
 const engine = createWorkerEngine();
-await engine.client.api.init({ host });
-// /display/room/{id}: a room-status display instead of the viewer
-const display = parseDisplayRoute(window.location.pathname, window.location.search);
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    {display ? <DisplayApp client={engine.client} route={display} /> : <App client={engine.client} apiHost={host} />}
-  </StrictMode>,
-);
+const [{ renderApp }] = await Promise.all([import('./renderApp.js'), engine.client.api.init({ host })]);
+renderApp(engine.client, host);

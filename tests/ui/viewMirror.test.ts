@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createViewMirror, sameData } from '../../src/ui/engine/viewMirror.js';
+import { isSavedSnapshot } from '../../src/ui/engine/workerEngine.js';
 
 type Entry = { id: string; color: string };
 
@@ -176,6 +177,32 @@ describe('viewMirror', () => {
       expect(m.getKeys()).toEqual(['k0', 'k1', 'k2', 'k3']);
       expect(m.getSnapshot('k0')).toEqual({ id: 'k0', color: 'blue' });
       expect(m.version).toBe(2);
+    });
+
+    it('applies a saved snapshot whole in one slice once its last part is there, and live messages after it in slices', () => {
+      const tasks = manual();
+      const m = createViewMirror<Entry, { fromCache: boolean }>({
+        schedule: tasks.schedule, sliceEntries: 100, atOnce: (message) => isSavedSnapshot(message),
+      });
+      const changes: number[] = [];
+      m.subscribeChanges((changed) => changes.push(changed.size));
+      m.apply({ type: 'snapshot', version: 1, entries: entries(300), meta: { fromCache: true }, parts: 2 });
+      // nothing drawn from half a saved floor, and no task spins while the rest is on its way
+      expect(m.ready).toBe(false);
+      expect(m.getKeys()).toHaveLength(0);
+      expect(tasks.pending).toBe(0);
+      m.apply({ type: 'snapshotPart', version: 1, part: 1, entries: entries(300, 'red', 300) });
+      expect(m.getKeys()).toHaveLength(600);
+      expect(m.getMeta()).toEqual({ fromCache: true });
+      expect(changes).toEqual([600]);
+      // the live data that replaces it is sliced as before
+      m.apply({ type: 'patch', version: 2, upserted: entries(250, 'blue'), removed: [], meta: { fromCache: false } });
+      expect(changes).toEqual([600, 100]);
+      tasks.run();
+      tasks.run();
+      expect(changes).toEqual([600, 100, 100, 50]);
+      expect(m.getMeta()).toEqual({ fromCache: false });
+      expect(tasks.pending).toBe(0);
     });
 
     it('drops what is not applied yet when a new subscription resets it', () => {

@@ -2,7 +2,7 @@
 // opening it at the asset (click, tap, Enter), and closing it with the focus
 // handed back to the asset it came from, so a keyboard user goes on from there.
 
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Popup } from './Popup.js';
 
 export interface PopupPlace {
@@ -14,10 +14,8 @@ export interface PopupPlace {
 
 /** The drawn, focusable element of an asset, if it is on the map now. */
 export function assetElement(svg: SVGSVGElement, id: string): SVGGElement | null {
-  for (const el of svg.querySelectorAll<SVGGElement>('[data-asset-id][role="button"]')) {
-    if (el.getAttribute('data-asset-id') === id) return el;
-  }
-  return null;
+  // one selector match, not a walk over every drawn asset (this runs after each viewer render)
+  return svg.querySelector<SVGGElement>(`[data-asset-id="${id.replace(/["\\]/g, '\\$&')}"][role="button"]`);
 }
 
 export interface PopupLayerState {
@@ -32,6 +30,12 @@ export function usePopupLayer(
   onOpenAsset?: (id: string | null) => void,
 ): PopupLayerState {
   const [popup, setPopup] = useState<PopupPlace | null>(null);
+  // `open` goes into the floor context that every drawn asset reads: a new function would
+  // re-render the whole floor, so open and close stay the same and read these after render
+  const latest = useRef({ popup, onOpenAsset });
+  useLayoutEffect(() => {
+    latest.current = { popup, onOpenAsset };
+  });
 
   const open = useCallback(
     (id: string, anchor: Element | null) => {
@@ -40,21 +44,21 @@ export function usePopupLayer(
       const left = a && host ? a.left + a.width / 2 - host.left : (host?.width ?? 0) / 2;
       const top = a && host ? a.top + a.height / 2 - host.top : (host?.height ?? 0) / 2;
       setPopup({ id, left, top });
-      onOpenAsset?.(id);
+      latest.current.onOpenAsset?.(id);
     },
-    [containerRef, onOpenAsset],
+    [containerRef],
   );
 
   const close = useCallback(() => {
-    const was = popup;
+    const { popup: was, onOpenAsset: tell } = latest.current;
     setPopup(null);
-    onOpenAsset?.(null);
+    tell?.(null);
     if (!was) return;
     const svg = svgRef.current;
     const asset = svg ? assetElement(svg, was.id) : null;
     // back to where the user was; the map itself when the asset is gone
     (asset ?? svg)?.focus({ preventScroll: true });
-  }, [popup, svgRef, onOpenAsset]);
+  }, [svgRef]);
 
   return { popup, open, close };
 }

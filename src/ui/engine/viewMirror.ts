@@ -9,7 +9,7 @@
 // size adapts to keep each slice, React's render included, near
 // SLICE_TARGET_MS. Messages are always applied in order.
 
-import type { ViewMessage, ViewName, ViewTypes } from '../../shared/api.js';
+import type { ViewMessage, ViewName, ViewSnapshotMessage, ViewTypes } from '../../shared/api.js';
 
 export type Listener = () => void;
 /** Told which keys changed in one applied slice (meta changes are not keys). */
@@ -50,6 +50,11 @@ export interface ViewMirrorOptions {
   now?: () => number;
   /** entries of the first slice (default SLICE_FIRST_ENTRIES) */
   sliceEntries?: number;
+  /**
+   * Snapshots to apply whole, in one slice once every part is there, so React draws them
+   * in one commit (the saved floor a reopening user waits for, docs/ui.md); the rest is sliced
+   */
+  atOnce?: (message: ViewSnapshotMessage<unknown, unknown>) => boolean;
 }
 
 /** What one slice aims to cost, the render it causes included: well under a 50 ms long task, about a frame. */
@@ -94,6 +99,8 @@ interface Job<T, M> {
   /** snapshot: every key it holds (the rest are removed when it completes) */
   seen: Set<string> | null;
   started: boolean;
+  /** applied in one slice once whole (options.atOnce) */
+  whole: boolean;
 }
 
 export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOptions = {}): ViewMirror<T, M> {
@@ -140,6 +147,7 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       queue.push({
         snapshot: true, version: message.version, items: Object.entries(message.entries), cursor: 0, removed: [],
         meta: message.meta, hasMeta: true, partsLeft: Math.max(1, message.parts ?? 1) - 1, seen: new Set(), started: false,
+        whole: !!options.atOnce?.(message),
       });
       return true;
     }
@@ -155,9 +163,14 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     accepted = message.version;
     queue.push({
       snapshot: false, version: message.version, items: Object.entries(message.upserted), cursor: 0, removed: message.removed,
-      meta: message.meta, hasMeta: message.meta !== undefined, partsLeft: 0, seen: null, started: false,
+      meta: message.meta, hasMeta: message.meta !== undefined, partsLeft: 0, seen: null, started: false, whole: false,
     });
     return true;
+  }
+
+  /** A snapshot that cannot go on before more of its parts arrive (a part's arrival applies it). */
+  function waitsForParts(job: Job<T, M>): boolean {
+    return job.partsLeft > 0 && (job.whole || job.cursor >= job.items.length);
   }
 
   /** Applies up to one slice of the queue and notifies; returns whether anything changed. */
@@ -167,8 +180,16 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     let metaChanged = false;
     let quota = sliceSize;
     const t0 = now?.();
+    let wholeJob = false;
     while (queue.length && quota > 0) {
       const job = queue[0]!;
+      if (job.whole) {
+        // nothing of it until every part is here, then all of it (the jobs after it wait a slice)
+        if (job.partsLeft > 0) break;
+        if (changed.size > 0 || metaChanged) break;
+        quota = Infinity;
+        wholeJob = true;
+      }
       if (!job.started) {
         job.started = true;
         // a snapshot's meta comes first (the floor and its outline, before its assets)
@@ -198,16 +219,17 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       if (!job.snapshot && job.hasMeta && !sameData(meta, job.meta)) { meta = job.meta; metaChanged = true; }
       version = job.version;
       queue.shift();
+      if (wholeJob) quota = 0;
     }
     notify(changed, keysChanged, metaChanged);
-    if (t0 !== undefined && now && quota <= 0) {
+    if (t0 !== undefined && now && quota <= 0 && !wholeJob) {
       // measured after React's render of this slice (a microtask queued before this one)
       queueMicrotask(() => {
         const spent = Math.max(0.5, now() - t0);
         sliceSize = Math.round(Math.min(SLICE_MAX_ENTRIES, Math.max(SLICE_MIN_ENTRIES, sliceSize * Math.min(2, SLICE_TARGET_MS / spent))));
       });
     }
-    if (schedule && !scheduled && queue.length && !(queue[0]!.cursor >= queue[0]!.items.length && queue[0]!.partsLeft > 0)) {
+    if (schedule && !scheduled && queue.length && !waitsForParts(queue[0]!)) {
       scheduled = true;
       schedule(() => { scheduled = false; slice(); });
     }

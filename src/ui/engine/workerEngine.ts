@@ -28,12 +28,20 @@ export function nextTask(): (task: () => void) => void {
   };
 }
 
+/**
+ * The saved floor a reopening user waits for (meta.fromCache) is drawn in one commit; every
+ * other large message in slices, so live data never blocks the page for long (docs/ui.md).
+ */
+export function isSavedSnapshot(message: { meta: unknown }): boolean {
+  return (message.meta as { fromCache?: unknown } | null)?.fromCache === true;
+}
+
 export function createWorkerEngine(): WorkerEngine {
   const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<EngineApi>(worker);
   const client = createEngineClient(remote as unknown as EngineLike, {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
-    mirror: { schedule: nextTask(), now: () => performance.now() },
+    mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot },
   });
   return {
     client,

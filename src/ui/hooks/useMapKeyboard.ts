@@ -12,6 +12,7 @@ import type { RovingStore } from '../lib/rovingFocus.js';
 import { directionOfKey, nearestInDirection, nearestTo, type NavPoint } from '../lib/spatialNav.js';
 import { contains, screenBox, svgY, type Box, type Insets } from '../lib/viewport.js';
 import { focusBoxOf } from '../components/AssetNode.js';
+import { assetElement } from '../components/PopupLayer.js';
 
 const KEY_PAN_PX = 60;
 export const KEY_ZOOM = 1.25;
@@ -88,7 +89,7 @@ export function useMapKeyboard(options: MapKeyboardOptions): MapKeyboard {
     const svg = svgRef.current;
     if (!svg) return;
     const current = roving.current();
-    const drawn = current !== null && [...svg.querySelectorAll('[data-asset-id][role="button"]')].some((el) => el.getAttribute('data-asset-id') === current);
+    const drawn = current !== null && assetElement(svg, current) !== null;
     if (!drawn) {
       const { w, h } = size();
       roving.setCurrent(nearestTo(w / 2, h / 2, onScreen())?.id ?? null);
