@@ -347,7 +347,7 @@ describe('what the map says', () => {
     };
     await setConfig({ ...original, ticketsRequireCategory: true });
     try {
-      await page.getByRole('tab', { name: 'Report', exact: true }).click();
+      await page.getByRole('tab', { name: 'Report an issue' }).click();
       const category = page.getByLabel('Category (required)');
       await category.waitFor({ timeout: 5000 });
       expect(await category.inputValue()).toBe('');

@@ -252,7 +252,7 @@ describe('viewer in Chromium', () => {
     // the floor stays on screen while offline
     expect(await page.locator('g.asset-room').count()).toBeGreaterThan(0);
     // an action meanwhile says so in words a person understands
-    await page.getByRole('tab', { name: 'Report', exact: true }).click();
+    await page.getByRole('tab', { name: 'Report an issue' }).click();
     await page.getByLabel('Message').fill('Window will not close');
     await page.getByRole('button', { name: 'Send ticket' }).click();
     const alert = page.getByRole('tabpanel').getByRole('alert');

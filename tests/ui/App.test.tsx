@@ -269,7 +269,7 @@ describe('Shell', () => {
       const { engine } = renderShell();
       await screen.findByTestId('connection-banner');
       act(() => engine.emit('connection', { upserted: { [SELF_KEY]: connectionView({ state: 'connecting', online: false, fromCache: true }) } }));
-      await waitFor(() => expect(screen.getByTestId('connection-banner').textContent).toBe('Offline: no network · showing saved data'));
+      await waitFor(() => expect(screen.getByTestId('connection-banner').textContent).toBe('Offline: no network'));
       expect(screen.getByTestId('connection-banner').dataset.state).toBe('offline');
       act(() => engine.emit('structure', { meta: { locationId: 'l1', fromCache: true } }));
       expect(await screen.findByTestId('from-cache')).toBeTruthy();

@@ -159,7 +159,7 @@ describe('RoomFinder', () => {
 describe('TicketForm', () => {
   it('creates a ticket with a configured label at the view centre', async () => {
     const engine = renderShell();
-    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
     const select = (await screen.findByLabelText('Category')) as HTMLSelectElement;
     // a valid category from the start: the server refuses a ticket without one
     expect([...select.options].map((o) => o.value)).toEqual(['it', 'cleaning', 'maintenance', 'facility']);
@@ -175,7 +175,7 @@ describe('TicketForm', () => {
 
   it('offers the voice labels for voices', async () => {
     renderShell();
-    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
     fireEvent.click(await screen.findByRole('radio', { name: /Voice/ }));
     const select = screen.getByLabelText('Category') as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(['space', 'tech', 'culture', 'work', 'other']);
@@ -188,7 +188,7 @@ describe('TicketForm', () => {
       config: { ...BASE_CONFIG, ticketsRequireCategory: true, ticketsAskForEmail: true, ticketsVoicesRequireModeration: true },
     });
     renderShell(engine);
-    fireEvent.click(await screen.findByRole('tab', { name: 'Report' }));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
     expect(await screen.findByLabelText('Category (required)')).toBeTruthy();
     expect(screen.getByLabelText('Email for updates')).toBeTruthy();
     expect(screen.getByText(/checked by a moderator/)).toBeTruthy();
@@ -203,6 +203,23 @@ describe('TicketForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
     await waitFor(() => expect(engine.createTicket).toHaveBeenCalledWith(expect.objectContaining({ label: 'it', email: 'me@example.com' })));
     expect(await screen.findByText(/will show once a moderator approves it/)).toBeTruthy();
+  });
+});
+
+describe('TicketForm while the location changes its rules', () => {
+  it('asks for a category when the location starts requiring one while the form is open', async () => {
+    const engine = renderShell();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
+    expect(((await screen.findByLabelText('Category')) as HTMLSelectElement).value).toBe('facility');
+    const setConfig = (config: typeof BASE_CONFIG) =>
+      act(() => engine.emit('session', { upserted: { [SELF_KEY]: sessionView({ config }) } }));
+    setConfig({ ...BASE_CONFIG, ticketsRequireCategory: true });
+    const select = (await screen.findByLabelText('Category (required)')) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    // a choice the person made stays theirs
+    fireEvent.change(select, { target: { value: 'it' } });
+    setConfig({ ...BASE_CONFIG, ticketsRequireCategory: false });
+    expect(((await screen.findByLabelText('Category')) as HTMLSelectElement).value).toBe('it');
   });
 });
 

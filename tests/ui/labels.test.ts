@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collidingLabels, labelBoxOf, labelPoint, type LabelBox } from '../../src/ui/lib/labels.js';
+import { collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, type LabelBox } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
 
 describe('labels', () => {
@@ -46,6 +46,17 @@ describe('labels', () => {
     it('gives rooms and people a box and desks none', () => {
       expect(labelBoxOf(room('r1'))!.priority).toBeGreaterThan(labelBoxOf(draw('e1', { kind: 'employee', name: 'Ann' }))!.priority);
       expect(labelBoxOf(draw('d1'))).toBeNull();
+    });
+
+    it("keeps a room's status inside the room: a long status in a narrow room is drawn smaller, a short one at four fifths of the name", () => {
+      const narrow = room('r2', { outline: [[0, 0], [3, 0], [3, 3], [0, 3]], width: 3, depth: 3, status: 'occupied and reserved' });
+      const name = shapeFontSize(narrow);
+      const size = statusFontSize(narrow, 'occupied and reserved', name);
+      expect(size).toBeLessThan(name * 0.8);
+      expect('occupied and reserved'.length * size * 0.56).toBeLessThanOrEqual(3 * 0.9 + 1e-9);
+      expect(labelBoxOf(narrow)!.w).toBeLessThanOrEqual(3);
+      const wide = room('r3', { status: 'free' });
+      expect(statusFontSize(wide, 'free')).toBeCloseTo(shapeFontSize(wide) * 0.8);
     });
   });
 });

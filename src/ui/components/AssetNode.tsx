@@ -8,7 +8,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
-import { labelPoint, shapeFontSize, THING_LABELS } from '../lib/labels.js';
+import { labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
 import { allowedImageUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
@@ -103,7 +103,7 @@ function ShapeBody({ entry }: { entry: DrawState }) {
         <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none" data-label-for={entry.id}>
           {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
           {entry.status ? (
-            <tspan x={cx} dy={entry.label ? fontSize * 1.15 : 0} fontSize={fontSize * 0.8} className="status-word">
+            <tspan x={cx} dy={entry.label ? fontSize * 1.15 : 0} fontSize={statusFontSize(entry, entry.status, fontSize)} className="status-word">
               {entry.status}
             </tspan>
           ) : null}

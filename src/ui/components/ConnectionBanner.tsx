@@ -1,6 +1,6 @@
 // Connection state (spec §4: connecting, connected, unavailable, error) with
-// the next retry, plus offline and from-cache indicators. Quiet while all is
-// well; a polite live region otherwise.
+// the next retry and the offline flag. Quiet while all is well; a polite live
+// region otherwise. Saved data is said once, by the shell's cache notice.
 
 import { useEffect, useState } from 'react';
 import { SELF_KEY, type ConnectionView } from '../../shared/api.js';
@@ -24,8 +24,8 @@ export function bannerText(c: ConnectionView, now: number): string {
   parts.push(c.online ? STATE_WORDS[c.state] : 'Offline: no network');
   if (c.nextRetryAt !== null && c.state !== 'connected') parts.push(`next retry in ${secondsUntil(c.nextRetryAt, now)} s`);
   if (c.attempts > 0 && c.state !== 'connected') parts.push(`attempt ${c.attempts}`);
-  if (c.fromCache) parts.push('showing saved data');
-  if (c.lastError && c.state !== 'connected') parts.push(c.lastError);
+  // offline says why already; a server error under it is noise
+  if (c.lastError && c.state !== 'connected' && c.online) parts.push(c.lastError);
   return parts.join(' · ');
 }
 
@@ -59,7 +59,7 @@ export function ConnectionBanner() {
   const live = useViewEntry(mirror, SELF_KEY);
   const browserOnline = useBrowserOnline();
   const connection = live && !browserOnline ? { ...live, online: false } : live;
-  const troubled = !!connection && (connection.state !== 'connected' || !connection.online || connection.fromCache);
+  const troubled = !!connection && (connection.state !== 'connected' || !connection.online);
   const now = useNow(troubled && connection?.nextRetryAt != null) + (connection?.serverOffsetMs ?? 0);
   if (!connection) return null;
   return (

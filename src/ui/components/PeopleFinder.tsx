@@ -42,9 +42,11 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
             const where = p.visible && p.floorId ? floorName(p.floorId) : null;
             return (
               <li key={p.id}>
-                <span className="person-name">{p.name}</span>{' '}
-                <span className="person-where">
-                  {!p.visible ? 'not shown on a floor' : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
+                <span className="person-text">
+                  <span className="person-name">{p.name}</span>{' '}
+                  <span className="person-where">
+                    {!p.visible ? 'not shown on a floor' : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
+                  </span>
                 </span>
                 {p.visible && p.floorId ? (
                   <button type="button" onClick={() => onShow(p)} aria-label={`Show ${p.name} on the floor`}>

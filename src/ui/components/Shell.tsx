@@ -39,7 +39,7 @@ const PANELS: Array<{ id: Panel; title: string }> = [
   { id: 'people', title: 'People' },
   { id: 'rooms', title: 'Rooms' },
   { id: 'analytics', title: 'Reports' },
-  { id: 'report', title: 'Report' },
+  { id: 'report', title: 'Report an issue' },
   { id: 'notifications', title: 'Notifications' },
   { id: 'me', title: 'My location' },
 ];

@@ -22,8 +22,9 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
   const { session, announce } = useApp();
   const [kind, setKind] = useState<'ticket' | 'voice'>('ticket');
   const { config } = session;
-  // a valid category from the start, or none when the location wants the person to choose
-  const [label, setLabel] = useState(() => defaultTicketLabel(config, 'ticket') ?? '');
+  // the person's own choice, or null: then the location's default (a valid category, or
+  // none when it wants the person to choose), following a config that arrives while open
+  const [chosenLabel, setLabel] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [email, setEmail] = useState('');
   const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | null; text: string } | null>(null);
@@ -35,6 +36,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
   const askEmail = kind === 'ticket' && config.ticketsAskForEmail;
   const moderated = config.ticketsVoicesRequireModeration;
   const labels = kind === 'ticket' ? ticketLabels : voiceLabels;
+  const label = chosenLabel ?? defaultTicketLabel(config, kind) ?? '';
 
   const submit = async () => {
     setError(null);
@@ -63,10 +65,10 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
         <fieldset>
           <legend>Kind</legend>
           <label>
-            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => { setKind('ticket'); setLabel(defaultTicketLabel(config, 'ticket') ?? ''); }} /> Ticket (something to fix)
+            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => { setKind('ticket'); setLabel(null); }} /> Ticket (something to fix)
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => { setKind('voice'); setLabel(defaultTicketLabel(config, 'voice') ?? ''); }} /> Voice (how it feels here)
+            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => { setKind('voice'); setLabel(null); }} /> Voice (how it feels here)
           </label>
         </fieldset>
         <label htmlFor={ids.label}>Category{requireCategory ? ' (required)' : ''}</label>

@@ -55,6 +55,18 @@ export function shapeFontSize(entry: DrawState): number {
   return Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
 }
 
+/**
+ * Font size of a room's or zone's status line: four fifths of its name's, made
+ * smaller when the words would run past the shape's width (an "occupied and
+ * reserved" in a 3 m room), so a status never spills over its neighbour.
+ */
+export function statusFontSize(entry: DrawState, status: string, nameSize = shapeFontSize(entry)): number {
+  const wanted = nameSize * 0.8;
+  const room = (entry.width || 4) * 0.9;
+  const needed = status.length * wanted * GLYPH_EM;
+  return needed > room ? Math.max(wanted * 0.5, (wanted * room) / needed) : wanted;
+}
+
 /** Text drawn as the asset's label and its extra line (a shape's status), or null. */
 function linesOf(entry: DrawState): [string, string | null] | null {
   switch (entry.kind) {
@@ -90,8 +102,9 @@ export function labelBoxOf(entry: DrawState, offset: readonly [number, number] =
   if ((entry.kind === 'room' || entry.kind === 'zone') && entry.outline && entry.outline.length > 2) {
     const fs = shapeFontSize(entry);
     const [x, y] = labelPoint(entry.outline);
-    const w = Math.max(main.length * fs, (extra?.length ?? 0) * fs * 0.8) * GLYPH_EM;
-    const h = fs * LINE_EM + (extra ? fs * 0.8 * LINE_EM : 0);
+    const sfs = extra ? statusFontSize(entry, extra, fs) : 0;
+    const w = Math.max(main.length * fs, (extra?.length ?? 0) * sfs) * GLYPH_EM;
+    const h = fs * LINE_EM + (extra ? sfs * LINE_EM : 0);
     // the first line's baseline is at the point; the status line goes below it
     const top = y - fs * 0.9;
     const area = Math.abs((entry.width || 1) * (entry.depth || 1));
