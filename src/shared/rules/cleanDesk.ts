@@ -98,13 +98,21 @@ export function createCleanDeskScale(config: CleanDeskConfig = BASE_CONFIG): Sca
     .clamp(true);
 }
 
-let baseScale: ScaleLinear<string, string> | null = null;
+/**
+ * Scales per clean-desk configuration object: a location's resolved config is
+ * one object for all its desks, and building a d3 scale per desk per reading
+ * cost more than the rest of the desk's derivation (issue 14).
+ */
+const scales = new WeakMap<CleanDeskConfig['cleanDesk'], ScaleLinear<string, string>>();
 
 /** CSS colour (`rgb(r, g, b)`) of a ratio; ratios outside [0, 1] take the end colours. */
-export function cleanDeskColor(ratio: number, config?: CleanDeskConfig): string {
-  if (config && config !== BASE_CONFIG) return createCleanDeskScale(config)(ratio);
-  baseScale ??= createCleanDeskScale();
-  return baseScale(ratio);
+export function cleanDeskColor(ratio: number, config: CleanDeskConfig = BASE_CONFIG): string {
+  let scale = scales.get(config.cleanDesk);
+  if (!scale) {
+    scale = createCleanDeskScale(config);
+    scales.set(config.cleanDesk, scale);
+  }
+  return scale(ratio);
 }
 
 /**

@@ -93,6 +93,12 @@ export interface AssetFacts {
   nextChangeAt: number | null;
   /** changes continuously (fading, clean-desk colour): re-derived on the real-time timeline */
   continuous: boolean;
+  /**
+   * The standing facts these were derived on: the same object while only readings and time moved
+   * (refreshFacts), a new one whenever the asset was derived afresh. A view may keep what it made of
+   * the standing part and redo only what follows from readings (drawState.ts `redrawState`).
+   */
+  standing: StandingFacts;
 }
 
 export interface DeviceFacts {
@@ -252,10 +258,11 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
  * Not for people, whose position choice depends on their other assets.
  */
 export function refreshFacts(prev: AssetFacts, ctx: DeriveContext): AssetFacts {
-  return readings(prev, sensorsOf(ctx.store, prev.asset), ctx);
+  return readings(prev.standing, sensorsOf(ctx.store, prev.asset), ctx);
 }
 
-type StandingFacts = Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>;
+/** What depends on the asset, its floor, its user, the roles and its configuration, not on readings or time. */
+export type StandingFacts = Readonly<Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>>;
 
 /** Everything that follows from the readings and the time, on top of the standing facts. */
 function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveContext): AssetFacts {
@@ -292,5 +299,6 @@ function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveCo
     nextChangeAt,
     continuous: freshness.fading || (desk?.ratio !== null && desk?.ratio !== undefined && desk.ratio < 1 && desk.occupied === false)
       || (heat !== null && heat > 0 && heat < 1),
+    standing: base,
   };
 }

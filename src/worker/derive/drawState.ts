@@ -10,7 +10,7 @@ import { zoneKind, zoneLabel, type ResolvedConfig } from '../../shared/config.js
 import { SENSOR_LAYERS, type StatusKind } from '../../shared/kinds.js';
 import { cleanDeskLegendStops, type CleanDeskPhase } from '../../shared/rules/cleanDesk.js';
 import type { Rgb } from '../../shared/types.js';
-import { DESK_PHASE_KINDS, type AssetFacts } from './assetFacts.js';
+import { DESK_PHASE_KINDS, type AssetFacts, type SensorFacts } from './assetFacts.js';
 import { scaleSpecFor, sensorLegend } from './sensorScales.js';
 
 /** Zone kind colours (light fills, the label carries the kind). */
@@ -41,45 +41,55 @@ export interface AssetLook {
   text: string | null;
 }
 
+/** The asset is on `layer` and the view shows it. */
+function shows(facts: AssetFacts, layers: ReadonlySet<MapLayer>, layer: MapLayer): boolean {
+  return layers.has(layer) && facts.layers.includes(layer);
+}
+
+/** Status words joined as the UI shows them ("occupied, battery low"). */
+const withWord = (status: string | null, word: string) => (status === null ? word : `${status}, ${word}`);
+
 /** The look of an asset for a set of active layers; shared by the draw state and the popup's detail. */
 export function lookOf(facts: AssetFacts, layers: ReadonlySet<MapLayer>): AssetLook {
+  // runs for every changed asset of every flush: no closures or arrays per call
   const { asset, freshness, kind, room, desk, config } = facts;
-  const has = (l: MapLayer) => layers.has(l) && facts.layers.includes(l);
-  const status: string[] = [];
+  let status: string | null = null;
   let statusKind: StatusKind = 'none';
   let color: string | null = null;
   let text: string | null = kind === 'ticket' || kind === 'voice' ? asset.speech_bubble ?? asset.name : null;
 
-  const envLayer = SENSOR_LAYERS.find((l) => has(l) && facts.sensors[l]);
-  if (envLayer) {
-    const env = facts.sensors[envLayer]!;
+  let env: SensorFacts | undefined;
+  for (const l of SENSOR_LAYERS) {
+    if (shows(facts, layers, l) && facts.sensors[l]) { env = facts.sensors[l]; break; }
+  }
+  if (env) {
     color = env.color;
     text = `${formatValue(env.value)}${env.unit ? ` ${env.unit}` : ''}`;
-    if (env.timedOut) { status.push('no recent data'); statusKind = 'unknown'; }
+    if (env.timedOut) { status = withWord(status, 'no recent data'); statusKind = 'unknown'; }
   }
-  if (room && (has('room_reservation') || has('rooms'))) {
+  if (room && (shows(facts, layers, 'room_reservation') || shows(facts, layers, 'rooms'))) {
     color ??= room.color;
-    status.push(room.word);
+    status = withWord(status, room.word);
     if (statusKind === 'none') statusKind = room.statusKind;
   }
-  if (desk && has('desk_usage')) {
+  if (desk && shows(facts, layers, 'desk_usage')) {
     color ??= desk.color;
-    status.push(desk.word);
+    status = withWord(status, desk.word);
     if (statusKind === 'none') statusKind = desk.statusKind;
   }
-  if (kind === 'zone' && has('zones')) {
+  if (kind === 'zone' && shows(facts, layers, 'zones')) {
     color ??= ZONE_COLORS[asset.subtype === 'privacy' ? 'privacy' : zoneKind(asset.subtype, config)] ?? ZONE_COLORS.generic!;
   }
   if (asset.overriding_color) color = rgb(asset.overriding_color);
   else if (!color && asset.shade) color = rgb(asset.shade);
-  const device = facts.device && (has('devices') || has('monitoring')) ? facts.device : null;
+  const device = facts.device && (shows(facts, layers, 'devices') || shows(facts, layers, 'monitoring')) ? facts.device : null;
   if (device?.battery !== null && device?.battery !== undefined && device.battery < LOW_BATTERY_PERCENT) {
-    status.push('battery low');
+    status = withWord(status, 'battery low');
     if (statusKind === 'none' || statusKind === 'free') statusKind = 'attention';
   }
-  if (freshness.greyedOut) { color = config.statusColors.missing; status.push('timed out'); statusKind = 'unknown'; }
-  if (freshness.missingSymbol) { status.push('missing'); statusKind = 'unknown'; }
-  return { color, status: status.length ? status.join(', ') : null, statusKind, text };
+  if (freshness.greyedOut) { color = config.statusColors.missing; status = withWord(status, 'timed out'); statusKind = 'unknown'; }
+  if (freshness.missingSymbol) { status = withWord(status, 'missing'); statusKind = 'unknown'; }
+  return { color, status, statusKind, text };
 }
 
 /**
@@ -134,6 +144,35 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
     state.decoration = facts.decoration;
     if (layers.has('co-workers-heatmap') && facts.layers.includes('co-workers-heatmap')) state.heat = facts.heat ?? 0;
   }
+  return state;
+}
+
+/**
+ * The draw state again after only readings and time moved (`facts.standing`
+ * is that of the facts `prev` was drawn from, so the asset, its kind, layers,
+ * user and configuration are the same): `prev` itself when nothing it shows
+ * changed, so views compare nothing and keep the object; else a copy with the
+ * readings' part made anew. Equal to what toDrawState gives for `facts`.
+ */
+export function redrawState(prev: DrawState, facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
+  const { freshness } = facts;
+  if (!freshness.visible) return undefined;
+  const look = lookOf(facts, layers);
+  const heat = prev.heat === undefined ? undefined : facts.heat ?? 0;
+  if (look.statusKind === prev.statusKind && look.color === prev.color && look.text === prev.text && look.status === prev.status
+    && freshness.alpha === prev.alpha && freshness.greyedOut === prev.greyedOut && freshness.missingSymbol === prev.missingSymbol
+    && heat === prev.heat) return prev;
+  const state: DrawState = {
+    ...prev,
+    statusKind: look.statusKind,
+    color: look.color,
+    alpha: freshness.alpha,
+    greyedOut: freshness.greyedOut,
+    missingSymbol: freshness.missingSymbol,
+    text: look.text,
+    status: look.status,
+  };
+  if (heat !== undefined) state.heat = heat;
   return state;
 }
 

@@ -42,11 +42,12 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     r.hub.markDirty('session');
   } else {
     // a person's readings may move their position to another of their assets: derived afresh, siblings too
-    const people = delta.values.size ? [...delta.values].filter((id) => isPerson(r.store, id)) : [];
+    let people: Id[] | null = null;
+    for (const id of delta.values) if (isPerson(r.store, id)) (people ??= []).push(id);
     // only when some asset changed: an empty mark still wakes every view that listens to 'assets'
-    if (delta.assets.size || people.length) {
+    if (delta.assets.size || people) {
       for (const id of delta.assets) r.config.forget(id);
-      const ids = withPersonSiblings(r.store, people.length ? [...delta.assets, ...people] : delta.assets);
+      const ids = withPersonSiblings(r.store, people ? [...delta.assets, ...people] : delta.assets);
       r.facts.invalidate(ids);
       r.hub.markDirty('assets', ids);
     }

@@ -54,8 +54,9 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
       markPersist(delta, 'assets', assetId);
       changed = true;
     }
-    const alert = clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous);
-    if (alert.triggered) {
+    // most assets watch nothing: no result object per reading for them
+    const alert = asset.alert_on_activity.length ? clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous) : null;
+    if (alert?.triggered) {
       asset.alert_on_activity = alert.watched;
       delta.activity.push({ assetId, sensorType: sensor.type });
       markPersist(delta, 'assets', assetId);

@@ -116,8 +116,13 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
   // a zone's subtype or floor may change in place, so membership is re-decided on every index
   if (before) removeFrom(store.privacyZonesByFloor, before, asset.id);
   if (after && isPrivacyZone(asset)) addTo(store.privacyZonesByFloor, after, asset.id);
-  if (previous) for (const s of sensorIdsOf(previous)) removeFrom(store.assetsBySensor, s, asset.id);
-  for (const s of sensorIdsOf(asset)) addTo(store.assetsBySensor, s, asset.id);
+  // only what changed: a modified desk or a move keeps its sensors, and dropping a sensor's last asset
+  // only to add it back would drop and rebuild that sensor's set on every live change (issue 14)
+  const sensorIds = sensorIdsOf(asset);
+  if (previous && previous !== asset) {
+    for (const s of sensorIdsOf(previous)) if (!sensorIds.includes(s)) removeFrom(store.assetsBySensor, s, asset.id);
+  }
+  for (const s of sensorIds) addTo(store.assetsBySensor, s, asset.id);
   const previousUser = previous ? configUserId(previous) : null;
   const user = configUserId(asset);
   if (previousUser && previousUser !== user) removeFrom(store.assetsByUser, previousUser, asset.id);

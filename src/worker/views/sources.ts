@@ -7,7 +7,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';
-import { toDrawState, legendsFor } from '../derive/drawState.js';
+import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { AssetFacts } from '../derive/assetFacts.js';
 import type { Store } from '../store/store.js';
@@ -54,19 +54,23 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
   };
   // a reopen draws the floor from its saved view until the floor's own data is restored
   const saved = () => state.savedFloorView(floorId, layerList);
-  // facts not derived again since the last flush draw the same: no new draw state, nothing to compare
-  const drawn = new WeakMap<AssetFacts, DrawState | undefined>();
+  // per key, the facts last drawn and what they drew: facts not derived again draw the same (no new draw
+  // state, nothing to compare); facts refreshed from the same standing facts redo only the readings' part
+  const drawn = new Map<string, { facts: AssetFacts; state: DrawState | undefined }>();
   return {
     keys: () => saved()?.keys() ?? (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
     entry(key) {
       const view = saved();
       if (view) return view.get(key);
-      if (store.floorOf.get(key) !== floorId || !floorReachable()) return undefined;
-      const facts = state.facts.get(key);
-      if (!facts) return undefined;
-      if (drawn.has(facts)) return drawn.get(facts);
-      const entry = toDrawState(facts, layers);
-      drawn.set(facts, entry);
+      const facts = store.floorOf.get(key) === floorId && floorReachable() ? state.facts.get(key) : null;
+      const last = drawn.get(key);
+      if (!facts) {
+        if (last) drawn.delete(key);
+        return undefined;
+      }
+      if (last?.facts === facts) return last.state;
+      const entry = last?.state && last.facts.standing === facts.standing ? redrawState(last.state, facts, layers) : toDrawState(facts, layers);
+      if (last) { last.facts = facts; last.state = entry; } else drawn.set(key, { facts, state: entry });
       return entry;
     },
     meta(): FloorViewMeta {

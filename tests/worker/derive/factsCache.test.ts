@@ -124,4 +124,47 @@ describe('factsCache', () => {
       expect(derived.mock.calls.map(([id]) => id)).not.toContain('d2');
     });
   });
+  describe('the floor view after readings (redrawn, not rebuilt)', () => {
+    const LAYERS = ['desks', 'desk_usage', 'devices'] as const;
+    const occupancy = (value: number, at: number, validFor = 3_600_000) =>
+      measurement('s-d1', 'occupancy', { time: at, valid_for: validFor, value });
+
+    it('keeps the very draw state when a reading changes nothing drawn, and sends nothing', async () => {
+      const engine = loaded();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      const sent = floor.messages.length;
+      const before = engine.internals.hub.sent((s) => s.view === 'floor')!.entries.get('d1');
+      engine.internals.sink.apply(occupancy(0, T0 + 1_000));
+      engine.internals.hub.flush();
+      expect(engine.internals.facts.get('d1')!.desk?.occupied).toBe(false);
+      expect(engine.internals.hub.sent((s) => s.view === 'floor')!.entries.get('d1')).toBe(before);
+      expect(floor.messages.length).toBe(sent);
+    });
+
+    it('draws what a fresh snapshot draws through occupied, left, cleared and timed-out readings', async () => {
+      const engine = loaded();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      const steps: Array<() => Promise<void> | void> = [
+        () => { engine.internals.sink.apply(occupancy(1, Date.now() + 1_000)); },
+        // left: the clean-desk phase and its colour
+        () => { engine.internals.sink.apply(occupancy(0, Date.now() + 2_000)); },
+        () => vi.advanceTimersByTimeAsync(20 * 60_000),
+        () => { engine.internals.sink.apply(occupancy(1, Date.now(), 60_000)); },
+        // the short reading expires: no data
+        () => vi.advanceTimersByTimeAsync(3 * 60_000),
+      ];
+      const seen = new Set<string>();
+      for (const step of steps) {
+        await step();
+        engine.internals.hub.flush();
+        const fresh = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+        expect(floor.entries.get('d1')).toEqual(fresh.entries.get('d1'));
+        expect(floor.entries.get('d2')).toEqual(fresh.entries.get('d2'));
+        seen.add(`${floor.entries.get('d1')?.statusKind}/${floor.entries.get('d1')?.status}`);
+        await engine.unsubscribe(fresh.id);
+      }
+      // the steps did walk the desk through its looks
+      expect(seen.size).toBeGreaterThanOrEqual(4);
+    });
+  });
 });
