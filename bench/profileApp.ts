@@ -89,10 +89,12 @@ try {
   const events = await tracer!.stop();
   const probe = await page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
   const messages = await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
+  const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name} ${Math.round(m.startTime)}`));
   await context.close();
   console.log(`view messages [at, type, entries, first entry's keys, ms to apply]:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`);
   if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, JSON.stringify({ traceEvents: events }));
   linkParents(events);
+  console.log(`marks: ${marks.join(', ')}`);
   console.log(`frames: ${probe.frames.map((f) => `${fmt(f.at)}:${f.count}${f.fromCache ? 'c' : ''}`).join(' ')}`);
   console.log(`long tasks (main): ${probe.longTasks.map((t) => `${fmt(t.start)}+${fmt(t.duration)}`).join(' ')}`);
   for (const s of summarise(events)) {

@@ -28,7 +28,13 @@ const SETTLED_MS = 1_500;
 const WRITE_WAIT_MS = 6_000;
 
 interface ColdRun { ms: number; assets: number; tasks: number[]; fcp: number | null }
-interface WarmRun { savedMs: number; liveMs: number; assets: number; savedTasks: number[]; swapTasks: number[]; fcp: number | null }
+interface WarmRun {
+  savedMs: number; liveMs: number; assets: number; savedTasks: number[]; swapTasks: number[]; fcp: number | null;
+  /** the app's start-up marks (src/ui/engine/startUp.ts), ms after navigation */
+  marks: Record<string, number>;
+  firstMessageAt: number | null;
+  savedSnapshotAt: number | null;
+}
 
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
 
@@ -86,6 +92,7 @@ async function warm(server: StoreyServer, profile: string): Promise<WarmRun> {
     const saved = firstFrame(data.frames, (f) => f.fromCache === true && f.count === savedCount)!;
     const final = data.frames[data.frames.length - 1]!;
     const live = firstFrame(data.frames, (f) => f.at > saved.at && f.fromCache === false && f.count === final.count)!;
+    const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
     await page.waitForTimeout(WRITE_WAIT_MS);
     return {
       savedMs: saved.at,
@@ -94,10 +101,20 @@ async function warm(server: StoreyServer, profile: string): Promise<WarmRun> {
       savedTasks: tasksIn(data, 0, saved.at).map((t) => t.duration),
       swapTasks: tasksIn(data, saved.at, Infinity).map((t) => t.duration),
       fcp: data.fcp,
+      marks,
+      firstMessageAt: data.firstMessageAt,
+      savedSnapshotAt: data.savedSnapshotAt,
     };
   } finally {
     await context.close();
   }
+}
+
+/** The start-up marks' medians over the warm runs, in the order they came ('-' for one no run set). */
+function startMarks(warms: WarmRun[]): string {
+  const names = [...new Set(warms.flatMap((w) => Object.keys(w.marks)))];
+  const medians = names.map((n) => [n, median(warms.map((w) => w.marks[n]).filter((v): v is number => v !== undefined))] as const);
+  return medians.sort((a, b) => a[1] - b[1]).map(([n, v]) => `${n} ${fmt(v)}`).join(', ') || '-';
 }
 
 const worst = (lists: number[][]) => Math.max(0, ...lists.flat());
@@ -163,6 +180,9 @@ async function main(): Promise<void> {
       `cold runs ${list(colds.map((c) => c.ms))} ms (fresh profiles); warm runs: saved ${list(warms.map((w) => w.savedMs))} ms, live ${list(warms.map((w) => w.liveMs))} ms (medians above)`,
       `long tasks > ${LONG_TASK_LIMIT_MS} ms per run (median): cold ${fmt(over(colds.map((c) => c.tasks)))}, warm before the saved floor ${fmt(over(warms.map((w) => w.savedTasks)))}, swap ${fmt(over(warms.map((w) => w.swapTasks)))}`,
       `long tasks of the swap, every warm run: ${warms.map((w) => `[${list(w.swapTasks)}]`).join(' ')}`,
+      `warm start-up, median ms after navigation: first contentful paint ${fmt(median(warms.map((w) => w.fcp ?? NaN)))}, `
+        + `the worker's first view message ${fmt(median(warms.map((w) => w.firstMessageAt ?? NaN)))}, `
+        + `the saved floor's snapshot in the page ${fmt(median(warms.map((w) => w.savedSnapshotAt ?? NaN)))}; ${startMarks(warms)}; saved floor drawn ${fmt(savedMs)}`,
       `first contentful paint: cold ${list(colds.map((c) => c.fcp ?? NaN))} ms, warm ${list(warms.map((w) => w.fcp ?? NaN))} ms after navigation`,
       'drawn = the frame after the one whose DOM held every asset node of the settled floor (so painting is included); swap = everything after the saved floor was drawn until the floor settled',
     ]);

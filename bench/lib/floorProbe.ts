@@ -20,6 +20,10 @@ export interface ProbeData {
   submitAt: number | null;
   /** first-contentful-paint, ms since navigation start */
   fcp: number | null;
+  /** when the page got its first view message from the engine worker */
+  firstMessageAt: number | null;
+  /** when the page got the first snapshot of saved data (meta.fromCache: the saved floor) */
+  savedSnapshotAt: number | null;
 }
 
 /**
@@ -28,8 +32,26 @@ export interface ProbeData {
  * bundler's helpers (`__name`), which do not exist in the page.
  */
 export const FLOOR_PROBE_SCRIPT = `(() => {
-  const data = { longTasks: [], frames: [], submitAt: null, fcp: null };
+  const data = { longTasks: [], frames: [], submitAt: null, fcp: null, firstMessageAt: null, savedSnapshotAt: null };
   window.__probe = data;
+  // view messages reach the page on the MessagePorts of Comlink's proxied listeners
+  const addListener = MessagePort.prototype.addEventListener;
+  MessagePort.prototype.addEventListener = function (type, listener, options) {
+    if (type === 'message' && typeof listener === 'function') {
+      const inner = listener;
+      listener = function (event) {
+        const args = event.data && event.data.argumentList;
+        const m = args && args[0] && args[0].value;
+        if (m && (m.type === 'snapshot' || m.type === 'patch')) {
+          const at = performance.now();
+          if (data.firstMessageAt === null) data.firstMessageAt = at;
+          if (m.type === 'snapshot' && m.meta && m.meta.fromCache === true && data.savedSnapshotAt === null) data.savedSnapshotAt = at;
+        }
+        return inner.call(this, event);
+      };
+    }
+    return addListener.call(this, type, listener, options);
+  };
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) data.longTasks.push({ start: e.startTime, duration: e.duration });

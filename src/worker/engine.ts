@@ -506,6 +506,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     endSession(reason) {
       epoch += 1;
+      resuming = null;
       forgetReopen();
       reports.reset();
       playback.reset();
@@ -549,6 +550,8 @@ export function createEngine(deps: EngineDeps): Engine {
   let userEpoch = 0;
   /** the saved session's user while resume() reads its data (settings come later) */
   let resumingUserId: Id | null = null;
+  /** the last resume and the user epoch it began: a second call meanwhile gets its answer */
+  let resuming: { epoch: number; result: Promise<boolean> } | null = null;
 
   function forgetReopen() {
     savedView = null;
@@ -599,6 +602,39 @@ export function createEngine(deps: EngineDeps): Engine {
     return result.ok ? { ok: true, value: settings ?? result.value } : result;
   }
 
+  /** Reads the stored session and serves its saved location, then resumes the session over the network. */
+  async function resumeStored(): Promise<boolean> {
+    const mine = ++userEpoch;
+    await cache.open();
+    let stored: StoredSession | null = null;
+    try { stored = await storage.loadSession(); } catch (error) { deps.logger.warn('Could not read the stored session', error); }
+    if (mine !== userEpoch) return false;
+    if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.userId !== 'string' || !stored.userId) return false;
+    const s = ensureSession(host ?? { host: stored.host, version: stored.version });
+    resumingUserId = stored.userId;
+    setRoles(stored.permissions ?? []);
+    navigation.restore(stored.floorId);
+    resumedFloor = stored.floorId !== null;
+    // the saved location is drawn before any network call; the session then reloads it live
+    if (stored.organizationId && stored.locationId) {
+      epoch += 1;
+      clearStore(store);
+      store.organizationId = stored.organizationId;
+      store.locationId = stored.locationId;
+      const view = await storage.loadView({ userId: stored.userId, locationId: stored.locationId }).catch(() => null);
+      // signed out (or another user signed in) while the saved view was read
+      if (mine !== userEpoch) return false;
+      await serveCached(stored.userId, stored.organizationId, stored.locationId, view);
+      // signed out (or another user signed in) while the saved location was read
+      if (mine !== userEpoch) return false;
+    }
+    resumingUserId = null;
+    s.resume({ token: stored.token, userId: stored.userId, organizationId: stored.organizationId, locationId: stored.locationId });
+    // the store holds what the cache holds: nothing to write until something changes
+    cache.target(stored.userId, { fromCache: true });
+    return true;
+  }
+
   const actions = createActions({
     store,
     config: () => config.location(),
@@ -636,36 +672,13 @@ export function createEngine(deps: EngineDeps): Engine {
     confirmSignUp: (code, password) => (session ? confirmSignUp(session.rest, code, password) : Promise.resolve(notInitialised())),
     setPasswordWithCode: (link, password) => (session ? setPasswordWithCode(session.rest, link, password) : Promise.resolve(notInitialised())),
 
-    async resume() {
-      const mine = ++userEpoch;
-      await cache.open();
-      let stored: StoredSession | null = null;
-      try { stored = await storage.loadSession(); } catch (error) { deps.logger.warn('Could not read the stored session', error); }
-      if (mine !== userEpoch) return false;
-      if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.userId !== 'string' || !stored.userId) return false;
-      const s = ensureSession(host ?? { host: stored.host, version: stored.version });
-      resumingUserId = stored.userId;
-      setRoles(stored.permissions ?? []);
-      navigation.restore(stored.floorId);
-      resumedFloor = stored.floorId !== null;
-      // the saved location is drawn before any network call; the session then reloads it live
-      if (stored.organizationId && stored.locationId) {
-        epoch += 1;
-        clearStore(store);
-        store.organizationId = stored.organizationId;
-        store.locationId = stored.locationId;
-        const view = await storage.loadView({ userId: stored.userId, locationId: stored.locationId }).catch(() => null);
-        // signed out (or another user signed in) while the saved view was read
-        if (mine !== userEpoch) return false;
-        await serveCached(stored.userId, stored.organizationId, stored.locationId, view);
-        // signed out (or another user signed in) while the saved location was read
-        if (mine !== userEpoch) return false;
+    resume() {
+      // main.tsx starts the resume while the UI loads, and the UI asks again: both get the one in flight
+      if (resuming?.epoch !== userEpoch) {
+        const result = resumeStored(); // bumps userEpoch before its first await
+        resuming = { epoch: userEpoch, result };
       }
-      resumingUserId = null;
-      s.resume({ token: stored.token, userId: stored.userId, organizationId: stored.organizationId, locationId: stored.locationId });
-      // the store holds what the cache holds: nothing to write until something changes
-      cache.target(stored.userId, { fromCache: true });
-      return true;
+      return resuming.result;
     },
 
     async signOut() {

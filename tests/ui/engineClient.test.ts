@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineApi, ViewListener } from '../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../src/ui/engine/engineClient.js';
 import { BLOCK_TILES, createDrawOrderStore, TILE_SIZE } from '../../src/ui/lib/drawOrder.js';
@@ -65,6 +65,46 @@ describe('engineClient', () => {
       fake.emit('floor:f1', { upserted: { d5: draw('d5') } });
       await fake.flush();
       expect(mirror.getSnapshot('d5')).toBeUndefined();
+    });
+
+    it('hands a preopened view, data and subscription, to the first view() of the same spec', async () => {
+      const fake = createFakeEngine(signedInWorld());
+      const client = createEngineClient(fake);
+      const spec = { view: 'floor', floorId: 'f1', layers: ['desk_usage'] } as const;
+      const early = client.preopen(spec);
+      await fake.flush();
+      expect(early.ready).toBe(true);
+      expect(client.peek({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] })).toBe(early);
+      expect(client.peek({ view: 'floor', floorId: 'f1', layers: ['desks'] })).toBeNull();
+
+      const handle = client.view({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
+      expect(handle.mirror).toBe(early);
+      expect(handle.mirror.getSnapshot('d1')?.name).toBe('Desk d1');
+      // taken over: nothing waits any more, and the one subscription stays the only one
+      expect(client.peek(spec)).toBeNull();
+      await fake.flush();
+      expect(fake.subscribe).toHaveBeenCalledTimes(1);
+      expect(fake.open('floor')).toHaveLength(1);
+      // a second view() of that spec is a view of its own
+      client.view(spec);
+      await fake.flush();
+      expect(fake.open('floor')).toHaveLength(2);
+    });
+
+    it('closes a preopened view nobody took', async () => {
+      vi.useFakeTimers();
+      try {
+        const fake = createFakeEngine(signedInWorld());
+        const client = createEngineClient(fake);
+        client.preopen({ view: 'floor', floorId: 'f2', layers: ['desk_usage'] }, 1_000);
+        await vi.advanceTimersByTimeAsync(10);
+        expect(fake.open('floor')).toHaveLength(1);
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(fake.open('floor')).toEqual([]);
+        expect(client.peek({ view: 'floor', floorId: 'f2', layers: ['desk_usage'] })).toBeNull();
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('unsubscribes every view on dispose', async () => {

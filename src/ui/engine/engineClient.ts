@@ -34,16 +34,42 @@ export interface ViewHandle<V extends ViewName> {
 export interface EngineClient {
   readonly api: EngineLike;
   view<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>): ViewHandle<V>;
+  /**
+   * Opens a view ahead of the component that will ask for it (start-up, docs/ui.md): the first
+   * view() of an equal spec takes this handle over, mirror, data and subscription, instead of
+   * subscribing again. One nobody took within `unclaimedMs` is closed. Returns its mirror.
+   */
+  preopen<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>, unclaimedMs?: number): ViewHandle<V>['mirror'];
+  /** the mirror of a preopened view of this spec nobody took yet (a component's first render shows it) */
+  peek<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>): ViewHandle<V>['mirror'] | null;
   /** closes every open view */
   dispose(): void;
 }
+
+/** How long a preopened view waits for its component before it is closed. */
+export const PREOPEN_UNCLAIMED_MS = 30_000;
 
 export function createEngineClient(api: EngineLike, options: EngineClientOptions = {}): EngineClient {
   const mark = options.markCallback ?? ((l: ViewListener) => l);
   const onError = options.onError ?? ((error: unknown) => console.error('[engine client]', error));
   const open = new Set<{ close(): void }>();
+  /** preopened handles nobody took yet, by their spec's JSON (the key useView follows) */
+  const waiting = new Map<string, { handle: ViewHandle<ViewName>; timer: ReturnType<typeof setTimeout> }>();
+
+  function claim<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>): ViewHandle<V> | null {
+    const key = JSON.stringify(spec);
+    const early = waiting.get(key);
+    if (!early) return null;
+    waiting.delete(key);
+    clearTimeout(early.timer);
+    return early.handle as unknown as ViewHandle<V>;
+  }
 
   function view<V extends ViewName>(initial: Extract<ViewSpec, { view: V }>): ViewHandle<V> {
+    return claim(initial) ?? openView(initial);
+  }
+
+  function openView<V extends ViewName>(initial: Extract<ViewSpec, { view: V }>): ViewHandle<V> {
     const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>(options.mirror);
     let spec = initial;
     let closed = false;
@@ -112,7 +138,25 @@ export function createEngineClient(api: EngineLike, options: EngineClientOptions
   return {
     api,
     view,
+    preopen(spec, unclaimedMs = PREOPEN_UNCLAIMED_MS) {
+      const key = JSON.stringify(spec);
+      const known = waiting.get(key);
+      if (known) return known.handle.mirror as never;
+      const handle = openView(spec);
+      const timer = setTimeout(() => {
+        if (waiting.get(key)?.handle !== (handle as unknown)) return;
+        waiting.delete(key);
+        handle.close();
+      }, unclaimedMs);
+      waiting.set(key, { handle: handle as unknown as ViewHandle<ViewName>, timer });
+      return handle.mirror;
+    },
+    peek(spec) {
+      return (waiting.get(JSON.stringify(spec))?.handle.mirror as never) ?? null;
+    },
     dispose() {
+      for (const { timer } of waiting.values()) clearTimeout(timer);
+      waiting.clear();
       for (const h of [...open]) h.close();
     },
   };

@@ -42,7 +42,9 @@ export function useView<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>
     [client, viewName],
   );
 
-  return spec ? (handle?.mirror ?? null) : null;
+  // a view opened ahead at start-up (engine/startUp.ts) shows from the first render; the effect then takes it over
+  const early = spec && !handle ? client.peek(spec) : null;
+  return spec ? (handle?.mirror ?? early) : null;
 }
 
 const noop = () => () => {};

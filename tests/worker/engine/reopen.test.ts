@@ -75,6 +75,33 @@ describe('reopen', () => {
     expect(store.sensors.has('s-d3')).toBe(true);
   });
 
+  it('answers a resume asked twice (the page at start-up, then the app) with one read of the saved data', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    await firstVisit(name);
+    const storage = createIdbStorage({ name });
+    const { engine } = createTestEngine({
+      fetch: () => new Promise<Response>(() => undefined),
+      transportFactory: createFakeBackend().transportFactory,
+      storage,
+    });
+    engines.push(engine);
+    const sessions = vi.spyOn(storage, 'loadSession');
+    const reads = vi.spyOn(storage, 'loadLocation');
+    await engine.init({ host: HOST });
+    const [page, app] = await Promise.all([engine.resume(), engine.resume()]);
+    expect([page, app]).toEqual([true, true]);
+    expect(await engine.resume()).toBe(true);
+    expect(sessions).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(engine.internals.store.assetsByFloor.get('f1')?.size).toBe(2);
+
+    // signing out forgets that answer: the next resume reads again and finds nothing
+    await engine.signOut();
+    await vi.waitFor(async () => expect(await storage.loadSession()).toBeNull(), WAIT);
+    expect(await engine.resume()).toBe(false);
+    expect(engine.internals.store.assets.size).toBe(0);
+  });
+
   it('reads the other floors soon even when no floor is opened', async () => {
     const name = `storey-reopen-${++dbCount}`;
     await firstVisit(name);
