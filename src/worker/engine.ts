@@ -279,9 +279,10 @@ export function createEngine(deps: EngineDeps): Engine {
     routeDelta(routing, delta);
     noteForSearch(searchIndex, delta);
   };
+  const correctedNow = () => corrected.now();
   const applyOptions = () => ({
     logger: storeLogger,
-    now: () => corrected.now(),
+    now: correctedNow,
     manualLocationTimeoutMs: config.location().manualLocationTimeout,
   });
 

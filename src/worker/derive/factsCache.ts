@@ -73,7 +73,14 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       cache.set(id, facts);
       const key = RECHECK_KEY_PREFIX + id;
       if (facts?.nextChangeAt != null) {
-        if (scheduler.dueAt(key) !== facts.nextChangeAt) scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
+        // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
+        // nothing when nothing changed) and schedules the next one. Every new reading moves a desk's
+        // change instant later (its validity), and rescheduling per reading churned the scheduler's
+        // heap under a live load (issue 14). People re-derive with their other assets, so theirs moves.
+        const due = scheduler.dueAt(key);
+        if (due === null || due > facts.nextChangeAt || (due !== facts.nextChangeAt && PEOPLE.has(facts.kind))) {
+          scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
+        }
       } else if (scheduler.has(key)) scheduler.cancel(key);
       if (facts?.continuous) continuous.add(id); else continuous.delete(id);
       return facts;

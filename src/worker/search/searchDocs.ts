@@ -14,6 +14,7 @@ import type { AssetFacts } from '../derive/assetFacts.js';
 import { assetKind } from '../derive/classify.js';
 import { lookOf, statusKindOf } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
+import { linkedUserId } from '../store/people.js';
 import { sensorsOf, type Store } from '../store/store.js';
 import type { StoreDelta } from '../store/delta.js';
 import type { SearchDoc, SearchDocSource, SearchIndex } from './searchIndex.js';
@@ -46,6 +47,8 @@ function assetWords(store: Store, asset: Asset, kind: string): string {
 export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
   status(key: string): StatusKind;
   result(key: string, rank: number): SearchResult | undefined;
+  /** the results an asset's change may alter: the asset's own, and its person's (a move places them) */
+  resultKeysOf(assetId: Id): string[];
 } {
   const { store, facts } = ctx;
 
@@ -80,6 +83,11 @@ export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
       if (key.startsWith(ASSET_PREFIX)) return assetDoc(key.slice(ASSET_PREFIX.length));
       if (key.startsWith(PERSON_PREFIX)) return personDoc(key.slice(PERSON_PREFIX.length));
       return null;
+    },
+    resultKeysOf(assetId) {
+      const asset = store.assets.get(assetId);
+      const user = asset ? linkedUserId(store, asset) : null;
+      return user ? [ASSET_PREFIX + assetId, PERSON_PREFIX + user] : [ASSET_PREFIX + assetId];
     },
     status(key) {
       if (!key.startsWith(ASSET_PREFIX)) return 'none';

@@ -72,6 +72,12 @@ export interface SearchIndex {
   readsStatus(query: string): boolean;
   /** keys whose documents may have changed */
   invalidate(keys: Iterable<string>): void;
+  /**
+   * Indexes the noted changes now and returns the index's version: it moves whenever a document
+   * is added, re-worded or dropped (a build adds them), so a query run at another version may
+   * find other things.
+   */
+  refresh(): number;
   /** everything may have changed (another location, other roles): rebuilt on the next search */
   reset(): void;
   /** documents indexed */
@@ -117,6 +123,8 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
   /** key → the words indexed for it, so an unchanged document is not re-indexed */
   const indexed = new Map<string, { group: SearchGroup; name: string; words: string }>();
   let dirty = new Set<string>();
+  /** moves with every document added, re-worded or dropped (SearchIndex.refresh) */
+  let version = 0;
   /** per group: keys sorted by name, for a query that only names a group ("desks", "free rooms") */
   const sorted = new Map<SearchGroup, string[]>();
 
@@ -147,6 +155,7 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
   }
 
   function put(doc: SearchDoc) {
+    version += 1;
     indexed.set(doc.key, { group: doc.group, name: doc.name, words: doc.words });
     sorted.delete(doc.group);
   }
@@ -188,7 +197,7 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
       const doc = source.get(key);
       const before = indexed.get(key);
       if (!doc) {
-        if (before) { index.discard(key); indexed.delete(key); sorted.delete(before.group); }
+        if (before) { index.discard(key); indexed.delete(key); sorted.delete(before.group); version += 1; }
         continue;
       }
       if (before && before.group === doc.group && before.name === doc.name && before.words === doc.words) continue;
@@ -262,8 +271,13 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
       if (!mini) return;
       for (const key of keys) dirty.add(key);
     },
+    refresh() {
+      if (mini) catchUp(mini);
+      return version;
+    },
     reset() {
       generation += 1;
+      version += 1;
       pending = [];
       pendingTotal = 0;
       mini = null;

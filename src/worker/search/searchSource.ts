@@ -1,13 +1,14 @@
 // The `search` view (docs/ui.md "Asset finder"): the finder's query answered
 // from the worker's index as typed results grouped by kind with their floor.
-// One search per flush at most: live changes re-run the query, and the hub
-// sends only the results whose content changed.
+// One search per flush at most: changes that alter what the index holds re-run
+// the query, others re-read only the results they touch; the hub sends only
+// the results whose content changed.
 
 import type { SearchMeta, ViewSpec } from '../../shared/api.js';
 import { SEARCH_GROUPS, type SearchGroup } from '../../shared/search.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import type { SearchIndex } from './searchIndex.js';
-import { ASSET_PREFIX, type createSearchDocs } from './searchDocs.js';
+import type { createSearchDocs } from './searchDocs.js';
 
 /** Results listed per group; the meta counts every match. */
 export const SEARCH_RESULTS_PER_GROUP = 20;
@@ -20,9 +21,12 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
   const query = typeof spec.query === 'string' ? spec.query.slice(0, SEARCH_QUERY_MAX_LENGTH) : '';
   let ranks = new Map<string, number>();
   let meta: SearchMeta = { query, total: 0, groups: [], indexing: null };
+  /** the index's version the query last ran at */
+  let ranAt = -1;
 
   function run() {
     const answer = index.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status });
+    ranAt = index.refresh();
     ranks = new Map(answer.hits.map((h, i) => [h.key, i]));
     const order: SearchGroup[] = [];
     for (const h of answer.hits) if (!order.includes(h.group)) order.push(h.group);
@@ -33,9 +37,8 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
 
   const touched = (d: Dirty) => d.has('assets') || d.has('values') || d.has('users') || d.has('structure') || d.has('session') || d.has('search');
   const readsStatus = index.readsStatus(query);
-  /** new readings alone change what a found result says, not which results a name query finds */
-  const onlyReadings = (d: Dirty) => !readsStatus && d.has('values') && !d.has('assets') && !d.has('users') && !d.has('structure')
-    && !d.has('session') && !d.has('search');
+  /** the dirty set the query last ran for (the meta changes only then) */
+  let ranFor: Dirty | null = null;
   return {
     keys: () => ranks.keys(),
     entry: (key) => {
@@ -45,16 +48,25 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
     meta: () => meta,
     affected(d) {
       if (!touched(d)) return null;
-      if (onlyReadings(d)) {
-        const values = d.get('values')!;
-        if (values === 'all') return 'all';
-        const keys: string[] = [];
-        for (const id of values) if (ranks.has(ASSET_PREFIX + id)) keys.push(ASSET_PREFIX + id);
-        return keys.length ? keys : null;
+      const assets = d.get('assets');
+      const values = d.get('values');
+      // Readings, moves and edits that leave every indexed document as it was find the same things: only
+      // the results they touch are read again (their status, position, floor). A live load of desk edits
+      // and moves re-ran the query on every flush (issue 14). Users, roles, structure, a status filter
+      // or an index that changed (or is still being built) run it again.
+      const same = !readsStatus && !d.has('users') && !d.has('structure') && !d.has('session') && !d.has('search')
+        && assets !== 'all' && values !== 'all' && index.refresh() === ranAt;
+      if (!same) {
+        run();
+        ranFor = d;
+        return 'all';
       }
-      run();
-      return 'all';
+      const keys = new Set<string>();
+      for (const ids of [assets, values]) {
+        for (const id of ids ?? []) for (const key of docs.resultKeysOf(id)) if (ranks.has(key)) keys.add(key);
+      }
+      return keys.size ? keys : null;
     },
-    metaAffected: (d) => touched(d) && !onlyReadings(d),
+    metaAffected: (d) => ranFor === d,
   };
 }

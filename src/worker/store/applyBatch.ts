@@ -74,10 +74,11 @@ export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptio
  */
 function placeLoadedAssets(store: Store, delta: StoreDelta, everything: boolean): void {
   const sensorIds = everything ? store.sensors.keys() : delta.sensors.values();
-  const placed = new Set<Id>();
+  let placed: Set<Id> | null = null;
   for (const sensorId of sensorIds) {
     const sensor = store.sensors.get(sensorId);
     if (!sensor || sensor.type !== 'location' || !sensor.last_measurement) continue;
+    placed ??= new Set();
     // placing re-indexes the asset, which takes it out of this very set and puts it back:
     // walking the live set would visit it again and again (issue 11 §1), so walk a snapshot
     for (const assetId of [...(store.assetsBySensor.get(sensorId) ?? [])]) {

@@ -48,9 +48,15 @@ const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channe
 function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer[]): ViewSource {
   const layers = new Set(layerList);
   const { store } = state;
+  // asked for every entry of every flush: decided again when the roles, the structure or the session changed
+  let reachable: { roles: readonly Role[]; yes: boolean } | null = null;
   const floorReachable = () => {
-    const floor = store.floors.get(floorId);
-    return !!floor && floorVisibleToRoles(floor, state.roles());
+    const roles = state.roles();
+    if (reachable?.roles !== roles) {
+      const floor = store.floors.get(floorId);
+      reachable = { roles, yes: !!floor && floorVisibleToRoles(floor, roles) };
+    }
+    return reachable.yes;
   };
   // a reopen draws the floor from its saved view until the floor's own data is restored
   const saved = () => state.savedFloorView(floorId, layerList);
@@ -84,7 +90,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
       };
     },
     affected(d) {
-      if (touches(d, 'structure', 'session')) return 'all';
+      if (touches(d, 'structure', 'session')) { reachable = null; return 'all'; }
       return dirtyAssets(d);
     },
     metaAffected: (d) => touches(d, 'structure', 'session'),
@@ -168,6 +174,12 @@ function peopleSource(state: ViewState): ViewSource {
 
 function roomsSource(state: ViewState): ViewSource {
   const { store } = state;
+  /** ids of the rooms, kept while only readings change (an asset change updates it, a whole change drops it) */
+  let roomIds: Set<Id> | null = null;
+  const roomsNow = (): Set<Id> => {
+    if (!roomIds) { roomIds = new Set(); for (const a of store.assets.values()) if (a.type === 'room') roomIds.add(a.id); }
+    return roomIds;
+  };
   return {
     *keys() { for (const a of store.assets.values()) if (a.type === 'room') yield a.id; },
     entry(key): RoomEntry | undefined {
@@ -197,16 +209,22 @@ function roomsSource(state: ViewState): ViewSource {
     },
     meta: () => null,
     affected(d) {
-      if (touches(d, 'structure', 'session')) return 'all';
-      const dirty = dirtyAssets(d);
-      if (dirty === null || dirty === 'all') return dirty;
+      const assets = d.get('assets');
+      const values = d.get('values');
+      if (touches(d, 'structure', 'session') || assets === 'all' || values === 'all') { roomIds = null; return 'all'; }
       // only rooms (or what is gone, in case it was one) concern this view
-      const keys: string[] = [];
-      for (const id of dirty) {
+      const keys = new Set<string>();
+      for (const id of assets ?? []) {
         const asset = store.assets.get(id);
-        if (!asset || asset.type === 'room') keys.push(id);
+        if (!asset || asset.type === 'room') keys.add(id);
+        if (asset?.type === 'room') roomIds?.add(id); else roomIds?.delete(id);
       }
-      return keys.length ? keys : null;
+      // readings never make or unmake a room: look them up in the few rooms, not the location's assets
+      if (values) {
+        const rooms = roomsNow();
+        if (rooms.size < values.size) { for (const id of rooms) if (values.has(id)) keys.add(id); } else for (const id of values) if (rooms.has(id)) keys.add(id);
+      }
+      return keys.size ? keys : null;
     },
     metaAffected: () => false,
   };

@@ -103,6 +103,26 @@ describe('factsCache', () => {
     });
   });
 
+  describe('re-checks under a stream of readings', () => {
+    it("keeps a desk busy past its first reading's validity when a later one extends it, then expires it", async () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 1, 60_000)]);
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks', 'desk_usage'] });
+      await vi.advanceTimersByTimeAsync(30_000);
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: Date.now(), valid_for: 60_000, value: 1 }));
+      engine.internals.hub.flush();
+      // past the first reading's validity: the re-check due then finds the later reading and keeps the desk busy
+      await vi.advanceTimersByTimeAsync(31_000);
+      engine.internals.hub.flush();
+      expect(floor.entries.get('d1')?.statusKind).toBe('busy');
+      // past the later reading's: no data
+      await vi.advanceTimersByTimeAsync(30_000);
+      engine.internals.hub.flush();
+      expect(floor.entries.get('d1')?.statusKind).toBe('unknown');
+    });
+  });
+
   describe('views of readings', () => {
     it('wakes no view of assets when only readings changed', () => {
       const engine = loaded();
@@ -111,6 +131,25 @@ describe('factsCache', () => {
       expect(marked.mock.calls.map(([channel]) => channel)).toContain('values');
       // an 'assets' mark, even an empty one, would re-run the finder's name query and the people view on every reading
       expect(marked.mock.calls.map(([channel]) => channel)).not.toContain('assets');
+    });
+
+    it("follows a room's readings in the rooms view, and an asset that becomes a room", async () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      const room = { id: 'r1', type: 'room', subtype: 'office', name: 'Room', parent_id: 'f1', x: 3, y: 3, data_providers: ['s-r1'] };
+      feedLocation(engine, [room, wireDesk('d1', 'f1')], [wireOccupancySensor('s-r1', T0, 0), wireOccupancySensor('s-d1', T0, 0)]);
+      const rooms = await collect<RoomEntry>(engine, { view: 'rooms' });
+      expect(rooms.entries.get('r1')?.free).toBe(true);
+      engine.internals.sink.apply(measurement('s-r1', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      engine.internals.hub.flush();
+      expect(rooms.entries.get('r1')?.free).toBe(false);
+      // d1's record now says it is a room: listed, and its readings reach the list from then on
+      engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', id: 'd1', data: { ...room, id: 'd1', name: 'Was a desk', data_providers: ['s-d1'] } }] });
+      engine.internals.hub.flush();
+      expect(rooms.entries.get('d1')?.free).toBe(true);
+      engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + 2_000, valid_for: 3_600_000, value: 1 }));
+      engine.internals.hub.flush();
+      expect(rooms.entries.get('d1')?.free).toBe(false);
     });
 
     it('tells the rooms view only of rooms, so desks changing derive nothing there', async () => {

@@ -1,3 +1,4 @@
+import MiniSearch from 'minisearch';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchMeta, SearchResult } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
@@ -146,6 +147,36 @@ describe('search view', () => {
       expect(statusKindOf(facts), id).toBe(lookOf(facts, new Set(MAP_LAYERS)).statusKind);
     }
     expect([...kinds].sort()).toEqual(['busy', 'free', 'none', 'unknown']);
+  });
+
+  it('shows an edited desk where it now is without searching again while what it is found by stays the same', async () => {
+    setup();
+    const found = await search('desk 1.1');
+    const before = found.names();
+    expect([...before].sort()).toEqual(['Desk 1.12', 'Desk 1.13']);
+    const searched = vi.spyOn(MiniSearch.prototype, 'search');
+    // moved and given another shade: the same words, so the same results; the moved one shows its new place
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', data: { ...ASSETS[1], x: 9, y: 7, shade: [10, 20, 30] } }] });
+    engine.internals.hub.flush();
+    expect(found.ranked().find((r) => r.id === 'd2')).toMatchObject({ x: 9, y: 7 });
+    expect(found.names()).toEqual(before);
+    expect(searched).not.toHaveBeenCalled();
+    // renamed: the words changed, and the query runs again
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', data: { ...ASSETS[1], name: 'Kuusi corner' } }] });
+    engine.internals.hub.flush();
+    expect(found.names()).toEqual(['Desk 1.12']);
+    expect(searched).toHaveBeenCalled();
+  });
+
+  it("follows a co-worker's tag to another floor in the person's result", async () => {
+    ({ engine } = createTestEngine());
+    const employee = { id: 'e1', type: 'employee', name: 'Employee e1', parent_id: null, data_providers: ['t1'], data_provider_refs: { location: 't1' }, default_sensor_type: 'location', config: { user_id: 'u1' } };
+    feedLocation(engine, [...ASSETS, employee], [...SENSORS, { id: 't1', type: 'location', subtype: 'tag', last_measurement: { time: T0 - MIN, valid_for: 10 * MIN, x: 3, y: 4, floor_id: 'f1' } }], USERS);
+    const found = await search('makela');
+    expect(found.ranked()[0]).toMatchObject({ key: 'p:u1', floorId: 'f1', x: 3, y: 4 });
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'measurements', kind: 'created', id: 't1', data: { sensor_id: 't1', type: 'location', value: { time: T0, valid_for: 10 * MIN, x: 7, y: 8, floor_id: 'f2' } } }] });
+    engine.internals.hub.flush();
+    expect(found.ranked()[0]).toMatchObject({ key: 'p:u1', floorId: 'f2', x: 7, y: 8 });
   });
 
   it('forgets a deleted asset', async () => {
