@@ -315,10 +315,16 @@ describe('what the map says', () => {
     const url = new URL(page.url());
     const location = url.searchParams.get('location')!;
     // someone drawn by an asset of their own, whose bubble facility staff can set
-    const ids = await page.locator(selectorOf('Co-worker')).evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!));
-    const own = ids.filter((id) => server.server.store.assets.has(id));
-    expect(own.length).toBeGreaterThan(0);
-    const at = (await waitForHitPoint(page, own.map((id) => `[data-asset-id="${id}"]`).join(', ')))!;
+    // (read again on every try: the simulator walks people off this floor, so
+    // the ones drawn a moment ago may be gone when the machine is slow)
+    const found: { at: Awaited<ReturnType<typeof hitPoint>> } = { at: null };
+    await expect.poll(async () => {
+      const ids = await page.locator(selectorOf('Co-worker')).evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!));
+      const own = ids.filter((id) => server.server.store.assets.has(id));
+      found.at = own.length ? await hitPoint(page, own.map((id) => `[data-asset-id="${id}"]`).join(', ')) : null;
+      return found.at !== null;
+    }, { timeout: 30_000, interval: 250 }).toBe(true);
+    const at = found.at!;
     const token = await server.signIn('edit');
     const res = await server.api(`/organizations/${server.accounts.edit.organizationId}/locations/${location}/assets/${at.id}`, {
       method: 'PATCH', token, json: { speech_bubble: 'In a call until 3' },
