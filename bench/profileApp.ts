@@ -12,7 +12,7 @@ import { startStoreyServer } from '../server/app.js';
 import { buildApp, launchProfile } from './lib/browser.js';
 import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
 import { fmt } from './lib/report.js';
-import { linkParents, startTrace, summarise } from './lib/trace.js';
+import { linkParents, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
 
 const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
 const TOP = Number(process.env.TOP ?? 30);
@@ -97,6 +97,28 @@ try {
   console.log(`marks: ${marks.join(', ')}`);
   console.log(`frames: ${probe.frames.map((f) => `${fmt(f.at)}:${f.count}${f.fromCache ? 'c' : ''}`).join(' ')}`);
   console.log(`long tasks (main): ${probe.longTasks.map((t) => `${fmt(t.start)}+${fmt(t.duration)}`).join(' ')}`);
+  // the start-up alone: navigation until the saved floor's snapshot reached the page (trace clock)
+  const nav = pageNavigation(events);
+  if (phase === 'warm' && nav) {
+    const drawn = probe.frames.find((f) => f.fromCache === true && f.count > 0);
+    const steps: Array<[string, number | null]> = [
+      ...startupSteps(events, nav),
+      ["the worker's first view message in the page", probe.firstMessageAt],
+      ...marks.map((m) => { const [name, at] = m.split(' '); return [`mark ${name}`, Number(at)] as [string, number]; }),
+      ["the saved floor's snapshot in the page", probe.savedSnapshotAt],
+      ['saved floor drawn (the frame after it)', drawn?.at ?? null],
+    ];
+    console.log('\nwarm start-up, ms after navigation:');
+    for (const [name, at] of steps.filter((s): s is [string, number] => s[1] !== null).sort((a, b) => a[1] - b[1])) console.log(`  ${fmt(at).padStart(7)}  ${name}`);
+  }
+  if (phase === 'warm' && nav && probe.savedSnapshotAt !== null) {
+    const until = nav.ts + probe.savedSnapshotAt * 1000;
+    for (const s of summarise(events, nav.ts, until)) {
+      if (s.sampledMs < 5) continue;
+      console.log(`\n### start-up (navigation → saved snapshot in the page, ${fmt(probe.savedSnapshotAt)} ms), ${s.thread}: ${fmt(s.sampledMs)} ms sampled`);
+      for (const f of s.self.slice(0, TOP)) console.log(`  ${fmt(f.ms).padStart(8)}  ${f.fn}`);
+    }
+  }
   for (const s of summarise(events)) {
     if (s.sampledMs < 20) continue;
     console.log(`\n### ${s.thread}: ${fmt(s.sampledMs)} ms sampled; long tasks ${s.longTasks.map((t) => fmt(t.ms)).join(', ')}`);

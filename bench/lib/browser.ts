@@ -39,14 +39,15 @@ export async function buildPage(root: string, outDir: string): Promise<void> {
   }
 }
 
-/** The viewer app exactly as `npm run build` makes it (vite.config.ts), into `outDir`. */
-export async function buildApp(outDir: string, options: { minify?: boolean } = {}): Promise<void> {
+/** The viewer app exactly as `npm run build` makes it (vite.config.ts), into `outDir`; `root`: another checkout's. */
+export async function buildApp(outDir: string, options: { minify?: boolean; root?: string } = {}): Promise<void> {
+  const root = options.root ?? ROOT;
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
     await build({
-      root: join(ROOT, 'src/ui'),
-      configFile: join(ROOT, 'vite.config.ts'),
+      root: join(root, 'src/ui'),
+      configFile: join(root, 'vite.config.ts'),
       logLevel: 'error',
       mode: 'production',
       // unminified for profiles, so functions keep their names

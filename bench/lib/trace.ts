@@ -56,7 +56,7 @@ export interface ThreadSummary {
 }
 
 /** Self and inclusive time per function and long tasks, per named thread of the trace. */
-export function summarise(events: TraceEvent[], sinceUs = 0): ThreadSummary[] {
+export function summarise(events: TraceEvent[], sinceUs = 0, untilUs = Infinity): ThreadSummary[] {
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
   // profiles arrive as a Profile event and ProfileChunks sharing an id
@@ -87,7 +87,7 @@ export function summarise(events: TraceEvent[], sinceUs = 0): ThreadSummary[] {
     for (let i = 0; i < p.samples.length; i++) {
       const dt = p.deltas[i] ?? 0;
       t += dt;
-      if (t < sinceUs) continue;
+      if (t < sinceUs || t > untilUs) continue;
       const node = p.nodes.get(p.samples[i]!);
       if (!node) continue;
       const ms = Math.max(0, (p.deltas[i + 1] ?? dt)) / 1000;
@@ -105,7 +105,7 @@ export function summarise(events: TraceEvent[], sinceUs = 0): ThreadSummary[] {
     }
     // parents are given as children lists in some versions
     const longTasks = events
-      .filter((e) => `${e.pid}:${e.tid}` === p.key && e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && e.ts >= sinceUs)
+      .filter((e) => `${e.pid}:${e.tid}` === p.key && e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && e.ts >= sinceUs && e.ts <= untilUs)
       .map((e) => ({ at: e.ts / 1000, ms: (e.dur ?? 0) / 1000 }));
     const sorted = (m: Map<string, number>) => [...m].map(([fn, ms]) => ({ fn, ms })).sort((a, b) => b.ms - a.ms);
     out.push({ thread: names.get(p.key) ?? p.key, self: sorted(self), total: sorted(total), longTasks, sampledMs: sampled });
@@ -123,4 +123,34 @@ export function linkParents(events: TraceEvent[]): void {
       if (child) child.parent = n.id;
     }
   }
+}
+
+/** The navigation of the page under test: its first main-frame navigationStart with an http URL. */
+export function pageNavigation(events: TraceEvent[]): TraceEvent | null {
+  return events.find((e) => e.name === 'navigationStart' && /^http/.test(String((e.args?.data as { documentLoaderURL?: string } | undefined)?.documentLoaderURL))) ?? null;
+}
+
+/**
+ * Steps of a page's start-up read from the trace, in ms after `nav`: the HTML parsed, the page's
+ * first module evaluated, the engine worker's thread running, its script compiled and evaluated,
+ * and its first message handled. A step the trace lacks is left out.
+ */
+export function startupSteps(events: TraceEvent[], nav: TraceEvent): Array<[string, number]> {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  const on = (thread: string, name: string, end: boolean): number | null => {
+    const hit = events
+      .filter((e) => e.ts >= nav.ts && e.name === name && names.get(`${e.pid}:${e.tid}`) === thread)
+      .sort((a, b) => a.ts - b.ts)[0];
+    return hit ? (hit.ts + (end ? hit.dur ?? 0 : 0) - nav.ts) / 1000 : null;
+  };
+  const steps: Array<[string, number | null]> = [
+    ['HTML parsed (service worker, then the page)', on('CrRendererMain', 'ParseHTML', true)],
+    ["page's first module evaluated (worker created)", on('CrRendererMain', 'v8.evaluateModule', true)],
+    ["engine worker's thread running", on('DedicatedWorker thread', 'ThreadControllerImpl::RunTask', false)],
+    ["worker's script compiled", on('DedicatedWorker thread', 'v8.compileModule', true)],
+    ["worker's script evaluated", on('DedicatedWorker thread', 'v8.evaluateModule', true)],
+    ["worker's first message handled (init)", on('DedicatedWorker thread', 'HandlePostMessage', false)],
+  ];
+  return steps.filter((s): s is [string, number] => s[1] !== null);
 }

@@ -1,0 +1,74 @@
+// The warm reopen of another commit vs this tree's, in one run (a diagnostic
+// for start-up changes, not a target): builds the app from `git archive <ref>`
+// and from the working tree, serves each from its own reference server (two
+// origins: two service workers, two databases, one seed), signs in once on
+// each, then reopens them in turns, so a change in the machine's load colours
+// both alike. Prints medians over the rounds of each step of the start-up.
+// `node --import tsx bench/reopenCompare.ts [ref=main] [rounds=5]`
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStoreyServer, type StoreyServer } from '../server/app.js';
+import { buildApp, ROOT } from './lib/browser.js';
+import { fmt, median, publish, type BenchRow } from './lib/report.js';
+import { cold, REOPEN_SEED, warm, type WarmRun } from './lib/reopenRuns.js';
+
+const ref = process.argv[2] ?? 'main';
+const ROUNDS = Number(process.argv[3] ?? 5);
+
+interface Side { label: string; server: StoreyServer; profile: string; runs: WarmRun[] }
+
+const steps: Array<[string, (w: WarmRun) => number | null | undefined]> = [
+  ['first contentful paint', (w) => w.fcp],
+  ["the worker's first view message", (w) => w.firstMessageAt],
+  ["the saved floor's snapshot in the page", (w) => w.savedSnapshotAt],
+  ['saved floor drawn', (w) => w.savedMs],
+  ['live data drawn', (w) => w.liveMs],
+];
+
+async function main(): Promise<void> {
+  const commit = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const other = mkdtempSync(join(tmpdir(), 'storey-reopencompare-src-'));
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C '${other}'`], { cwd: ROOT });
+  symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
+  const dirs: string[] = [other];
+  const tmp = (prefix: string) => { const d = mkdtempSync(join(tmpdir(), prefix)); dirs.push(d); return d; };
+  const sides: Side[] = [];
+  try {
+    for (const [label, root] of [[`app at ${commit}`, other], ['app, this tree', ROOT]] as const) {
+      const dist = tmp('storey-reopencompare-dist-');
+      await buildApp(dist, { root });
+      const server = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist, seed: REOPEN_SEED });
+      sides.push({ label, server, profile: tmp('storey-reopencompare-profile-'), runs: [] });
+    }
+    for (const side of sides) await cold(side.server, side.profile, true);
+    for (let round = 0; round < ROUNDS; round++) {
+      // alternate which side goes first
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await warm(side.server, side.profile));
+    }
+    const rows: BenchRow[] = [];
+    const before = sides[0]!;
+    for (const [name, of] of steps) {
+      const m = (s: Side) => median(s.runs.map(of).filter((v): v is number => typeof v === 'number'));
+      const base = m(before);
+      for (const side of sides) {
+        rows.push({
+          bench: 'reopenCompare', case: `${side.label}: ${name}`, size: `${ROUNDS} rounds`, value: m(side), unit: 'ms',
+          baseline: side === before ? null : base, baselineLabel: `ms at ${commit}`, ratio: side === before ? null : m(side) / base,
+          target: 'comparison', pass: null,
+        });
+      }
+    }
+    publish(`Warm reopen, ${commit} vs this tree, interleaved`, rows, [
+      ...sides.map((s) => `${s.label}: saved floor drawn per round ${s.runs.map((w) => fmt(w.savedMs)).join(' / ')} ms; saved snapshot in the page ${s.runs.map((w) => fmt(w.savedSnapshotAt ?? NaN)).join(' / ')} ms`),
+      `medians of ${ROUNDS} warm reopens of each, taken in turns; ratio = this tree / ${commit}`,
+    ]);
+  } finally {
+    for (const side of sides) await side.server.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+await main();
