@@ -91,6 +91,17 @@ describe('engineClient', () => {
       expect(fake.open('floor')).toHaveLength(2);
     });
 
+    it('opens nothing ahead that a component has open already', async () => {
+      const fake = createFakeEngine(signedInWorld());
+      const client = createEngineClient(fake);
+      const spec = { view: 'floor', floorId: 'f1', layers: ['desk_usage'] } as const;
+      const shown = client.view(spec);
+      expect(client.preopen({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] })).toBe(shown.mirror);
+      await fake.flush();
+      expect(fake.open('floor')).toHaveLength(1);
+      expect(client.peek(spec)).toBeNull();
+    });
+
     it('closes a preopened view nobody took', async () => {
       vi.useFakeTimers();
       try {

@@ -37,7 +37,8 @@ export interface EngineClient {
   /**
    * Opens a view ahead of the component that will ask for it (start-up, docs/ui.md): the first
    * view() of an equal spec takes this handle over, mirror, data and subscription, instead of
-   * subscribing again. One nobody took within `unclaimedMs` is closed. Returns its mirror.
+   * subscribing again. One nobody took within `unclaimedMs` is closed. Returns its mirror (an open
+   * view's own when a component has that spec open already).
    */
   preopen<V extends ViewName>(spec: Extract<ViewSpec, { view: V }>, unclaimedMs?: number): ViewHandle<V>['mirror'];
   /** the mirror of a preopened view of this spec nobody took yet (a component's first render shows it) */
@@ -52,7 +53,7 @@ export const PREOPEN_UNCLAIMED_MS = 30_000;
 export function createEngineClient(api: EngineLike, options: EngineClientOptions = {}): EngineClient {
   const mark = options.markCallback ?? ((l: ViewListener) => l);
   const onError = options.onError ?? ((error: unknown) => console.error('[engine client]', error));
-  const open = new Set<{ close(): void }>();
+  const open = new Set<{ readonly spec: ViewSpec; close(): void }>();
   /** preopened handles nobody took yet, by their spec's JSON (the key useView follows) */
   const waiting = new Map<string, { handle: ViewHandle<ViewName>; timer: ReturnType<typeof setTimeout> }>();
 
@@ -142,6 +143,8 @@ export function createEngineClient(api: EngineLike, options: EngineClientOptions
       const key = JSON.stringify(spec);
       const known = waiting.get(key);
       if (known) return known.handle.mirror as never;
+      // a component already has this view (it came first, e.g. a sign-in): a second subscription would only cost
+      for (const h of open) if (JSON.stringify(h.spec) === key) return (h as unknown as ViewHandle<ViewName>).mirror as never;
       const handle = openView(spec);
       const timer = setTimeout(() => {
         if (waiting.get(key)?.handle !== (handle as unknown)) return;
