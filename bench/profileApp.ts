@@ -12,10 +12,12 @@ import { startStoreyServer } from '../server/app.js';
 import { buildApp, launchProfile } from './lib/browser.js';
 import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
 import { fmt } from './lib/report.js';
-import { linkParents, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
+import { linkParents, longTaskBreakdown, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
 
 const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
 const TOP = Number(process.env.TOP ?? 30);
+/** functions named per long task */
+const TASK_TOP = Number(process.env.TASK_TOP ?? 12);
 
 async function settle(page: Page): Promise<void> {
   for (;;) {
@@ -119,6 +121,13 @@ try {
       for (const f of s.self.slice(0, TOP)) console.log(`  ${fmt(f.ms).padStart(8)}  ${f.fn}`);
     }
   }
+  const navAt = nav?.ts;
+  console.log('main-thread tasks > 50 ms, ms per timeline event inside (nested ones counted in each):');
+  for (const t of longTaskBreakdown(events)) {
+    const at = navAt !== undefined ? `+${fmt(t.at - navAt / 1000)} ms` : `${fmt(t.at)} ms`;
+    console.log(`  ${at} ${fmt(t.ms)} ms: ${t.phases.slice(0, 8).map((p) => `${p.name} ${fmt(p.ms)}`).join(', ')}`);
+    console.log(`      sampled: ${t.functions.slice(0, TASK_TOP).map((f) => `${f.fn} ${fmt(f.ms)}`).join('; ')}`);
+  }
   for (const s of summarise(events)) {
     if (s.sampledMs < 20) continue;
     console.log(`\n### ${s.thread}: ${fmt(s.sampledMs)} ms sampled; long tasks ${s.longTasks.map((t) => fmt(t.ms)).join(', ')}`);
@@ -130,5 +139,7 @@ try {
 } finally {
   await server.close();
   rmSync(profile, { recursive: true, force: true });
-  rmSync(dist, { recursive: true, force: true });
+  // KEEP_DIST=1 keeps the unminified build, to read the lines the profile names
+  if (process.env.KEEP_DIST) console.log(`build kept in ${dist}`);
+  else rmSync(dist, { recursive: true, force: true });
 }

@@ -154,3 +154,87 @@ export function startupSteps(events: TraceEvent[], nav: TraceEvent): Array<[stri
   ];
   return steps.filter((s): s is [string, number] => s[1] !== null);
 }
+
+/** Timeline events whose time a long task's breakdown names (forced ones show up inside FunctionCall too). */
+const PHASES = new Set([
+  'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'EventDispatch', 'ParseHTML', 'EvaluateScript', 'v8.compile',
+  'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'MinorGC', 'MajorGC', 'ResizeObserverLoop',
+]);
+
+export interface TaskBreakdown {
+  /** ms on the trace clock */
+  at: number;
+  ms: number;
+  /** ms per timeline event name inside the task (nested events counted in each) */
+  phases: Array<{ name: string; ms: number }>;
+  /** sampled ms per function inside the task, including callees, largest first */
+  functions: Array<{ fn: string; ms: number }>;
+}
+
+/** The main thread's CPU samples: time (trace clock, µs) and the stack's function labels, leaf first. */
+function mainSamples(events: TraceEvent[], threadKey: string): Array<{ t: number; ms: number; stack: string[] }> {
+  const out: Array<{ t: number; ms: number; stack: string[] }> = [];
+  const profiles = new Map<string, { start: number; nodes: Map<number, CpuNode>; samples: number[]; deltas: number[] }>();
+  for (const e of events) {
+    if (e.name === 'Profile' && `${e.pid}:${e.tid}` === threadKey) {
+      profiles.set(`${e.pid}:${e.id}`, { start: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts), nodes: new Map(), samples: [], deltas: [] });
+    } else if (e.name === 'ProfileChunk') {
+      const p = profiles.get(`${e.pid}:${e.id}`);
+      const data = e.args?.data as { cpuProfile?: { nodes?: CpuNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
+      if (!p || !data) continue;
+      for (const n of data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
+      p.samples.push(...(data.cpuProfile?.samples ?? []));
+      p.deltas.push(...(data.timeDeltas ?? []));
+    }
+  }
+  for (const p of profiles.values()) {
+    let t = p.start;
+    for (let i = 0; i < p.samples.length; i++) {
+      const dt = p.deltas[i] ?? 0;
+      t += dt;
+      const node = p.nodes.get(p.samples[i]!);
+      if (!node || node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)') continue;
+      const stack: string[] = [];
+      for (let n: CpuNode | undefined = node; n; n = n.parent !== undefined ? p.nodes.get(n.parent) : undefined) {
+        const f = n.callFrame;
+        stack.push(`${f.functionName || '(anonymous)'} ${(f.url ?? '').split('/').pop() ?? ''}:${(f.lineNumber ?? -1) + 1}`);
+      }
+      out.push({ t, ms: Math.max(0, p.deltas[i + 1] ?? dt) / 1000, stack });
+    }
+  }
+  return out;
+}
+
+/** What each top-level task longer than `minMs` on the renderer's main thread spent its time in. */
+export function longTaskBreakdown(events: TraceEvent[], minMs = 50): TaskBreakdown[] {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  // the page's renderer only (the browser's own pages have renderers too)
+  const pid = pageNavigation(events)?.pid;
+  const main = [...names].filter(([k, n]) => n === 'CrRendererMain' && (pid === undefined || k.startsWith(`${pid}:`))).map(([k]) => k);
+  const out: TaskBreakdown[] = [];
+  for (const key of main) {
+    const mine = events.filter((e) => `${e.pid}:${e.tid}` === key && e.ph === 'X');
+    const samples = mainSamples(events, key);
+    for (const task of mine) {
+      if (task.name !== 'RunTask' || (task.dur ?? 0) < minMs * 1000) continue;
+      const end = task.ts + task.dur!;
+      const phases = new Map<string, number>();
+      for (const e of mine) {
+        if (e.ts < task.ts || e.ts >= end || !PHASES.has(e.name)) continue;
+        phases.set(e.name, (phases.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+      }
+      const functions = new Map<string, number>();
+      for (const sample of samples) {
+        if (sample.t < task.ts || sample.t >= end) continue;
+        for (const fn of new Set(sample.stack)) functions.set(fn, (functions.get(fn) ?? 0) + sample.ms);
+      }
+      const sorted = (m: Map<string, number>) => [...m].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+      out.push({
+        at: task.ts / 1000, ms: task.dur! / 1000, phases: sorted(phases),
+        functions: sorted(functions).filter((f) => f.name !== '(root) :0').map((f) => ({ fn: f.name, ms: f.ms })),
+      });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at);
+}

@@ -1,8 +1,9 @@
-// One drawn asset of the floor viewer, memoized and subscribed to its own key
-// (DESIGN §4): a live change of this asset re-renders this component only.
-// Draw state comes from the worker; this file only turns it into SVG.
+// One drawn asset of the floor viewer, memoized on its entry (DESIGN §4): its
+// tile subscribes to the mirror for it, so a live change of this asset
+// re-renders this component only. Draw state comes from the worker; this file
+// only turns it into SVG.
 
-import { memo, useEffect, useId, useMemo, useSyncExternalStore } from 'react';
+import { memo, useEffect, useId } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
@@ -19,7 +20,7 @@ import { DEFAULT_AVATAR_URL } from './defaultAvatar.js';
 
 const SHAPE_KINDS: ReadonlySet<AssetKind> = new Set(['room', 'zone', 'floor_outline', 'floor_hole', 'shape']);
 const NON_INTERACTIVE: ReadonlySet<AssetKind> = new Set(['floor_outline', 'floor_hole']);
-const HEAT_LAYER: MapLayer = 'co-workers-heatmap';
+export const HEAT_LAYER: MapLayer = 'co-workers-heatmap';
 
 /** Outlined areas (rooms, zones, outlines) are drawn as polygons; desks and lockers as symbols even when outlined. */
 export function isShapeEntry(entry: DrawState): boolean {
@@ -37,17 +38,22 @@ export function boxOfEntry(entry: DrawState): Box | null {
   return { minX: entry.x - r, minY: y - r, maxX: entry.x + r, maxY: y + r };
 }
 
+// entries are immutable (a change is a new object): their culling box is computed once
+const boxes = new WeakMap<DrawState, Box | null>();
+
+/** boxOfEntry, kept per entry object: culling asks for every asset's box after each pan. */
+export function cachedBoxOfEntry(entry: DrawState): Box | null {
+  let box = boxes.get(entry);
+  if (box === undefined) boxes.set(entry, (box = boxOfEntry(entry)));
+  return box;
+}
+
 /** The box the keyboard focus ring goes around: the drawn body, not the generous culling box. */
 export function focusBoxOf(entry: DrawState): Box {
   if (entry.outline && entry.outline.length > 2) return boxOf(entry.outline.map(([x, y]) => [x, svgY(y)] as const))!;
   const r = entry.kind === 'employee' || entry.kind === 'auto_tag' ? 0.75 : Math.max(entry.width || 1.5, entry.depth || 1.5) / 2;
   const y = svgY(entry.y);
   return { minX: entry.x - r, minY: y - r, maxX: entry.x + r, maxY: y + r };
-}
-
-function useInsideView(box: Box | null): boolean {
-  const { cull } = useFloorContext();
-  return useSyncExternalStore(cull.subscribe, () => cull.contains(box), () => true);
 }
 
 function fillOf(entry: DrawState, fallback: string): string {
@@ -238,27 +244,20 @@ function ThingBody({ entry }: { entry: DrawState }) {
 }
 
 export interface AssetNodeProps {
-  id: string;
-  active: ReadonlySet<MapLayer>;
+  /** the mirror's entry: the same object until this asset changes, so the memo skips the rest */
+  entry: DrawState;
   highlighted: boolean;
+  /** whether this asset is the map's one tab stop (roving tabindex): the map is one stop in the page's tab order */
+  tabStop: boolean;
 }
 
 /**
- * Whether this asset is the map's one tab stop (roving tabindex): the map is
- * a single stop in the page's tab order, and arrow keys move between assets.
+ * One drawn asset. It reads nothing itself: its tile (FloorSvg.tsx) holds the
+ * one subscription for its 16 assets and passes the entry, so mounting a floor
+ * runs no effect per asset.
  */
-function useTabStop(id: string): boolean {
-  const { roving } = useFloorContext();
-  return useSyncExternalStore(roving.subscribe, () => roving.current() === id, () => false);
-}
-
-function AssetNodeImpl({ id, active, highlighted }: AssetNodeProps) {
-  const { mirror } = useFloorContext();
-  const entry = useViewEntry(mirror, id);
-  const tabStop = useTabStop(id);
-  const box = useMemo(() => (entry ? boxOfEntry(entry) : null), [entry]);
-  const inside = useInsideView(box);
-  if (!entry || !inside || !shownOn(entry, active, HEAT_LAYER)) return null;
+function AssetNodeImpl({ entry, highlighted, tabStop }: AssetNodeProps) {
+  const id = entry.id;
   const isShape = isShapeEntry(entry);
   const inPlace = drawsInPlace(entry);
   // where centre-relative extras (missing symbol, highlight ring) go

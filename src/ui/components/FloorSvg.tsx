@@ -3,13 +3,15 @@
 // keyboard focus ring. Input handling lives in the viewer's hooks; this file
 // only draws.
 
-import { forwardRef, memo, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
+import { forwardRef, memo, useMemo, useSyncExternalStore, type ReactNode, type KeyboardEvent, type MouseEvent, type FocusEvent, type RefObject } from 'react';
 import { HEATMAP_COLORS, type MapLayer } from '../../shared/constants.js';
-import type { DrawOrder, DrawTile } from '../lib/drawOrder.js';
+import type { DrawTile } from '../lib/drawOrder.js';
+import type { RevealStore } from '../lib/revealOrder.js';
 import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
 import { svgY, transformOf, type Box, type Viewport } from '../lib/viewport.js';
 import { useViewEntry } from '../hooks/useView.js';
-import { AssetNode, focusBoxOf, HeatNode } from './AssetNode.js';
+import { createTileSource } from '../lib/tileSource.js';
+import { AssetNode, cachedBoxOfEntry, focusBoxOf, HEAT_LAYER, HeatNode, shownOn } from './AssetNode.js';
 import { useFloorContext } from './floorContext.js';
 import { ReportMarks } from './reports/ReportMarks.js';
 import type { ReportMark } from '../../shared/reports/types.js';
@@ -25,7 +27,8 @@ export interface FloorSvgProps {
   initial: Viewport;
   offset: readonly [number, number];
   plan: FloorPlanImage | null;
-  drawOrder: DrawOrder;
+  /** the draw order as far as it is shown (a large arrival is drawn over a few frames) */
+  reveal: RevealStore;
   active: ReadonlySet<MapLayer>;
   highlightId: string | null;
   /** the `report` layer's marks, drawn above the assets */
@@ -80,10 +83,21 @@ function highlightIn(tiles: readonly DrawTile[], id: string | null): string | nu
  * A block and a tile of the floor's assets (lib/drawOrder.ts), memoized on
  * their arrays, so a live change walks the blocks, one block's tiles and one
  * tile's assets, not the whole floor's. Fragments: no elements of their own,
- * the SVG is what it was.
+ * the SVG is what it was. The tile holds the one subscription of its assets
+ * (lib/tileSource.ts) and leaves out those culled, hidden by the layers, or gone.
  */
 const AssetTile = memo(function AssetTile({ ids, active, highlightId }: { ids: readonly string[]; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
-  return ids.map((id) => <AssetNode key={id} id={id} active={active} highlighted={id === highlightId} />);
+  const { mirror, cull, roving } = useFloorContext();
+  const source = useMemo(() => createTileSource({ mirror, cull, roving }, ids, cachedBoxOfEntry), [mirror, cull, roving, ids]);
+  const { entries, inside, tabStop } = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+  const nodes: ReactNode[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const entry = entries[i];
+    if (!entry || !(inside & (1 << i)) || !shownOn(entry, active, HEAT_LAYER)) continue;
+    const id = ids[i]!;
+    nodes.push(<AssetNode key={id} entry={entry} highlighted={id === highlightId} tabStop={id === tabStop} />);
+  }
+  return nodes;
 });
 
 const AssetBlock = memo(function AssetBlock({ tiles, active, highlightId }: { tiles: readonly DrawTile[]; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
@@ -92,8 +106,29 @@ const AssetBlock = memo(function AssetBlock({ tiles, active, highlightId }: { ti
   ));
 });
 
+/** The heatmap and the assets, as far as they are shown: the one part of the SVG that re-renders per step of a large arrival. */
+function AssetLayers({ reveal, active, highlightId }: { reveal: RevealStore; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
+  const order = useSyncExternalStore(reveal.subscribe, reveal.getSnapshot, reveal.getSnapshot);
+  return (
+    <>
+      {active.has('co-workers-heatmap') ? (
+        <g className="layer-heat">
+          {order.heat.map((id) => (
+            <HeatNode key={id} id={id} />
+          ))}
+        </g>
+      ) : null}
+      <g className="layer-assets">
+        {order.blocks.map((block) => (
+          <AssetBlock key={block.key} tiles={block.tiles} active={active} highlightId={highlightIn(block.tiles, highlightId)} />
+        ))}
+      </g>
+    </>
+  );
+}
+
 export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorSvg(props, ref) {
-  const { worldRef, initial, offset, plan, drawOrder, active, highlightId } = props;
+  const { worldRef, initial, offset, plan, reveal, active, highlightId } = props;
   return (
     <svg
       ref={ref}
@@ -130,18 +165,7 @@ export const FloorSvg = forwardRef<SVGSVGElement, FloorSvgProps>(function FloorS
               aria-hidden="true"
             />
           ) : null}
-          {active.has('co-workers-heatmap') ? (
-            <g className="layer-heat">
-              {drawOrder.heat.map((id) => (
-                <HeatNode key={id} id={id} />
-              ))}
-            </g>
-          ) : null}
-          <g className="layer-assets">
-            {drawOrder.blocks.map((block) => (
-              <AssetBlock key={block.key} tiles={block.tiles} active={active} highlightId={highlightIn(block.tiles, highlightId)} />
-            ))}
-          </g>
+          <AssetLayers reveal={reveal} active={active} highlightId={highlightId} />
           {props.reportMarks ? <ReportMarks marks={props.reportMarks} /> : null}
           {props.overlay ?? null}
           <FocusRing />

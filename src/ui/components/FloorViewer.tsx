@@ -10,18 +10,21 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import { useLabelLayout } from '../hooks/useLabelLayout.js';
 import { useMapGestures } from '../hooks/useMapGestures.js';
+import { LEGEND_GAP_PX, useMapLayout } from '../hooks/useMapLayout.js';
 import { KEY_ZOOM, useMapKeyboard } from '../hooks/useMapKeyboard.js';
 import { useViewMeta, useViewReady } from '../hooks/useView.js';
 import { createCamera } from '../lib/camera.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
 import { createDrawOrderStore } from '../lib/drawOrder.js';
+import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
-import { boxOf, fitBox, svgY, visibleBox, type Box, type Insets, type Viewport } from '../lib/viewport.js';
+import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
+import { DrawProgress } from './DrawProgress.js';
 import { MapLegends } from './MapLegends.js';
 import { PopupLayer, usePopupLayer } from './PopupLayer.js';
 import type { ReportMark } from '../../shared/reports/types.js';
@@ -54,11 +57,7 @@ export interface FloorViewerProps {
   cover?: HTMLElement | null;
 }
 
-const DEFAULT_SIZE = { w: 800, h: 600 };
 const NO_OFFSET = [0, 0] as const;
-/** Room kept free around the zoom toolbar at the right edge, px. */
-const TOOLBAR_INSET_PX = 56;
-const LEGEND_GAP_PX = 8;
 
 /** Where a floor-plan path lives: absolute URLs as they are, relative ones under the CDN or the API host. */
 export function floorPlanUrl(path: string | null | undefined, policy: ImageUrlPolicy): string | null {
@@ -78,15 +77,13 @@ export function FloorViewer(props: FloorViewerProps) {
   const worldRef = useRef<SVGGElement>(null);
   const legendRef = useRef<HTMLDivElement>(null);
   const noticesRef = useRef<HTMLDivElement>(null);
-  const [noticesHeight, setNoticesHeight] = useState(0);
-  const [size, setSize] = useState(DEFAULT_SIZE);
-  // gestures and the camera read the size between renders; `measure` writes both
-  const sizeRef = useRef(size);
   const cull = useMemo(() => createCullStore(), []);
   const roving = useMemo(() => createRovingStore(), []);
   // the store attaches to the mirror while subscribed, so StrictMode remounts are safe
   const order = useMemo(() => createDrawOrderStore(mirror), [mirror]);
   const drawOrder = useSyncExternalStore(order.subscribe, order.getSnapshot, order.getSnapshot);
+  // what of it is drawn: a large arrival (the floor's first data, the saved floor) over a few frames
+  const reveal = useMemo(() => createRevealStore(order, { schedule: afterNextFrame, now: () => performance.now() }), [order]);
   const active = useMemo(() => new Set(layers), [layers]);
   const [offsetX, offsetY] = meta?.building?.location_offset ?? NO_OFFSET;
   const offset = useMemo(() => [offsetX, offsetY] as const, [offsetX, offsetY]);
@@ -97,19 +94,9 @@ export function FloorViewer(props: FloorViewerProps) {
   const [camera] = useState(() => createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v) }));
   useEffect(() => () => camera.dispose(), [camera]);
 
-  const size_ = useCallback(() => sizeRef.current, []);
-  // read by insets() between renders; written by the effect that watches the cover, below
-  const coverRef = useRef<HTMLElement | null>(null);
-  const insets = useCallback((): Insets => {
-    const legend = legendRef.current?.getBoundingClientRect();
-    const host = containerRef.current?.getBoundingClientRect();
-    const bottom = legend && host && legend.height > 0 ? host.bottom - legend.top + LEGEND_GAP_PX : 0;
-    const notices = noticesRef.current?.getBoundingClientRect().height ?? 0;
-    // a panel that starts in the left half of the map takes the map's left side up to its right edge
-    const cover = coverRef.current?.getBoundingClientRect();
-    const left = cover && host && cover.width > 0 && cover.left < host.left + host.width / 2 ? cover.right - host.left + LEGEND_GAP_PX : 0;
-    return { top: notices > 0 ? notices + LEGEND_GAP_PX : 0, left: Math.max(0, left), right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
-  }, []);
+  // the size and the free part of the map, measured without forcing a layout; a change refits a fitted floor
+  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, onChange: () => refitIfFitted() });
+  const { size, noticesHeight, currentSize: size_, insets } = mapLayout;
 
   const floorBox = useCallback((): Box | null => {
     const [ox, oy] = [offset[0], svgY(offset[1])];
@@ -131,23 +118,15 @@ export function FloorViewer(props: FloorViewerProps) {
   const fit = useCallback(() => {
     const box = floorBox();
     if (!box) return;
-    camera.set(fitBox(box, sizeRef.current.w, sizeRef.current.h, insets()));
+    const { w, h } = size_();
+    camera.set(fitBox(box, w, h, insets()));
     fitted.current = camera.viewport();
-  }, [camera, floorBox, insets]);
+  }, [camera, floorBox, insets, size_]);
   const refitIfFitted = useCallback(() => {
     const v = camera.viewport();
     const f = fitted.current;
     if (f && v.x === f.x && v.y === f.y && v.k === f.k) fit();
   }, [camera, fit]);
-  const cover = props.cover ?? null;
-  useEffect(() => {
-    coverRef.current = cover;
-    refitIfFitted();
-    if (!cover || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => refitIfFitted());
-    observer.observe(cover);
-    return () => observer.disconnect();
-  }, [cover, refitIfFitted]);
 
   const layer = usePopupLayer(containerRef, svgRef, onOpenAsset);
   const layoutLabels = useLabelLayout({ svgRef, mirror, active, camera });
@@ -156,7 +135,7 @@ export function FloorViewer(props: FloorViewerProps) {
   });
 
   const onSettle = (v: Viewport) => {
-    const { w, h } = sizeRef.current;
+    const { w, h } = size_();
     const [ox, oy] = [offset[0], svgY(offset[1])];
     // the box is in floor coordinates: undo the building offset of the inner group
     const box = visibleBox(v, w, h, 0.5);
@@ -173,31 +152,12 @@ export function FloorViewer(props: FloorViewerProps) {
     settled.current = onSettle;
   });
 
-  useLayoutEffect(() => {
-    const el = containerRef.current;
-    if (!el) return;
-    const measure = () => {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) {
-        sizeRef.current = { w: r.width, h: r.height };
-        setSize(sizeRef.current);
-      }
-    };
-    const measureNotices = () => setNoticesHeight(noticesRef.current?.getBoundingClientRect().height ?? 0);
-    measure();
-    measureNotices();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    const notices = new ResizeObserver(measureNotices);
-    if (noticesRef.current) notices.observe(noticesRef.current);
-    return () => {
-      observer.disconnect();
-      notices.disconnect();
-    };
-  }, []);
-
   useEffect(() => keyboard.syncTabStop());
+  // a floor drawn over a few frames: its tab stop and its labels once it is all there
+  const onDrawn = () => {
+    keyboard.syncTabStop();
+    layoutLabels();
+  };
 
   // fit once per floor, when its first data is there
   const fittedFloor = useRef<string | null>(null);
@@ -212,7 +172,7 @@ export function FloorViewer(props: FloorViewerProps) {
   // switch does not undo it); later renders (a new offset, new insets) must not move it back
   const centreOnFocus = useEffectEvent(() => {
     if (!focus) return;
-    const { w, h } = sizeRef.current;
+    const { w, h } = size_();
     camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
   });
   const focusSeq = focus?.seq ?? null;
@@ -229,7 +189,7 @@ export function FloorViewer(props: FloorViewerProps) {
     const entry = mirror.getSnapshot(id);
     const box = entry ? boxOfEntry(entry) : null;
     if (!box) return;
-    const { w, h } = sizeRef.current;
+    const { w, h } = size_();
     camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
   });
   useEffect(() => {
@@ -291,7 +251,7 @@ export function FloorViewer(props: FloorViewerProps) {
           initial={camera.viewport()}
           offset={offset}
           plan={plan}
-          drawOrder={drawOrder}
+          reveal={reveal}
           active={active}
           highlightId={highlightId}
           reportMarks={reportMarks}
@@ -303,7 +263,7 @@ export function FloorViewer(props: FloorViewerProps) {
           onFocus={keyboard.onFocus}
           onBlur={keyboard.onBlur}
         />
-        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={refitIfFitted} />
+        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={mapLayout.legendsChanged} />
         <div className="viewer-controls" role="toolbar" aria-label="Zoom">
           <button type="button" onClick={() => zoomBy(KEY_ZOOM)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(1 / KEY_ZOOM)} aria-label="Zoom out">−</button>
@@ -315,7 +275,9 @@ export function FloorViewer(props: FloorViewerProps) {
             <div className="viewer-status" role="status">Loading floor…</div>
           ) : drawOrder.main.length === 0 ? (
             <div className="viewer-status" role="status">Nothing to show on this floor yet.</div>
-          ) : null}
+          ) : (
+            <DrawProgress reveal={reveal} total={drawOrder.main.length} onDone={onDrawn} />
+          )}
         </div>
         <PopupLayer
           popup={layer.popup}

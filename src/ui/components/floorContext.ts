@@ -1,7 +1,7 @@
 // What every asset of the floor viewer shares and that does not change per
 // asset: the mirror, the cull store, the image policy, the roving focus and
 // the open action.
-// Kept in a context so memoized asset components take only their key as prop.
+// Kept in a context so the memoized tiles of assets take only their keys as props.
 
 import { createContext, useContext } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';

@@ -1,0 +1,131 @@
+// The floor map's size and the part of it that the legends (bottom), the
+// messages (top), the zoom toolbar (right) and a panel over its left side
+// (the directions) leave free, where a fit puts the floor. All of it is
+// measured in one ResizeObserver callback, right after the browser laid the
+// page out, and read from there: a fit never forces a layout. Fitting the
+// saved floor right after its 1,690 assets were mounted used to lay them all
+// out inside React's task (~190 ms of it, docs/bench.md, issue 14).
+
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import type { Insets } from '../lib/viewport.js';
+
+export interface MapSize {
+  w: number;
+  h: number;
+}
+
+export interface MapLayout {
+  /** the map's size, for rendering (the popup's bounds, the zoom buttons) */
+  size: MapSize;
+  /** height of the messages over the top of the map, px */
+  noticesHeight: number;
+  /** the latest size, for gestures, the camera and fit between renders */
+  currentSize(): MapSize;
+  /** the latest free part of the map, as measured (never forces a layout) */
+  insets(): Insets;
+  /** the legends came, went or changed shape: measure them (they are observed from now on) */
+  legendsChanged(): void;
+}
+
+export interface MapLayoutOptions {
+  host: RefObject<HTMLElement | null>;
+  legend: RefObject<HTMLElement | null>;
+  notices: RefObject<HTMLElement | null>;
+  /** a panel over the map's left side, while open */
+  cover: HTMLElement | null;
+  /** the size or the free part changed (after the first measurement) */
+  onChange(): void;
+}
+
+const DEFAULT_SIZE: MapSize = { w: 800, h: 600 };
+/** Room kept free around the zoom toolbar at the right edge, px. */
+export const TOOLBAR_INSET_PX = 56;
+export const LEGEND_GAP_PX = 8;
+
+function sameInsets(a: Insets, b: Insets): boolean {
+  return a.top === b.top && a.left === b.left && a.right === b.right && a.bottom === b.bottom;
+}
+
+export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayoutOptions): MapLayout {
+  const [size, setSize] = useState(DEFAULT_SIZE);
+  const [noticesHeight, setNoticesHeight] = useState(0);
+  const sizeRef = useRef(size);
+  const insetsRef = useRef<Insets>({ top: 0, left: 0, right: TOOLBAR_INSET_PX, bottom: 0 });
+  const coverRef = useRef<HTMLElement | null>(null);
+  // the latest callback, called from the observer between renders
+  const changedRef = useRef(onChange);
+  useLayoutEffect(() => {
+    changedRef.current = onChange;
+  });
+
+  // reads the rects; in a ResizeObserver callback the layout is fresh, so this costs no layout
+  const measure = useCallback(() => {
+    const box = host.current?.getBoundingClientRect();
+    if (!box) return;
+    let moved = false;
+    if (box.width > 0 && box.height > 0 && (box.width !== sizeRef.current.w || box.height !== sizeRef.current.h)) {
+      sizeRef.current = { w: box.width, h: box.height };
+      setSize(sizeRef.current);
+      moved = true;
+    }
+    const strip = legend.current?.getBoundingClientRect();
+    const bottom = strip && strip.height > 0 ? box.bottom - strip.top + LEGEND_GAP_PX : 0;
+    const top = notices.current?.getBoundingClientRect().height ?? 0;
+    setNoticesHeight(top);
+    // a panel that starts in the left half of the map takes the map's left side up to its right edge
+    const panel = coverRef.current?.getBoundingClientRect();
+    const left = panel && panel.width > 0 && panel.left < box.left + box.width / 2 ? panel.right - box.left + LEGEND_GAP_PX : 0;
+    const next = { top: top > 0 ? top + LEGEND_GAP_PX : 0, left: Math.max(0, left), right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
+    if (!sameInsets(next, insetsRef.current)) {
+      insetsRef.current = next;
+      moved = true;
+    }
+    if (moved) changedRef.current();
+  }, [host, legend, notices]);
+
+  const observerRef = useRef<ResizeObserver | null>(null);
+  const observed = useRef<Array<HTMLElement | null>>([]);
+  /** Observes what is there now; without ResizeObserver (tests), or when an element went away, measures at once. */
+  const sync = useCallback(() => {
+    const noObserver = typeof ResizeObserver === 'undefined';
+    // not yet made (a child's layout effect runs before the viewer's): the viewer's own sync comes next
+    const observer = observerRef.current;
+    if (!observer && !noObserver) return;
+    const want = [host.current, legend.current, notices.current, coverRef.current];
+    const before = observed.current;
+    if (want.every((el, i) => el === before[i])) return;
+    observed.current = want;
+    if (!observer) {
+      measure();
+      return;
+    }
+    for (const el of before) if (el && !want.includes(el)) observer.unobserve(el);
+    // a newly observed element is reported after the next layout; one that went away is not
+    for (const el of want) if (el && !before.includes(el)) observer.observe(el);
+    if (before.some((el) => el && !want.includes(el))) measure();
+  }, [host, legend, notices, measure]);
+
+  useLayoutEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => measure());
+    observerRef.current = observer;
+    return () => {
+      observer.disconnect();
+      observerRef.current = null;
+      observed.current = [];
+    };
+  }, [measure]);
+
+  useLayoutEffect(() => {
+    coverRef.current = cover;
+    sync();
+  });
+
+  return {
+    size,
+    noticesHeight,
+    currentSize: useCallback(() => sizeRef.current, []),
+    insets: useCallback(() => insetsRef.current, []),
+    legendsChanged: sync,
+  };
+}
