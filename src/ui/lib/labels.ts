@@ -35,11 +35,22 @@ const LINE_EM = 1.2;
 const PRIORITY: Partial<Record<AssetKind, number>> = { room: 50, zone: 40, employee: 30, auto_tag: 20, sensor: 10 };
 
 const poleCache = new WeakMap<object, [number, number]>();
+// by the outline's numbers too: each live change of a room (its status, its colour) comes
+// from the worker as a new object with a new, equal outline array, and polylabel is the
+// costliest step of drawing a room and of laying its label out
+const poleByShape = new Map<string, [number, number]>();
+const POLE_BY_SHAPE_MAX = 4_096;
 
-/** The pole of inaccessibility of an outline, in SVG coordinates (memoized per outline array). */
+/** The pole of inaccessibility of an outline, in SVG coordinates (memoized per outline array and per shape). */
 export function labelPoint(outline: NonNullable<DrawState['outline']>): [number, number] {
   const hit = poleCache.get(outline);
   if (hit) return hit;
+  const shape = outline.join(';');
+  const same = poleByShape.get(shape);
+  if (same) {
+    poleCache.set(outline, same);
+    return same;
+  }
   const ring = outline.map(([x, y]) => [x, svgY(y)] as [number, number]);
   const box = boxOf(ring)!;
   // a hundredth of the smaller side: precise enough to look centred, a few dozen cells to search
@@ -47,6 +58,8 @@ export function labelPoint(outline: NonNullable<DrawState['outline']>): [number,
   const p = polylabel([ring], precision);
   const point: [number, number] = Number.isFinite(p[0]) && Number.isFinite(p[1]) ? [p[0], p[1]] : [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
   poleCache.set(outline, point);
+  if (poleByShape.size >= POLE_BY_SHAPE_MAX) poleByShape.clear();
+  poleByShape.set(shape, point);
   return point;
 }
 
