@@ -33,7 +33,7 @@ export interface MapLayoutOptions {
   notices: RefObject<HTMLElement | null>;
   /** a panel over the map's left side, while open */
   cover: HTMLElement | null;
-  /** the size or the free part changed (after the first measurement) */
+  /** the size changed, or the part the legends, the toolbar or a panel leave free */
   onChange(): void;
 }
 
@@ -76,9 +76,12 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
     const panel = coverRef.current?.getBoundingClientRect();
     const left = panel && panel.width > 0 && panel.left < box.left + box.width / 2 ? panel.right - box.left + LEGEND_GAP_PX : 0;
     const next = { top: top > 0 ? top + LEGEND_GAP_PX : 0, left: Math.max(0, left), right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
-    if (!sameInsets(next, insetsRef.current)) {
+    // messages come and go (a saved-data notice, an outcome, "Drawing the floor…"): the next fit
+    // keeps clear of them, but they move no floor already fitted; legends and a panel do
+    const before = insetsRef.current;
+    if (!sameInsets(next, before)) {
       insetsRef.current = next;
-      moved = true;
+      if (next.left !== before.left || next.bottom !== before.bottom || next.right !== before.right) moved = true;
     }
     if (moved) changedRef.current();
   }, [host, legend, notices]);
