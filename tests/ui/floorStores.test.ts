@@ -95,12 +95,12 @@ describe('tileSource', () => {
 
 describe('revealOrder', () => {
   /** A reveal over a real mirror and draw order; `frame()` runs the step the store asked for. */
-  function reveal(entries: Record<string, DrawState>, msPerTile = 1) {
+  function reveal(entries: Record<string, DrawState>, msPerTile = 1, whole = () => false) {
     const mirror = createViewMirror<DrawState, null>();
     const order = createDrawOrderStore(mirror);
     let clock = 0;
     const steps: Array<() => void> = [];
-    const store = createRevealStore(order, { schedule: (task) => steps.push(task), now: () => clock });
+    const store = createRevealStore(order, { schedule: (task) => steps.push(task), now: () => clock, whole });
     // each step "renders" its tiles: the clock moves by msPerTile per newly shown tile
     let shownTiles = 0;
     const listener = vi.fn(() => {
@@ -155,6 +155,13 @@ describe('revealOrder', () => {
     expect(shownIds()).toEqual(shown.filter((id) => id !== 'd1'));
     while (store.pending() > 0) await frame();
     expect(shownIds()).toHaveLength(399);
+  });
+
+  it('shows the saved floor whole at once', () => {
+    const { store, steps, shownIds } = reveal(desks(1_000), 2, () => true);
+    expect(shownIds()).toHaveLength(1_000);
+    expect(store.pending()).toBe(0);
+    expect(steps).toHaveLength(0);
   });
 
   it('shows a few new assets at once once the floor is drawn', async () => {

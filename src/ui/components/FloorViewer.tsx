@@ -82,8 +82,12 @@ export function FloorViewer(props: FloorViewerProps) {
   // the store attaches to the mirror while subscribed, so StrictMode remounts are safe
   const order = useMemo(() => createDrawOrderStore(mirror), [mirror]);
   const drawOrder = useSyncExternalStore(order.subscribe, order.getSnapshot, order.getSnapshot);
-  // what of it is drawn: a large arrival (the floor's first data, the saved floor) over a few frames
-  const reveal = useMemo(() => createRevealStore(order, { schedule: afterNextFrame, now: () => performance.now() }), [order]);
+  // what of it is drawn: a large arrival of live data (a floor's first, a floor switch) over a few frames
+  // the saved floor on reopen is drawn whole at once (docs/ui.md)
+  const reveal = useMemo(
+    () => createRevealStore(order, { schedule: afterNextFrame, now: () => performance.now(), whole: () => !!mirror.getMeta()?.fromCache }),
+    [order, mirror],
+  );
   const active = useMemo(() => new Set(layers), [layers]);
   const [offsetX, offsetY] = meta?.building?.location_offset ?? NO_OFFSET;
   const offset = useMemo(() => [offsetX, offsetY] as const, [offsetX, offsetY]);

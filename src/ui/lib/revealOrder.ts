@@ -5,7 +5,8 @@
 // order (outline, rooms, then desks), one step per frame, each sized so that
 // React's render and commit of it take about REVEAL_STEP_MS; the browser then
 // styles, lays out and paints only those. A tile once shown stays shown, and a
-// small change (a live batch) is shown at once. The viewer says how far the
+// small change (a live batch) is shown at once, as is the saved floor on reopen
+// (`whole`): there the floor complete soonest comes first (issue 14's 300 ms). The viewer says how far the
 // drawing is (`pending`), so a floor being drawn never passes for a whole one.
 
 import type { DrawBlock, DrawOrder, DrawOrderStore, DrawTile } from './drawOrder.js';
@@ -33,6 +34,11 @@ export interface RevealOptions {
   schedule(task: () => void): void;
   /** a monotonic clock, ms (performance.now) */
   now(): number;
+  /**
+   * Whether what is there now is shown whole, at once: the saved floor a reopening user
+   * waits for is drawn in the shell's first render (docs/ui.md), its long task the price
+   */
+  whole?(): boolean;
 }
 
 function tilesOf(order: DrawOrder): number {
@@ -41,7 +47,7 @@ function tilesOf(order: DrawOrder): number {
   return n;
 }
 
-export function createRevealStore(order: DrawOrderStore, { schedule, now }: RevealOptions): RevealStore {
+export function createRevealStore(order: DrawOrderStore, { schedule, now, whole = () => false }: RevealOptions): RevealStore {
   const listeners = new Set<() => void>();
   let shown = new Set<string>();
   let snapshot: ShownOrder | null = null;
@@ -102,7 +108,7 @@ export function createRevealStore(order: DrawOrderStore, { schedule, now }: Reve
     scheduled = false;
     if (!full || !detach) return;
     const t0 = now();
-    const left = cut(full, perStep);
+    const left = cut(full, whole() ? Infinity : perStep);
     emit();
     // measured after React's render of this step (its microtask was queued by emit, before this one)
     queueMicrotask(() => {
@@ -117,7 +123,7 @@ export function createRevealStore(order: DrawOrderStore, { schedule, now }: Reve
     full = next;
     let fresh = 0;
     for (const block of next.blocks) for (const tile of block.tiles) if (!shown.has(tile.key)) fresh += 1;
-    if (fresh <= REVEAL_AT_ONCE_TILES) {
+    if (fresh <= REVEAL_AT_ONCE_TILES || whole()) {
       cut(next, Infinity);
     } else if (firstStepNow && !scheduled) {
       step();
@@ -134,7 +140,7 @@ export function createRevealStore(order: DrawOrderStore, { schedule, now }: Reve
       // read before subscribing (the first render): the first step's worth, or all of a small floor
       if (!snapshot) {
         const first = order.getSnapshot();
-        cut(first, tilesOf(first) <= REVEAL_AT_ONCE_TILES ? Infinity : perStep);
+        cut(first, tilesOf(first) <= REVEAL_AT_ONCE_TILES || whole() ? Infinity : perStep);
       }
       return snapshot!;
     },
