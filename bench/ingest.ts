@@ -10,12 +10,9 @@ import { inflate } from 'pako';
 import { base64ToBytes } from '../src/worker/decode.js';
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
 import type { WireAsset, WireSensor } from '../src/shared/rest.js';
-import {
-  aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
-} from './lib/fixture.js';
-import { createCloneStorage } from './lib/cloneStorage.js';
+import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, publish, type BenchRow, yieldToLoop } from './lib/report.js';
-import { createTraffic, encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
+import { encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
 
 const PACKET_SIZES = [1, 10, 100] as const;
 /** changes per timed run, per packet size: about a second of engine work each */
@@ -66,22 +63,7 @@ function mutate(d: ImmerState, change: LiveChange): void {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer();
-  const loc = benchLocation(server);
-  const transport = createCaptureTransport();
-  const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
-  const floorId = floorsByAssets(engine)[0]!;
-  const counter = createViewCounter();
-  const views = appViews(floorId, aDesk(engine, floorId));
-  for (const spec of views) await engine.subscribe(spec, counter.listener);
-  const traffic = createTraffic(server, loc.locationId);
-  const position = server.publisher.position(loc.scope);
-  let sequence = position.stream_sequence;
-  const packets = (changes: LiveChange[], perPacket: number) => {
-    const payloads = encodePackets(position.stream_id, sequence + 1, changes, perPacket);
-    sequence += payloads.length;
-    return payloads;
-  };
+  const { server, loc, transport, engine, counter, views, traffic, position, packets, sequence } = await openIngestRig();
 
   /** wall-clock ms of the last pushAll, for the note beside the CPU-time rows */
   let lastWallMs = 0;
@@ -98,7 +80,7 @@ async function main(): Promise<void> {
     const ms = cpuMs() - c0;
     lastWallMs = performance.now() - t0;
     const reached = engine.internals.session()?.position(loc.scope)?.stream_sequence;
-    if (reached !== sequence) throw new Error(`stream position ${reached} after the run, expected ${sequence}: packets were dropped`);
+    if (reached !== sequence()) throw new Error(`stream position ${reached} after the run, expected ${sequence()}: packets were dropped`);
     return ms;
   }
 

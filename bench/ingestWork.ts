@@ -6,23 +6,13 @@
 // where CPU-time rates cannot.
 //   node --import tsx bench/ingestWork.ts [occupancy|environment|move|heartbeat|asset|mix] [changes]
 import MiniSearch from 'minisearch';
-import { aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer } from './lib/fixture.js';
-import { createCloneStorage } from './lib/cloneStorage.js';
+import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, yieldToLoop } from './lib/report.js';
-import { createTraffic, encodePackets, type TrafficKind } from './lib/traffic.js';
+import type { TrafficKind } from './lib/traffic.js';
 
 const kind = (process.argv[2] ?? 'mix') as TrafficKind | 'mix';
 const n = Number(process.argv[3] ?? 15_000);
-const server = await startBenchServer();
-const loc = benchLocation(server);
-const transport = createCaptureTransport();
-const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
-const floorId = floorsByAssets(engine)[0]!;
-const counter = createViewCounter();
-for (const spec of appViews(floorId, aDesk(engine, floorId))) await engine.subscribe(spec, counter.listener);
-const traffic = createTraffic(server, loc.locationId);
-const position = server.publisher.position(loc.scope);
-let sequence = position.stream_sequence;
+const { server, loc, transport, engine, counter, traffic, packets } = await openIngestRig();
 let searches = 0;
 const orig = MiniSearch.prototype.search;
 MiniSearch.prototype.search = function (...a: Parameters<typeof orig>) { searches++; return orig.apply(this, a); };
@@ -31,8 +21,7 @@ let schedules = 0;
 const origAt = sched.scheduleAt.bind(sched);
 sched.scheduleAt = (k, d, t) => { schedules++; origAt(k, d, t); };
 async function push(count: number) {
-  const payloads = encodePackets(position.stream_id, sequence + 1, kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
-  sequence += payloads.length;
+  const payloads = packets(kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
   let slice = performance.now();
   const c0 = cpuMs();
   for (const p of payloads) { transport.push(loc.scope, p); if (performance.now() - slice > 2) { await yieldToLoop(); slice = performance.now(); } }

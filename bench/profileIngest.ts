@@ -6,12 +6,9 @@
 // PHASE=<words of a phase> also lists the self time inside that phase (e.g. PHASE='flush: other').
 
 import { Session } from 'node:inspector/promises';
-import {
-  aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
-} from './lib/fixture.js';
-import { createCloneStorage } from './lib/cloneStorage.js';
+import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, yieldToLoop } from './lib/report.js';
-import { createTraffic, encodePackets, type TrafficKind } from './lib/traffic.js';
+import type { TrafficKind } from './lib/traffic.js';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
@@ -20,22 +17,11 @@ const kind = (process.argv[2] ?? 'occupancy') as TrafficKind | 'mix';
 const n = Number(process.argv[3] ?? 20_000);
 const YIELD_EVERY_MS = 2;
 
-const server = await startBenchServer();
-const loc = benchLocation(server);
-const transport = createCaptureTransport();
-const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
-const floorId = floorsByAssets(engine)[0]!;
-const counter = createViewCounter();
-for (const spec of appViews(floorId, aDesk(engine, floorId))) await engine.subscribe(spec, counter.listener);
-const traffic = createTraffic(server, loc.locationId);
-const position = server.publisher.position(loc.scope);
-let sequence = position.stream_sequence;
+const { server, loc, transport, engine, traffic, packets } = await openIngestRig();
 
 /** the packets are encoded before the profiler starts: the server's deflate is not the engine's work */
 function encode(count: number): string[] {
-  const payloads = encodePackets(position.stream_id, sequence + 1, kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
-  sequence += payloads.length;
-  return payloads;
+  return packets(kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
 }
 
 async function push(payloads: string[]): Promise<number> {

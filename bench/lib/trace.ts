@@ -55,14 +55,14 @@ export interface ThreadSummary {
   sampledMs: number;
 }
 
-/** Self and inclusive time per function and long tasks, per named thread of the trace. */
-export function summarise(events: TraceEvent[], sinceUs = 0, untilUs = Infinity): ThreadSummary[] {
-  const names = new Map<string, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
-  // profiles arrive as a Profile event and ProfileChunks sharing an id
-  const profiles = new Map<string, { key: string; start: number; nodes: Map<number, CpuNode>; samples: number[]; deltas: number[] }>();
+/** A thread's sampled CPU profile, joined from the trace's events. */
+interface CpuProfile { key: string; start: number; nodes: Map<number, CpuNode>; samples: number[]; deltas: number[] }
+
+/** The trace's CPU profiles (of one thread, `pid:tid`, when given): a Profile event and the ProfileChunks sharing its id. */
+function cpuProfiles(events: TraceEvent[], threadKey?: string): CpuProfile[] {
+  const profiles = new Map<string, CpuProfile>();
   for (const e of events) {
-    if (e.name === 'Profile') {
+    if (e.name === 'Profile' && (threadKey === undefined || `${e.pid}:${e.tid}` === threadKey)) {
       profiles.set(`${e.pid}:${e.id}`, { key: `${e.pid}:${e.tid}`, start: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts), nodes: new Map(), samples: [], deltas: [] });
     } else if (e.name === 'ProfileChunk') {
       const p = profiles.get(`${e.pid}:${e.id}`);
@@ -73,8 +73,16 @@ export function summarise(events: TraceEvent[], sinceUs = 0, untilUs = Infinity)
       p.deltas.push(...(data.timeDeltas ?? []));
     }
   }
+  return [...profiles.values()];
+}
+
+/** Self and inclusive time per function and long tasks, per named thread of the trace. */
+export function summarise(events: TraceEvent[], sinceUs = 0, untilUs = Infinity): ThreadSummary[] {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  const profiles = cpuProfiles(events);
   const out: ThreadSummary[] = [];
-  for (const p of profiles.values()) {
+  for (const p of profiles) {
     const label = (n: CpuNode) => {
       const f = n.callFrame;
       const file = (f.url ?? '').split('/').pop() ?? '';
@@ -174,20 +182,8 @@ export interface TaskBreakdown {
 /** The main thread's CPU samples: time (trace clock, µs) and the stack's function labels, leaf first. */
 function mainSamples(events: TraceEvent[], threadKey: string): Array<{ t: number; ms: number; stack: string[] }> {
   const out: Array<{ t: number; ms: number; stack: string[] }> = [];
-  const profiles = new Map<string, { start: number; nodes: Map<number, CpuNode>; samples: number[]; deltas: number[] }>();
-  for (const e of events) {
-    if (e.name === 'Profile' && `${e.pid}:${e.tid}` === threadKey) {
-      profiles.set(`${e.pid}:${e.id}`, { start: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts), nodes: new Map(), samples: [], deltas: [] });
-    } else if (e.name === 'ProfileChunk') {
-      const p = profiles.get(`${e.pid}:${e.id}`);
-      const data = e.args?.data as { cpuProfile?: { nodes?: CpuNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
-      if (!p || !data) continue;
-      for (const n of data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
-      p.samples.push(...(data.cpuProfile?.samples ?? []));
-      p.deltas.push(...(data.timeDeltas ?? []));
-    }
-  }
-  for (const p of profiles.values()) {
+  const profiles = cpuProfiles(events, threadKey);
+  for (const p of profiles) {
     let t = p.start;
     for (let i = 0; i < p.samples.length; i++) {
       const dt = p.deltas[i] ?? 0;

@@ -1,0 +1,56 @@
+// The ingest benches' common set-up (ingest, ingestWork, profileIngest): the
+// 10k-desk server, an engine on the capture transport with cloneStorage, every
+// view of the app open on the busiest floor, the traffic mix, and packets
+// numbered on from the stream position the engine loaded.
+
+import type { ViewSpec } from '../../src/shared/api.js';
+import type { LiveChange, StreamPosition } from '../../src/shared/protocol.js';
+import type { Id } from '../../src/shared/types.js';
+import type { Engine } from '../../src/worker/engine.js';
+import type { StoreyServer } from '../../server/app.js';
+import { createCloneStorage } from './cloneStorage.js';
+import {
+  aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
+  type BenchLocation, type CaptureTransport, type ViewCounter,
+} from './fixture.js';
+import { createTraffic, encodePackets, type Traffic } from './traffic.js';
+
+export interface IngestRig {
+  server: StoreyServer;
+  loc: BenchLocation;
+  transport: CaptureTransport;
+  engine: Engine;
+  floorId: Id;
+  counter: ViewCounter;
+  views: ViewSpec[];
+  traffic: Traffic;
+  /** the stream the packets go on (its id and the position the engine loaded) */
+  position: StreamPosition;
+  /** encodes changes as the next packets of the stream */
+  packets(changes: LiveChange[], perPacket: number): string[];
+  /** the sequence number of the last packet made */
+  sequence(): number;
+}
+
+export async function openIngestRig(): Promise<IngestRig> {
+  const server = await startBenchServer();
+  const loc = benchLocation(server);
+  const transport = createCaptureTransport();
+  const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
+  const floorId = floorsByAssets(engine)[0]!;
+  const counter = createViewCounter();
+  const views = appViews(floorId, aDesk(engine, floorId));
+  for (const spec of views) await engine.subscribe(spec, counter.listener);
+  const traffic = createTraffic(server, loc.locationId);
+  const position = server.publisher.position(loc.scope);
+  let sequence = position.stream_sequence;
+  return {
+    server, loc, transport, engine, floorId, counter, views, traffic, position,
+    packets(changes, perPacket) {
+      const payloads = encodePackets(position.stream_id, sequence + 1, changes, perPacket);
+      sequence += payloads.length;
+      return payloads;
+    },
+    sequence: () => sequence,
+  };
+}
