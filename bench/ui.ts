@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   publish('UI: real viewer vs bare SVG in Chromium (software rendering), same run', rows, [
     ...notes,
     `live phase ${LIVE_MS / 1000} s after the snapshot was drawn and ${SETTLE_MS / 1000} s of settling; patches arrive from a worker every 50 ms (bench/ui/feeder.ts)`,
-    `pan/zoom: for ${PAN_MS / 1000} s, with the live feed stopped, the viewer gets a pointer drag and a wheel event every frame (its own handlers move the world group); the bare pages write the world group's transform every frame (with will-change: transform while moving, as the viewer does, unless noted)`,
+    `pan/zoom: for ${PAN_MS / 1000} s, with the live feed stopped, the viewer gets a pointer drag and a wheel event every frame (its own handlers move the map: a gesture moves the svg's layer on the compositor and lands the world group's transform when it settles, src/ui/lib/camera.ts); the bare pages write the world group's transform every frame (with will-change: transform while moving, as the viewer did before, unless noted)`,
   ]);
 }
 

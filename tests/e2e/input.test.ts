@@ -134,6 +134,11 @@ describe('the map by mouse', () => {
     await page.mouse.down();
     await page.mouse.move(at.x + 60, at.y + 20, { steps: 4 });
     await page.mouse.move(at.x + 150, at.y + 80, { steps: 6 });
+    // while the button is held the desk under the pointer follows it on screen
+    const held = await page.locator(`[data-asset-id="${at.id}"]`).boundingBox();
+    expect(held!.x + held!.width / 2 - at.x).toBeCloseTo(150, 0);
+    expect(held!.y + held!.height / 2 - at.y).toBeCloseTo(80, 0);
+    await shot(page, '10b-drag-held');
     await page.mouse.up();
     const after = await worldTransform(page);
     expect(after.x - before.x).toBeCloseTo(150, 0);

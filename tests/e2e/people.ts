@@ -57,8 +57,13 @@ export function popup(page: Page): Locator {
   return page.getByTestId('asset-popup');
 }
 
-/** The map's world transform as numbers. */
+/**
+ * The map's world transform as numbers, once the map has settled: during a
+ * gesture the svg is moved on the compositor and the world group gets the
+ * gesture's viewport when it settles (src/ui/lib/camera.ts).
+ */
 export async function worldTransform(page: Page): Promise<{ x: number; y: number; k: number }> {
+  await page.waitForFunction(() => document.querySelector<SVGSVGElement>('svg.floor-svg')?.style.transform === '');
   const t = (await page.locator('g.world').getAttribute('transform')) ?? '';
   const m = /translate\(([-\d.e]+) ([-\d.e]+)\) scale\(([-\d.e]+)\)/.exec(t);
   if (!m) throw new Error(`unexpected transform ${t}`);

@@ -266,12 +266,42 @@ describe('FloorViewer', () => {
       const scale = () => Number(/scale\(([^)]+)\)/.exec(world.getAttribute('transform')!)![1]);
       const k0 = scale();
       fireEvent.wheel(svg, { deltaY: -200, clientX: 100, clientY: 100 });
-      expect(scale()).toBeGreaterThan(k0);
+      await waitFor(() => expect(scale()).toBeGreaterThan(k0));
       const t0 = world.getAttribute('transform');
       fireEvent.pointerDown(svg, { pointerId: 1, clientX: 100, clientY: 100 });
       fireEvent.pointerMove(svg, { pointerId: 1, clientX: 150, clientY: 120 });
       fireEvent.pointerUp(svg, { pointerId: 1 });
-      expect(world.getAttribute('transform')).not.toBe(t0);
+      await waitFor(() => expect(world.getAttribute('transform')).not.toBe(t0));
+    });
+
+    it('moves the map on the compositor during a gesture and lands the world group where it showed it', async () => {
+      await renderViewer({ d1: draw('d1') });
+      const svg = screen.getByRole('application') as unknown as SVGSVGElement;
+      const world = svg.querySelector('g.world')!;
+      const parse = (t: string) => {
+        const m = /translate\(([-\d.e+]+) ([-\d.e+]+)\) scale\(([-\d.e+]+)\)/.exec(t)!;
+        return { x: Number(m[1]), y: Number(m[2]), k: Number(m[3]) };
+      };
+      await waitFor(() => expect(svg.style.transform).toBe(''));
+      const before = world.getAttribute('transform')!;
+      fireEvent.wheel(svg, { deltaY: -200, clientX: 100, clientY: 100 });
+      fireEvent.pointerDown(svg, { pointerId: 1, clientX: 100, clientY: 100 });
+      fireEvent.pointerMove(svg, { pointerId: 1, clientX: 160, clientY: 130 });
+      // nothing of the floor is painted again while it moves: only the svg's layer is moved and scaled
+      expect(world.getAttribute('transform')).toBe(before);
+      expect(svg.style.willChange).toBe('transform');
+      const lift = /translate\(([-\d.e+]+)px, ([-\d.e+]+)px\) scale\(([-\d.e+]+)\)/.exec(svg.style.transform)!;
+      const [tx, ty, r] = [Number(lift[1]), Number(lift[2]), Number(lift[3])];
+      expect(r).toBeGreaterThan(1);
+      const d = parse(before);
+      fireEvent.pointerUp(svg, { pointerId: 1 });
+      await waitFor(() => expect(svg.style.transform).toBe(''));
+      // settled: the world group holds exactly what the lifted layer showed, so nothing jumps
+      const after = parse(world.getAttribute('transform')!);
+      expect(after.k).toBeCloseTo(d.k * r, 6);
+      expect(after.x).toBeCloseTo(r * d.x + tx, 6);
+      expect(after.y).toBeCloseTo(r * d.y + ty, 6);
+      expect(svg.style.willChange).toBe('');
     });
 
     it('culls assets far outside the view on large floors once the view settles', async () => {

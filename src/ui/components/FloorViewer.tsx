@@ -252,7 +252,7 @@ export function FloorViewer(props: FloorViewerProps) {
         <FloorSvg
           ref={svgRef}
           worldRef={worldRef}
-          initial={camera.viewport()}
+          initial={camera.drawn()}
           offset={offset}
           plan={plan}
           reveal={reveal}

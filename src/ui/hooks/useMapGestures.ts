@@ -2,7 +2,8 @@
 // within a few pixels is a click (it reaches the asset under it); one that
 // moves further is a drag that pans, wherever it started, an asset included,
 // and the click that follows it is swallowed. Two pointers pinch-zoom around
-// their midpoint. The wheel zooms at the pointer, honouring deltaMode.
+// their midpoint. The wheel zooms at the pointer, honouring deltaMode. All
+// three move the map on the compositor until they settle (lib/camera.ts).
 //
 // The pointer is captured only once a drag starts: capturing on press would
 // retarget the release, and with it the click, from the asset to the map.
@@ -73,10 +74,10 @@ export function useMapGestures(svgRef: RefObject<SVGSVGElement | null>, { camera
         const before = Math.hypot(pa!.x - pb!.x, pa!.y - pb!.y);
         const after = Math.hypot(a!.x - b!.x, a!.y - b!.y);
         const r = camera.svgRect();
-        camera.panBy((event.clientX - p.x) / 2, (event.clientY - p.y) / 2);
-        if (before > 0) camera.zoomAt(after / before, (a!.x + b!.x) / 2 - r.left, (a!.y + b!.y) / 2 - r.top);
+        camera.panBy((event.clientX - p.x) / 2, (event.clientY - p.y) / 2, true);
+        if (before > 0) camera.zoomAt(after / before, (a!.x + b!.x) / 2 - r.left, (a!.y + b!.y) / 2 - r.top, true);
       } else if (pointers.size === 1) {
-        camera.panBy(event.clientX - p.x, event.clientY - p.y);
+        camera.panBy(event.clientX - p.x, event.clientY - p.y, true);
       }
       p.x = event.clientX;
       p.y = event.clientY;
@@ -104,7 +105,7 @@ export function useMapGestures(svgRef: RefObject<SVGSVGElement | null>, { camera
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
       const r = camera.svgRect();
-      camera.zoomAt(wheelZoomFactor(event, r.height || 600), event.clientX - r.left, event.clientY - r.top);
+      camera.zoomAt(wheelZoomFactor(event, r.height || 600), event.clientX - r.left, event.clientY - r.top, true);
     };
 
     svg.addEventListener('pointerdown', onPointerDown);

@@ -101,10 +101,11 @@ export function useMapKeyboard(options: MapKeyboardOptions): MapKeyboard {
   const drawnBox = useCallback(
     (el: Element): Box => {
       const r = el.getBoundingClientRect();
-      const s = svgRef.current!.getBoundingClientRect();
+      // the map's own place: during a gesture the svg's box is moved on the compositor
+      const s = camera.svgRect();
       return { minX: r.left - s.left, minY: r.top - s.top, maxX: r.right - s.left, maxY: r.bottom - s.top };
     },
-    [svgRef],
+    [camera],
   );
 
   /** Centres an asset that is not wholly in the free part of the map; returns where it is drawn then. */

@@ -1,8 +1,11 @@
-// The floor viewer's camera: the one place that moves the map. Pan and zoom
-// write the world group's transform directly (no React render per frame,
-// DESIGN §7); while the map moves the group gets `will-change: transform`,
-// dropped when the move settles so the floor is re-rastered sharp. Gestures,
-// keyboard, fit and "bring into view" all go through it.
+// The floor viewer's camera: the one place that moves the map. A step (keys,
+// buttons, fit, "bring into view") writes the world group's transform directly
+// (no React render per frame, DESIGN §7). A gesture (drag, pinch, wheel) moves
+// the whole <svg> by a CSS transform on its own compositor layer instead: the
+// floor is not painted again per frame, only moved, and the world group gets
+// the gesture's viewport once the move settles, re-rastered sharp. Software
+// raster paints an SVG group transform at ~15-19 fps on a 5,000-desk floor and
+// moves the layer at ~50-58 fps (docs/bench.md, "Pan on the compositor").
 
 import { STATUS_MARK_MIN_ZOOM } from './statusMark.js';
 import {
@@ -22,9 +25,12 @@ export interface CameraOptions {
 
 export interface Camera {
   viewport(): Viewport;
+  /** the viewport the world group's transform holds (during a gesture the svg's CSS transform makes up the rest) */
+  drawn(): Viewport;
   set(next: Viewport): void;
-  panBy(dx: number, dy: number): void;
-  zoomAt(factor: number, px: number, py: number): void;
+  /** `gesture`: moved on the compositor until it settles (pointer drags, pinches, the wheel) */
+  panBy(dx: number, dy: number, gesture?: boolean): void;
+  zoomAt(factor: number, px: number, py: number, gesture?: boolean): void;
   /** centres the SVG point (sx, sy) in a screen of w×h, at zoom k (default: the current one) */
   centerOn(sx: number, sy: number, w: number, h: number, k?: number): void;
   /**
@@ -38,19 +44,45 @@ export interface Camera {
 
 export function createCamera(options: CameraOptions): Camera {
   let current: Viewport = options.initial ?? { x: 0, y: 0, k: 20 };
+  /** what the world group's transform attribute shows */
+  let drawn: Viewport = current;
+  /** the svg's CSS transform while a gesture moves it: screen = r · drawn + (tx, ty) */
+  let lift: { tx: number; ty: number; r: number } | null = null;
   let moving = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let rect: DOMRect | null = null;
 
-  const set = (next: Viewport) => {
+  const draw = (world: SVGGElement) => {
+    drawn = current;
+    world.setAttribute('transform', transformOf(current));
+  };
+
+  const land = () => {
+    const svg = options.svg();
+    if (!lift || !svg) return;
+    lift = null;
+    svg.style.removeProperty('transform');
+    svg.style.removeProperty('will-change');
+  };
+
+  const set = (next: Viewport, gesture = false) => {
     current = { ...next, k: clampZoom(next.k) };
     const world = options.world();
+    const svg = options.svg();
     if (world) {
-      world.setAttribute('transform', transformOf(current));
+      if (gesture && svg) {
+        const r = current.k / drawn.k;
+        lift = { tx: current.x - r * drawn.x, ty: current.y - r * drawn.y, r };
+        if (svg.style.willChange !== 'transform') svg.style.willChange = 'transform';
+        svg.style.transform = `translate(${lift.tx}px, ${lift.ty}px) scale(${r})`;
+      } else {
+        land();
+        draw(world);
+        if (!moving) world.style.willChange = 'transform';
+      }
       const detail = String(current.k >= STATUS_MARK_MIN_ZOOM);
       // written only when it flips: the flip restyles every status mark once
       if (world.getAttribute('data-detail') !== detail) world.setAttribute('data-detail', detail);
-      if (!moving) world.style.willChange = 'transform';
     }
     moving = true;
     if (timer) clearTimeout(timer);
@@ -58,19 +90,28 @@ export function createCamera(options: CameraOptions): Camera {
       timer = null;
       moving = false;
       rect = null;
-      options.world()?.style.removeProperty('will-change');
+      const settled = options.world();
+      // one task: the next frame shows the floor at the same place, painted at its new scale
+      if (settled && lift) draw(settled);
+      land();
+      settled?.style.removeProperty('will-change');
       options.onSettle(current);
     }, CAMERA_SETTLE_MS);
   };
 
   return {
     viewport: () => current,
-    set,
-    panBy: (dx, dy) => set(panViewport(current, dx, dy)),
-    zoomAt: (factor, px, py) => set(zoomViewport(current, factor, px, py)),
+    drawn: () => drawn,
+    set: (next) => set(next),
+    panBy: (dx, dy, gesture = false) => set(panViewport(current, dx, dy), gesture),
+    zoomAt: (factor, px, py, gesture = false) => set(zoomViewport(current, factor, px, py), gesture),
     centerOn: (sx, sy, w, h, k) => set(centerViewport(current, sx, sy, w, h, k)),
     svgRect() {
-      if (!moving || !rect) rect = options.svg()?.getBoundingClientRect() ?? new DOMRect();
+      if (!moving || !rect) {
+        const box = options.svg()?.getBoundingClientRect() ?? new DOMRect();
+        // while lifted the svg's box is moved and scaled: undo that, the map's place has not changed
+        rect = lift ? new DOMRect(box.x - lift.tx, box.y - lift.ty, box.width / lift.r, box.height / lift.r) : box;
+      }
       return rect;
     },
     moving: () => moving,
