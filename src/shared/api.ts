@@ -354,7 +354,8 @@ export interface RouteStepView {
 
 /** Directions (view `route`): the steps, or why there are none. */
 export interface RouteView {
-  status: 'ok' | 'off' | 'noStart' | 'noDestination' | 'noRoute';
+  /** unavailable: the route finding's code could not be loaded (offline before it was cached) */
+  status: 'ok' | 'off' | 'noStart' | 'noDestination' | 'noRoute' | 'unavailable';
   steps: RouteStepView[];
   /** floors crossed, in order */
   floorIds: Id[];
@@ -422,6 +423,8 @@ export interface SearchMeta {
   groups: Array<{ group: SearchGroup; count: number }>;
   /** the index is still being built (first search of a location): documents done of all */
   indexing: { done: number; total: number } | null;
+  /** the search's code could not be loaded (offline before it was cached): what to tell the user */
+  error?: string;
 }
 
 export interface FeedEntry extends PostedError {

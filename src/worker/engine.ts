@@ -40,11 +40,12 @@ import { syncAllUserEntities } from './store/userEntities.js';
 import { createCorrectedClock, type CorrectedClock } from './sync/timeSync.js';
 import { createViewSources, personEntry, type ViewState } from './views/sources.js';
 import { createSearchDocs, noteForSearch } from './search/searchDocs.js';
-import { createSearchIndex } from './search/searchIndex.js';
+import type { SearchIndex } from './search/searchIndex.js';
+import { createEngineModules, type EngineModules, type ModuleLoaders } from './engineModules.js';
 import { searchSource } from './search/searchSource.js';
 import { createViewHub, type ViewHub } from './views/viewHub.js';
 import { createOptimisticOverlay } from './views/optimistic.js';
-import { createReportService } from './reports/reportService.js';
+import { createLazyReports } from './reports/lazyReports.js';
 import { createPlaybackService } from './reports/playback.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 
@@ -65,7 +66,10 @@ export interface EngineDeps {
   reconnectMaxDelayMs?: number;
   /** report pages of closed days (IndexedDB in the worker); none: reports always fetch */
   pageCache?: (userId: () => Id | null) => UserPageCache;
+  /** tests: how the code loaded on first use arrives (default: its own chunk) */
+  modules?: Partial<ModuleLoaders>;
 }
+
 
 export interface EngineInternals {
   store: Store;
@@ -78,6 +82,7 @@ export interface EngineInternals {
   sink: ChangeSink;
   /** derived facts per asset (benches, diagnostics) */
   facts: FactsCache;
+  modules: EngineModules;
 }
 
 export interface Engine extends EngineApi {
@@ -139,6 +144,9 @@ export function createEngine(deps: EngineDeps): Engine {
     after: (ms, key, fn) => scheduler.scheduleIn(key, ms, fn),
   });
   const feed = createFeed(() => corrected.now(), () => hub.markDirty('feed'));
+
+  // code loaded on first use: a settled load wakes the views over it
+  const modules = createEngineModules(deps.modules, { onSettled: () => hub.markDirty('loaded'), logger: deps.logger });
   const storeLogger = feed.logger(deps.logger, 'validation');
   const syncLogger = feed.logger(deps.logger, 'stream');
 
@@ -220,7 +228,8 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     report: (spec) => reports.source(spec),
     playback: (spec) => playback.source(spec),
-    search: (spec) => searchSource(searchIndex, searchDocs, spec),
+    search: (spec) => searchSource(currentSearchIndex, modules.search, searchDocs, spec),
+    routing: modules.routing,
     roomDisplay: {
       timeZone,
       wakeAt: (roomId, at) => {
@@ -231,14 +240,22 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   const sources = createViewSources(viewState);
   const searchDocs = createSearchDocs({ store, facts, roles: () => roles, person: (id) => personEntry(viewState, id) });
-  const searchIndex = createSearchIndex(searchDocs, {
-    now: () => clock.now(),
-    defer: (fn) => scheduler.scheduleIn(SEARCH_BUILD_KEY, 0, fn),
-    onProgress: () => hub.markDirty('search'),
-  });
+  // the finder's index exists once its code has come (the first search asks for it)
+  let searchIndex: SearchIndex | null = null;
+  function currentSearchIndex(): SearchIndex | null {
+    const code = modules.search.get();
+    if (!searchIndex && code) {
+      searchIndex = code.createSearchIndex(searchDocs, {
+        now: () => clock.now(),
+        defer: (fn) => scheduler.scheduleIn(SEARCH_BUILD_KEY, 0, fn),
+        onProgress: () => hub.markDirty('search'),
+      });
+    }
+    return searchIndex;
+  }
 
   const pageCache = deps.pageCache?.(viewerUserId) ?? null;
-  const reports = createReportService({
+  const reports = createLazyReports({
     store,
     config: () => config.location(),
     roles: () => roles,
@@ -253,7 +270,7 @@ export function createEngine(deps: EngineDeps): Engine {
     markDirty: (key) => hub.markDirty('reports', key === null ? 'all' : [key]),
     ready: () => locationLive,
     warn: (message) => feed.post('warning', 'validation', message),
-  });
+  }, modules.reports);
   const playback = createPlaybackService({
     live: store,
     roles: () => roles,
@@ -272,12 +289,12 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId };
   const everythingChanged = () => {
-    searchIndex.reset();
+    searchIndex?.reset();
     markEverythingChanged(routing);
   };
   const afterDelta = (delta: StoreDelta) => {
     routeDelta(routing, delta);
-    noteForSearch(searchIndex, delta);
+    if (searchIndex) noteForSearch(searchIndex, delta);
   };
   const correctedNow = () => corrected.now();
   const applyOptions = () => ({
@@ -448,7 +465,7 @@ export function createEngine(deps: EngineDeps): Engine {
       } else hub.markDirty('assets', added);
       hub.markDirty('structure');
     }
-    searchIndex.reset();
+    searchIndex?.reset();
     rederiveUsers();
   }
 
@@ -717,7 +734,7 @@ export function createEngine(deps: EngineDeps): Engine {
       else hub.markDirty('connection');
     },
 
-    internals: { store, scheduler, hub, persister, corrected, session: () => session, sink, facts },
+    internals: { store, scheduler, hub, persister, corrected, session: () => session, sink, facts, modules },
 
     async dispose() {
       disposed = true;

@@ -4,7 +4,7 @@
 // its names and floor-plan image; when the servers return, live data
 // replaces the saved data. A persistent profile stands for the user's browser.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -17,6 +17,7 @@ import { shot, signIn } from './people.js';
 let server: TestServer;
 let proxy: ApiProxy;
 let viewer: ViewerServer;
+let dist: string;
 let profile: string;
 let context: BrowserContext;
 let page: Page;
@@ -32,7 +33,8 @@ beforeAll(async () => {
   profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
   server = await startTestServer();
   proxy = await createApiProxy(server.url);
-  viewer = await serveViewer(await buildViewer(), proxy.url);
+  dist = await buildViewer();
+  viewer = await serveViewer(dist, proxy.url);
   await open();
 });
 
@@ -60,6 +62,15 @@ describe('offline app shell', () => {
     await expect
       .poll(() => page.evaluate(async (url) => !!(await caches.match(url)), href), { timeout: 10_000 })
       .toBe(true);
+    // every script of the build is precached, the chunks loaded on first use too (search, directions)
+    const scripts = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `${viewer.url}/assets/${f}`);
+    expect(scripts.length).toBeGreaterThan(4);
+    const missing = await page.evaluate(async (urls) => {
+      const out: string[] = [];
+      for (const url of urls) if (!(await caches.match(url))) out.push(url);
+      return out;
+    }, scripts);
+    expect(missing).toEqual([]);
     building = await page.getByLabel('Building', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
     floorName = await page.getByLabel('Floor', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
     locationName = await page.getByLabel('Location', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent!);
@@ -99,6 +110,15 @@ describe('offline app shell', () => {
     expect(await page.locator('g.asset-employee').count()).toBeGreaterThan(0);
     expect(await page.getByRole('region', { name: 'Legends' }).getByRole('figure', { name: 'Legend: Desk usage' }).count()).toBe(1);
     await shot(page, '20-offline-reopen');
+    // the finder's code was never loaded online in this browser: its first search offline loads it from the precache
+    const finder = page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
+    await finder.click();
+    await page.keyboard.type('room');
+    await page.getByRole('listbox', { name: 'Results' }).getByRole('option').first().waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator('.finder-status').innerText()).toMatch(/\d found$/);
+    await shot(page, '20b-offline-first-search');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
   });
 
   it('replaces the saved floor with live data when the server is back', async () => {

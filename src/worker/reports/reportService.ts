@@ -10,9 +10,9 @@
 // would be a report of nothing.
 
 import type { ViewSpec } from '../../shared/api.js';
-import { reportAccess, isReportKind } from '../../shared/reports/access.js';
-import { calendarDays, dateKeyOf, isDateKey, daysBetweenKeys } from '../../shared/reports/calendar.js';
-import { emptySkipped, REPORT_MAX_DAYS, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
+import { reportAccess } from '../../shared/reports/access.js';
+import { calendarDays, dateKeyOf } from '../../shared/reports/calendar.js';
+import { emptySkipped, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Role } from '../../shared/types.js';
 import type { ResolvedConfig } from '../../shared/config.js';
@@ -21,6 +21,7 @@ import type { Dirty, ViewSource } from '../views/viewHub.js';
 import { createScopedAggregator } from './reportScope.js';
 import { addMarks } from './reportMarks.js';
 import { runReport, type PageCache } from './runReport.js';
+import { normalizeRequest } from './reportRequest.js';
 
 const KEPT_RUNS = 8;
 
@@ -46,26 +47,6 @@ interface Run {
   rows: Map<string, ReportRow>;
   meta: ReportMeta;
   signal: { cancelled: boolean };
-}
-
-/** A request with a valid kind, scope and period (default: the last 7 days). */
-export function normalizeRequest(raw: unknown, today: string): ReportRequest | null {
-  const r = raw as Partial<ReportRequest> | null;
-  if (!r || !isReportKind(r.kind)) return null;
-  const scope = r.scope?.kind === 'building' || r.scope?.kind === 'floor'
-    ? (typeof (r.scope as { id?: unknown }).id === 'string' ? r.scope : null) : { kind: 'location' as const };
-  if (!scope) return null;
-  let from = isDateKey(r.period?.from) ? r.period!.from : null;
-  let to = isDateKey(r.period?.to) ? r.period!.to : null;
-  if (!from || !to || daysBetweenKeys(from, to) < 0) { to = today; from = calendarDaysBack(today, 6); }
-  if (daysBetweenKeys(from, to) >= REPORT_MAX_DAYS) from = calendarDaysBack(to, REPORT_MAX_DAYS - 1);
-  return { kind: r.kind, scope, period: { from, to } };
-}
-
-function calendarDaysBack(key: string, days: number): string {
-  const [y, m, d] = key.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d - days));
-  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
 }
 
 export interface ReportService {

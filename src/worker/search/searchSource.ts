@@ -2,11 +2,14 @@
 // from the worker's index as typed results grouped by kind with their floor.
 // One search per flush at most: changes that alter what the index holds re-run
 // the query, others re-read only the results they touch; the hub sends only
-// the results whose content changed.
+// the results whose content changed. The index (MiniSearch) loads on the
+// first search: until then the finder says it is preparing, and if the code
+// cannot load, says that.
 
 import type { SearchMeta, ViewSpec } from '../../shared/api.js';
 import { SEARCH_GROUPS, type SearchGroup } from '../../shared/search.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
+import type { LazyModule } from '../lazyModule.js';
 import type { SearchIndex } from './searchIndex.js';
 import type { createSearchDocs } from './searchDocs.js';
 
@@ -17,16 +20,32 @@ export const SEARCH_QUERY_MAX_LENGTH = 200;
 
 type Docs = ReturnType<typeof createSearchDocs>;
 
-export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewSpec, { view: 'search' }>): ViewSource {
+/**
+ * `index` is null until the search's code (`code`) has loaded; the source starts that load.
+ */
+export function searchSource(
+  index: () => SearchIndex | null, code: Pick<LazyModule<unknown>, 'load' | 'error'>, docs: Docs, spec: Extract<ViewSpec, { view: 'search' }>,
+): ViewSource {
   const query = typeof spec.query === 'string' ? spec.query.slice(0, SEARCH_QUERY_MAX_LENGTH) : '';
   let ranks = new Map<string, number>();
   let meta: SearchMeta = { query, total: 0, groups: [], indexing: null };
   /** the index's version the query last ran at */
   let ranAt = -1;
+  let readsStatus = false;
+  code.load();
 
   function run() {
-    const answer = index.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status });
-    ranAt = index.refresh();
+    const current = index();
+    if (!current) {
+      // the code is on its way (the finder shows "Preparing search… 0 %"), or did not come
+      ranks = new Map();
+      ranAt = -1;
+      meta = code.error ? { query, total: 0, groups: [], indexing: null, error: code.error } : { query, total: 0, groups: [], indexing: { done: 0, total: 0 } };
+      return;
+    }
+    readsStatus = current.readsStatus(query);
+    const answer = current.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status });
+    ranAt = current.refresh();
     ranks = new Map(answer.hits.map((h, i) => [h.key, i]));
     const order: SearchGroup[] = [];
     for (const h of answer.hits) if (!order.includes(h.group)) order.push(h.group);
@@ -35,8 +54,7 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
   }
   run();
 
-  const touched = (d: Dirty) => d.has('assets') || d.has('values') || d.has('users') || d.has('structure') || d.has('session') || d.has('search');
-  const readsStatus = index.readsStatus(query);
+  const touched = (d: Dirty) => d.has('assets') || d.has('values') || d.has('users') || d.has('structure') || d.has('session') || d.has('search') || d.has('loaded');
   /** the dirty set the query last ran for (the meta changes only then) */
   let ranFor: Dirty | null = null;
   return {
@@ -54,8 +72,8 @@ export function searchSource(index: SearchIndex, docs: Docs, spec: Extract<ViewS
       // the results they touch are read again (their status, position, floor). A live load of desk edits
       // and moves re-ran the query on every flush (issue 14). Users, roles, structure, a status filter
       // or an index that changed (or is still being built) run it again.
-      const same = !readsStatus && !d.has('users') && !d.has('structure') && !d.has('session') && !d.has('search')
-        && assets !== 'all' && values !== 'all' && index.refresh() === ranAt;
+      const same = !readsStatus && !d.has('users') && !d.has('structure') && !d.has('session') && !d.has('search') && !d.has('loaded')
+        && assets !== 'all' && values !== 'all' && ranAt >= 0 && index()?.refresh() === ranAt;
       if (!same) {
         run();
         ranFor = d;

@@ -5,15 +5,23 @@
 
 import { SELF_KEY, type RouteEndpoint, type RouteView, type ViewSpec } from '../../shared/api.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
-import { findRoute, routeStepText, type RouteEnd, type RouteFloor, type RoutePortal } from '../../shared/rules/route.js';
+import type { RouteEnd, RouteFloor, RoutePortal } from '../../shared/rules/route.js';
 import { floorPlace } from '../../shared/rules/wayfinding.js';
 import type { Id } from '../../shared/types.js';
 import type { ViewSource } from './viewHub.js';
 import { personEntry, type ViewState } from './sources.js';
 import { personAssetIds } from '../store/people.js';
+import type { LazyModule } from '../lazyModule.js';
 
-export function routeSource(state: ViewState, spec: Extract<ViewSpec, { view: 'route' }>): ViewSource {
+/** The route finding, a chunk of its own (graphology is ~40 % of the worker's code otherwise). */
+export type RoutingModule = typeof import('../../shared/rules/route.js');
+export const loadRouting = (): Promise<RoutingModule> => import('../../shared/rules/route.js');
+
+const EMPTY = { steps: [], floorIds: [], linkCost: 0, metres: 0 };
+
+export function routeSource(state: ViewState, routing: LazyModule<RoutingModule>, spec: Extract<ViewSpec, { view: 'route' }>): ViewSource {
   const { store } = state;
+  routing.load();
   /** assets whose change may change the route (portals, the ends, the people's position assets) */
   const relevant = new Set<Id>();
   const people = new Set<Id>();
@@ -60,17 +68,20 @@ export function routeSource(state: ViewState, spec: Extract<ViewSpec, { view: 'r
     return { floorId: facts.floorId, x: centre ? centre[0] : facts.asset.x, y: centre ? centre[1] : facts.asset.y, name: facts.asset.name || facts.kind };
   }
 
-  function read(): RouteView {
+  function read(): RouteView | undefined {
     relevant.clear();
     people.clear();
-    if (!state.config.location().wayfindingEnabled) return { status: 'off', steps: [], floorIds: [], linkCost: 0, metres: 0 };
+    if (!state.config.location().wayfindingEnabled) return { status: 'off', ...EMPTY };
     const from = end(spec.from);
-    if (!from) return { status: 'noStart', steps: [], floorIds: [], linkCost: 0, metres: 0 };
+    if (!from) return { status: 'noStart', ...EMPTY };
     const to = end(spec.to);
-    if (!to) return { status: 'noDestination', steps: [], floorIds: [], linkCost: 0, metres: 0 };
+    if (!to) return { status: 'noDestination', ...EMPTY };
+    const module = routing.get();
+    if (!module) return routing.state === 'failed' ? { status: 'unavailable', ...EMPTY } : undefined;
+    const { findRoute, routeStepText } = module;
     const floorMap = floors();
     const route = findRoute({ floors: floorMap, portals: portals(), from, to });
-    if (!route) return { status: 'noRoute', steps: [], floorIds: [], linkCost: 0, metres: 0 };
+    if (!route) return { status: 'noRoute', ...EMPTY };
     return {
       status: 'ok',
       steps: route.steps.map((step, i) => ({
@@ -93,7 +104,7 @@ export function routeSource(state: ViewState, spec: Extract<ViewSpec, { view: 'r
     entry: (key) => (key === SELF_KEY ? read() : undefined),
     meta: () => null,
     affected(d) {
-      if (d.has('structure') || d.has('session') || d.get('assets') === 'all' || d.get('users') === 'all') return [SELF_KEY];
+      if (d.has('structure') || d.has('session') || d.has('loaded') || d.get('assets') === 'all' || d.get('users') === 'all') return [SELF_KEY];
       const assets = d.get('assets');
       if (assets && assets !== 'all') for (const id of assets) if (relevant.has(id)) return [SELF_KEY];
       const users = d.get('users');

@@ -16,7 +16,8 @@ import { userDisplayName } from '../store/userEntities.js';
 import { defaultFloorOf, orderedBuildings, visibleFloors } from '../engine/navigation.js';
 import { assetDetail } from './assetDetail.js';
 import { roomDisplaySource, type RoomDisplayHooks } from './roomDisplay.js';
-import { routeSource } from './routeView.js';
+import { routeSource, type RoutingModule } from './routeView.js';
+import type { LazyModule } from '../lazyModule.js';
 import { dirtyAssets, type Dirty, type ViewSource, type ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
@@ -41,6 +42,8 @@ export interface ViewState {
   /** room-status displays (views/roomDisplay.ts) */
   roomDisplay: RoomDisplayHooks;
   playback(spec: Extract<ViewSpec, { view: 'playback' }>): ViewSource;
+  /** the route finding, loaded on the first route asked for */
+  routing: LazyModule<RoutingModule>;
 }
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
@@ -292,7 +295,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       case 'report': return state.report(spec);
       case 'search': return state.search(spec);
       case 'roomDisplay': return roomDisplaySource(state, String(spec.roomId), state.roomDisplay);
-      case 'route': return routeSource(state, spec);
+      case 'route': return routeSource(state, state.routing, spec);
       case 'playback': return state.playback(spec);
       default: throw new TypeError(`Unknown view ${(spec as { view?: unknown })?.view as string}`);
     }

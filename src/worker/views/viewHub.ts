@@ -16,7 +16,9 @@ export const VIEW_FLUSH_INTERVAL_MS = 50;
 export const MESSAGE_ENTRIES = 400;
 
 export type DirtyChannel =
-  | 'assets' | 'values' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic' | 'playback';
+  | 'assets' | 'values' | 'structure' | 'users' | 'notifications' | 'connection' | 'session' | 'feed' | 'reports' | 'search' | 'optimistic' | 'playback'
+  /** a module loaded on first use (lazyModule.ts) arrived or failed to */
+  | 'loaded';
 export type DirtyKeys = Set<string> | 'all';
 export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 

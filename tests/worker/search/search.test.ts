@@ -37,6 +37,11 @@ const USERS = [wireUser('u1', { first_name: 'Aino', last_name: 'Mäkelä' }), wi
 
 async function search(query: string) {
   const view = await collect<SearchResult, SearchMeta>(engine, { view: 'search', query });
+  // the index's code loads on the first search (lazyModule.ts): the view answers in the next flush,
+  // and the build's progress it reports comes in the one after
+  await engine.internals.modules.settled();
+  engine.internals.hub.flush();
+  engine.internals.hub.flush();
   const ranked = () => [...view.entries.values()].sort((a, b) => a.rank - b.rank);
   return { view, ranked, names: () => ranked().map((r) => r.name) };
 }

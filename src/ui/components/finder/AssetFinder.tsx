@@ -93,13 +93,15 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
   const searching = !!deferred && (!ready || meta?.query !== deferred || query.trim() !== deferred);
   const status = !deferred
     ? null
-    : meta?.indexing
-      ? `Preparing search… ${Math.floor((100 * meta.indexing.done) / Math.max(1, meta.indexing.total))} %`
-      : searching
-        ? 'Searching…'
-        : flat.length === 0
-          ? `Nothing matches “${deferred}”.`
-          : `${meta!.total.toLocaleString()} found`;
+    : meta?.error && meta.query === deferred
+      ? meta.error
+      : meta?.indexing
+        ? `Preparing search… ${Math.floor((100 * meta.indexing.done) / Math.max(1, meta.indexing.total))} %`
+        : searching
+          ? 'Searching…'
+          : flat.length === 0
+            ? `Nothing matches “${deferred}”.`
+            : `${meta!.total.toLocaleString()} found`;
 
   return (
     <div className="asset-finder" role="search" aria-label="Find anything">

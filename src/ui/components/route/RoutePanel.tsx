@@ -20,6 +20,7 @@ const STATUS_WORDS: Record<Exclude<RouteView['status'], 'ok'>, string> = {
   noStart: 'Your position is not known. Set your location (My location) or share it with a tag.',
   noDestination: 'The destination is not on a floor you can see right now.',
   noRoute: 'No way between these floors is known: no lift, stairs or passage joins them.',
+  unavailable: 'Directions could not be loaded. Check the connection and try again.',
 };
 
 export function useRoute(target: RouteTarget | null) {

@@ -1,0 +1,72 @@
+// Code loaded on first use, in real Chromium (src/worker/lazyModule.ts): the
+// finder's index is a chunk the engine worker asks for on the first search.
+// When that request fails (a network that drops it, a build that is gone) the
+// finder says so instead of "Preparing search…" forever, and the next search
+// asks again and answers. Service workers are blocked here, so every chunk
+// comes from the network the test controls.
+
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import { shot, signIn } from './people.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** requests for the search chunk, and whether they are dropped */
+const searchChunk = { requests: 0, drop: true };
+
+const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ simulate: false });
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
+  await context.route(/\/assets\/searchIndex-[^/]*\.js$/, async (route) => {
+    searchChunk.requests += 1;
+    if (searchChunk.drop) await route.abort('internetdisconnected');
+    else await route.continue();
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  await page.goto(`${viewer.url}/`);
+  await signIn(page, server.accounts.regular);
+  await page.locator('g.asset-room').first().waitFor();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+describe('code loaded on first use', () => {
+  it('does not fetch the search code until the first search', async () => {
+    expect(searchChunk.requests).toBe(0);
+  });
+
+  it('says search could not be loaded when its code does not come, and answers the next search once it can', async () => {
+    await finder().click();
+    await page.keyboard.type('room');
+    const status = page.locator('.finder-status');
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('Search could not be loaded. Check the connection and try again.');
+    // each new query asks for the code again (typing gives several)
+    const failed = searchChunk.requests;
+    expect(failed).toBeGreaterThanOrEqual(1);
+    await shot(page, '60-search-code-failed');
+    // the connection is back: the next search asks for the code again
+    searchChunk.drop = false;
+    await page.keyboard.type('s');
+    await page.getByRole('listbox', { name: 'Results' }).getByRole('option').first().waitFor({ timeout: 15_000 });
+    await expect.poll(() => status.innerText()).toMatch(/\d found$/);
+    expect(searchChunk.requests).toBe(failed + 1);
+    await shot(page, '61-search-code-loaded');
+  });
+});
