@@ -132,14 +132,16 @@ export function latestValue(asset: Asset, sensors: readonly Sensor[]): ValidityW
       : typeof own.valid_for === 'number' ? own.time + own.valid_for : own.time;
     return { time: own.time, valid_to: validTo };
   }
-  const preferred = asset.default_sensor_type ? sensors.find((s) => s.type === asset.default_sensor_type) : undefined;
-  if (preferred?.last_measurement) return preferred.last_measurement;
+  // runs for every refreshed asset: loops, no closure per call
+  const preferredType = asset.default_sensor_type;
   let best: MeasurementValue | null = null;
+  let preferred: MeasurementValue | null | undefined;
   for (const s of sensors) {
     const v = s.last_measurement;
+    if (preferredType && preferred === undefined && s.type === preferredType) preferred = v;
     if (v && (!best || v.time > best.time)) best = v;
   }
-  return best;
+  return preferred ?? best;
 }
 
 function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): RoomFacts {
@@ -247,6 +249,7 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     user,
     decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
     config,
+    sources: sensors,
   }, sensors, ctx);
 }
 
@@ -258,11 +261,18 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
  * Not for people, whose position choice depends on their other assets.
  */
 export function refreshFacts(prev: AssetFacts, ctx: DeriveContext): AssetFacts {
-  return readings(prev.standing, sensorsOf(ctx.store, prev.asset), ctx);
+  return readings(prev.standing, prev.standing.sources, ctx);
 }
 
-/** What depends on the asset, its floor, its user, the roles and its configuration, not on readings or time. */
-export type StandingFacts = Readonly<Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>>;
+/**
+ * What depends on the asset, its floor, its user, the roles and its configuration, not on readings or time;
+ * and the asset's sensors themselves (`sources`). Readings change a sensor in place (store/measurements.ts),
+ * while a sensor created, replaced or deleted marks its assets changed (applyBatch `touched`), which derives
+ * them afresh: so the same sensor objects hold for as long as these standing facts do, and a refresh reads
+ * them without looking each one up in the location's sensors again (issue 14).
+ */
+export type StandingFacts = Readonly<Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>>
+  & { readonly sources: readonly Sensor[] };
 
 /** Everything that follows from the readings and the time, on top of the standing facts. */
 function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveContext): AssetFacts {

@@ -23,8 +23,6 @@ export interface DeltaRouting {
   viewerUserId(): Id | null;
 }
 
-const PERSON_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
-const isPerson = (store: Store, id: Id) => PERSON_TYPES.has(store.assets.get(id)?.type ?? '');
 
 /** Role, location or session changes: every view re-derives (its patch is still a diff). */
 export function markEverythingChanged(r: DeltaRouting): void {
@@ -41,13 +39,12 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     r.hub.markDirty('structure');
     r.hub.markDirty('session');
   } else {
-    // a person's readings may move their position to another of their assets: derived afresh, siblings too
-    let people: Id[] | null = null;
-    for (const id of delta.values) if (isPerson(r.store, id)) (people ??= []).push(id);
-    // only when some asset changed: an empty mark still wakes every view that listens to 'assets'
-    if (delta.assets.size || people) {
+    // only when some asset changed: an empty mark still wakes every view that listens to 'assets'. A person's
+    // readings come as their asset's change (store/measurements.ts): their position may move to another of
+    // their assets, so those are derived afresh too
+    if (delta.assets.size) {
       for (const id of delta.assets) r.config.forget(id);
-      const ids = withPersonSiblings(r.store, people ? [...delta.assets, ...people] : delta.assets);
+      const ids = withPersonSiblings(r.store, delta.assets);
       r.facts.invalidate(ids);
       r.hub.markDirty('assets', ids);
     }
@@ -71,5 +68,5 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     const name = r.store.assets.get(a.assetId)?.name || a.assetId;
     r.feed.post('info', 'stream', `Activity on ${name} (${a.sensorType})`);
   }
-  if (delta.persist.size) r.persister.note(delta.persist.values());
+  if (delta.persist.size) r.persister.noteMarks(delta.persist);
 }

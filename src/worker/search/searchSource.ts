@@ -11,7 +11,7 @@ import { SEARCH_GROUPS, type SearchGroup } from '../../shared/search.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import type { LazyModule } from '../lazyModule.js';
 import type { SearchIndex } from './searchIndex.js';
-import type { createSearchDocs } from './searchDocs.js';
+import { ASSET_PREFIX, type createSearchDocs } from './searchDocs.js';
 
 /** Results listed per group; the meta counts every match. */
 export const SEARCH_RESULTS_PER_GROUP = 20;
@@ -28,6 +28,8 @@ export function searchSource(
 ): ViewSource {
   const query = typeof spec.query === 'string' ? spec.query.slice(0, SEARCH_QUERY_MAX_LENGTH) : '';
   let ranks = new Map<string, number>();
+  /** the asset ids among the results (readings touch only those: see `affected`) */
+  let rankedAssets = new Set<string>();
   let meta: SearchMeta = { query, total: 0, groups: [], indexing: null };
   /** the index's version the query last ran at */
   let ranAt = -1;
@@ -47,6 +49,8 @@ export function searchSource(
     const answer = current.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status });
     ranAt = current.refresh();
     ranks = new Map(answer.hits.map((h, i) => [h.key, i]));
+    rankedAssets = new Set();
+    for (const key of ranks.keys()) if (key.startsWith(ASSET_PREFIX)) rankedAssets.add(key.slice(ASSET_PREFIX.length));
     const order: SearchGroup[] = [];
     for (const h of answer.hits) if (!order.includes(h.group)) order.push(h.group);
     for (const g of SEARCH_GROUPS) if (answer.counts[g] && !order.includes(g)) order.push(g);
@@ -80,8 +84,12 @@ export function searchSource(
         return 'all';
       }
       const keys = new Set<string>();
-      for (const ids of [assets, values]) {
-        for (const id of ids ?? []) for (const key of docs.resultKeysOf(id)) if (ranks.has(key)) keys.add(key);
+      for (const id of assets ?? []) for (const key of docs.resultKeysOf(id)) if (ranks.has(key)) keys.add(key);
+      // a reading touches its asset's own result only: a person's readings come as their asset's change
+      // (store/measurements.ts), which reaches their person result above. Thousands of
+      // readings a flush meet a few dozen results: walk the smaller side, with no key made per reading.
+      if (values) {
+        if (values.size > rankedAssets.size) { for (const id of rankedAssets) if (values.has(id)) keys.add(ASSET_PREFIX + id); } else for (const id of values) if (rankedAssets.has(id)) keys.add(ASSET_PREFIX + id);
       }
       return keys.size ? keys : null;
     },

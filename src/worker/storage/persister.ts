@@ -46,6 +46,8 @@ export interface Persister {
   /** where writes go; null stops persisting (signed out, no location) and drops the queue */
   setSource(source: PersistSource | null): void;
   note(entries: Iterable<[CachedCollection, Id]>): void;
+  /** queues a batch's marks as they are (per collection, the ids); the live path's note */
+  noteMarks(marks: ReadonlyMap<CachedCollection, ReadonlySet<Id>>): void;
   /** the next write replaces everything stored for the key */
   requestFull(): void;
   /** writes what is queued now (tests, sign-out, page hide) */
@@ -68,7 +70,9 @@ export function createPersister(options: PersisterOptions): Persister {
   const { storage, clock, logger } = options;
   const throttle = options.throttleMs ?? PERSIST_THROTTLE_MS;
   let source: PersistSource | null = null;
-  let pending = new Map<string, [CachedCollection, Id]>();
+  /** queued entities per collection, and how many in all (no key text per change: issue 14) */
+  let pending = new Map<CachedCollection, Set<Id>>();
+  let pendingCount = 0;
   let full = false;
   let timer: TimerHandle | null = null;
   let writing: Promise<void> | null = null;
@@ -78,21 +82,31 @@ export function createPersister(options: PersisterOptions): Persister {
   /** entity → the part it was last written to, for entities outside the shared part */
   const placed = new Map<string, string>();
 
+  function queue(collection: CachedCollection, id: Id) {
+    let ids = pending.get(collection);
+    if (!ids) pending.set(collection, (ids = new Set()));
+    const before = ids.size;
+    ids.add(id);
+    pendingCount += ids.size - before;
+  }
+
   function arm(ms: number) {
     if (timer !== null || !source) return;
     timer = clock.setTimeout(() => { timer = null; void write(); }, ms);
   }
 
   async function write(): Promise<void> {
-    if (writing) { await writing; if (pending.size || full) arm(throttle); return; }
+    if (writing) { await writing; if (pendingCount || full) arm(throttle); return; }
     const src = source;
-    if (!src || (pending.size === 0 && !full)) return;
+    if (!src || (pendingCount === 0 && !full)) return;
     const batch = pending;
+    const count = pendingCount;
     // an initial (re)load touches everything: one full rewrite stores it compactly instead of as one huge delta
-    const isFull = full || (batch.size >= PERSIST_FULL_MIN_ENTITIES && !!src.size && batch.size * 2 >= src.size());
+    const isFull = full || (count >= PERSIST_FULL_MIN_ENTITIES && !!src.size && count * 2 >= src.size());
     // half a store would replace the whole cache: wait until it is filled
     if (isFull && src.ready && !src.ready()) { arm(Math.min(throttle, READY_POLL_MS)); return; }
     pending = new Map();
+    pendingCount = 0;
     full = false;
     const changes = isFull ? placeAll(src) : placeChanges(src, batch);
     delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
@@ -114,7 +128,7 @@ export function createPersister(options: PersisterOptions): Persister {
     writing = null;
     if (source !== src) return;
     if (failures > 0) arm(Math.min(PERSIST_RETRY_MAX_MS, PERSIST_RETRY_MIN_MS * 2 ** (failures - 1)));
-    else if (pending.size || full) arm(delay);
+    else if (pendingCount || full) arm(delay);
   }
 
   function placeAll(src: PersistSource): CacheWrite['changes'] {
@@ -128,9 +142,10 @@ export function createPersister(options: PersisterOptions): Persister {
     return out;
   }
 
-  function placeChanges(src: PersistSource, batch: Map<string, [CachedCollection, Id]>): CacheWrite['changes'] {
+  function placeChanges(src: PersistSource, batch: Map<CachedCollection, Set<Id>>): CacheWrite['changes'] {
     const out: CacheWrite['changes'] = [];
-    for (const [key, [collection, id]] of batch) {
+    for (const [collection, ids] of batch) for (const id of ids) {
+      const key = `${collection}\u0000${id}`;
       const value = src.read(collection, id);
       const was = placed.get(key) ?? SHARED_PART;
       const part = value === null ? was : src.part?.(collection, id, value) ?? SHARED_PART;
@@ -148,6 +163,7 @@ export function createPersister(options: PersisterOptions): Persister {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
       source = next;
       pending = new Map();
+      pendingCount = 0;
       full = false;
       failures = 0;
       delay = throttle;
@@ -155,8 +171,19 @@ export function createPersister(options: PersisterOptions): Persister {
     },
     note(entries) {
       if (!source) return;
-      for (const [collection, id] of entries) pending.set(`${collection}\u0000${id}`, [collection, id]);
-      if (pending.size) arm(delay);
+      for (const [collection, id] of entries) queue(collection, id);
+      if (pendingCount) arm(delay);
+    },
+    noteMarks(marks) {
+      if (!source) return;
+      for (const [collection, ids] of marks) {
+        let queued = pending.get(collection);
+        if (!queued) { pending.set(collection, (queued = new Set(ids))); pendingCount += queued.size; continue; }
+        const before = queued.size;
+        for (const id of ids) queued.add(id);
+        pendingCount += queued.size - before;
+      }
+      if (pendingCount) arm(delay);
     },
     requestFull() {
       if (!source) return;

@@ -24,8 +24,11 @@ export interface StoreDelta {
   notifications: Set<Id>;
   /** indexes were rebuilt: every asset may have changed */
   all: boolean;
-  /** entities to write: `${collection}\u0000${id}` → [collection, id] */
-  persist: Map<string, [CachedCollection, Id]>;
+  /**
+   * entities to write, per collection: a live reading marks its sensor here, so the mark is one set
+   * insertion of the id it already holds (no key text or pair per change, issue 14)
+   */
+  persist: PersistMarks;
   /** alert-on-activity watches that fired (and were cleared) */
   activity: ActivityAlert[];
   /** floors whose privacy zones were created, moved, re-typed or deleted: their employees are re-filtered */
@@ -39,8 +42,13 @@ export function createDelta(): StoreDelta {
   };
 }
 
+/** Entities to write, per collection. */
+export type PersistMarks = Map<CachedCollection, Set<Id>>;
+
 export function markPersist(delta: StoreDelta, collection: CachedCollection, id: Id): void {
-  delta.persist.set(`${collection}\u0000${id}`, [collection, id]);
+  let ids = delta.persist.get(collection);
+  if (!ids) delta.persist.set(collection, (ids = new Set()));
+  ids.add(id);
 }
 
 export function isEmptyDelta(delta: StoreDelta): boolean {

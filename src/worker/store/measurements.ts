@@ -11,6 +11,7 @@ import { isRecord, toId, toNumOrNull, toTime } from '../../shared/normalize/prim
 import type { Logger } from '../ports.js';
 import { markPersist, type StoreDelta } from './delta.js';
 import { placeAsset } from './located.js';
+import { PERSON_TYPES } from './people.js';
 import { RECENT_VALUES_KEPT, type Store } from './store.js';
 import type { Id, MeasurementValue, Sensor } from '../../shared/types.js';
 
@@ -62,8 +63,10 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
       markPersist(delta, 'assets', assetId);
       changed = true;
     }
-    // a moved asset or a cleared alert is the asset's own change; otherwise only its readings changed
-    if (changed || sensor.type === 'location') delta.assets.add(assetId);
+    // a moved asset or a cleared alert is the asset's own change, and so is any reading of a person's asset
+    // (which of their assets places them may change: derived afresh with their other assets); otherwise only
+    // its readings changed. Decided here, where the asset is at hand, not by looking each one up again later.
+    if (changed || sensor.type === 'location' || PERSON_TYPES.has(asset.type)) delta.assets.add(assetId);
     else delta.values.add(assetId);
   }
 }

@@ -9,7 +9,8 @@ import { latestLocation } from './located.js';
 import { configUserId, sensorIdsOf, sensorsOf, type Store } from './store.js';
 
 /** Asset types that stand for a person (spec §3: employee; auto_tag when tagged to a user). */
-const PERSON_TYPES = new Set(['employee', 'auto_tag']);
+/** Asset types that stand for a person (one position per person, chosen among their assets). */
+export const PERSON_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
 
 export interface PositionSource {
   assetId: Id;

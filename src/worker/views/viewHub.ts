@@ -138,12 +138,12 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     }
     if (count === 0 && !sendMeta) return;
     // a large patch goes as several, each a whole patch of its own version; the meta comes with the last
-    const keys = Object.keys(upserted);
-    for (let i = 0; i === 0 || i < keys.length; i += MESSAGE_ENTRIES) {
-      const last = i + MESSAGE_ENTRIES >= keys.length;
-      const part: Record<string, unknown> = {};
-      if (keys.length <= MESSAGE_ENTRIES) Object.assign(part, upserted);
-      else for (const key of keys.slice(i, i + MESSAGE_ENTRIES)) part[key] = upserted[key];
+    // a patch of one message sends the upserts as gathered (no key list, no copy)
+    const keys = count - removed.length > MESSAGE_ENTRIES ? Object.keys(upserted) : null;
+    for (let i = 0; i === 0 || (keys !== null && i < keys.length); i += MESSAGE_ENTRIES) {
+      const last = keys === null || i + MESSAGE_ENTRIES >= keys.length;
+      let part = upserted;
+      if (keys !== null) { part = {}; for (const key of keys.slice(i, i + MESSAGE_ENTRIES)) part[key] = upserted[key]; }
       sub.version += 1;
       const message: ViewMessage = { type: 'patch', version: sub.version, upserted: part, removed: i === 0 ? removed : [] };
       if (last && sendMeta) message.meta = meta;

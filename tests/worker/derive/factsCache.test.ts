@@ -60,6 +60,83 @@ describe('factsCache', () => {
     });
   });
 
+  describe('refresh reads the sensors its standing facts keep', () => {
+    const LAYERS = ['desks', 'desk_usage', 'devices'] as const;
+    const reading = (sensorId: string, value: Record<string, unknown>) => measurement(sensorId, 'occupancy', value);
+
+    it("changes exactly the read desk's facts and drawn state; every other entry keeps its very object", async () => {
+      const engine = loaded();
+      const { facts, hub, sink } = engine.internals;
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      const sentBefore = new Map(hub.sent((s) => s.view === 'floor')!.entries);
+      const factsBefore = { d1: facts.get('d1'), d2: facts.get('d2'), m1: facts.get('m1') };
+      const messages = floor.messages.length;
+      sink.apply(reading('s-d1', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      hub.flush();
+      expect(facts.get('d1')).not.toBe(factsBefore.d1);
+      expect(facts.get('d1')!.desk).toMatchObject({ occupied: true, statusKind: 'busy' });
+      expect(facts.get('d2')).toBe(factsBefore.d2);
+      expect(facts.get('m1')).toBe(factsBefore.m1);
+      // one patch, of the read desk only
+      expect(floor.messages.length).toBe(messages + 1);
+      const patch = floor.messages.at(-1)!;
+      expect(patch.type === 'patch' && Object.keys(patch.upserted)).toEqual(['d1']);
+      expect(floor.entries.get('d1')).toMatchObject({ statusKind: 'busy' });
+      const sentAfter = hub.sent((s) => s.view === 'floor')!.entries;
+      for (const [key, entry] of sentBefore) if (key !== 'd1') expect(sentAfter.get(key), key).toBe(entry);
+      expect(sentAfter.get('d1')).not.toBe(sentBefore.get('d1'));
+    });
+
+    it('reads a sensor whose record was replaced, created or deleted after the desk was derived', () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d3', 'f1', { data_providers: ['s-d3'] })], [wireOccupancySensor('s-d1', T0, 0)]);
+      const { facts, sink, store } = engine.internals;
+      expect(facts.get('d1')!.desk?.occupied).toBe(false);
+      expect(facts.get('d3')!.desk).toBeNull();
+      // the record replaced (a sensor update from the server), then a reading: the new record is read
+      sink.apply({ scope: locationScope, changes: [{ collection: 'sensors', kind: 'modified', id: 's-d1', data: wireOccupancySensor('s-d1', T0 + 500, 0) }] });
+      sink.apply(reading('s-d1', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      expect(facts.get('d1')!.desk?.occupied).toBe(true);
+      expect(facts.get('d1')!.standing.sources).toEqual([store.sensors.get('s-d1')]);
+      expect(facts.get('d1')!.standing.sources[0]).toBe(store.sensors.get('s-d1'));
+      // a sensor the desk named but that did not exist yet: created, then read
+      sink.apply({ scope: locationScope, changes: [{ collection: 'sensors', kind: 'created', id: 's-d3', data: wireOccupancySensor('s-d3', T0, 0) }] });
+      sink.apply(reading('s-d3', { time: T0 + 1_000, valid_for: 3_600_000, value: 1 }));
+      expect(facts.get('d3')!.desk?.occupied).toBe(true);
+      // deleted: the desk has no occupancy sensor any more, and a later reading of it is dropped
+      sink.apply({ scope: locationScope, changes: [{ collection: 'sensors', kind: 'deleted', id: 's-d1' }] });
+      expect(facts.get('d1')!.desk).toBeNull();
+      sink.apply(reading('s-d1', { time: T0 + 2_000, valid_for: 3_600_000, value: 0 }));
+      expect(facts.get('d1')!.desk).toBeNull();
+    });
+
+    it("drops a reading of an unknown sensor or without a time with a warning, and keeps what is stored and drawn", async () => {
+      const { engine, logger } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1')], [wireOccupancySensor('s-d1', T0, 1), wireOccupancySensor('s-d2', T0, 0)]);
+      const { facts, hub, sink, store } = engine.internals;
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      const factsBefore = facts.get('d1');
+      const stored = store.sensors.get('s-d1')!.last_measurement;
+      const messages = floor.messages.length;
+      sink.apply(reading('s-nope', { time: T0 + 1_000, valid_for: 3_600_000, value: 0 }));
+      sink.apply(reading('s-d1', { valid_for: 3_600_000, value: 0 }));
+      hub.flush();
+      expect(logger.warnings).toContain('Ignoring measurement for unknown sensor s-nope');
+      expect(logger.warnings.some((w) => w.includes('s-d1'))).toBe(true);
+      expect(store.sensors.get('s-d1')!.last_measurement).toBe(stored);
+      expect(facts.get('d1')).toBe(factsBefore);
+      expect(floor.messages.length).toBe(messages);
+      expect(floor.entries.get('d1')).toMatchObject({ statusKind: 'busy' });
+      // the next good reading is taken as usual
+      sink.apply(reading('s-d1', { time: T0 + 2_000, valid_for: 3_600_000, value: 0 }));
+      hub.flush();
+      expect(facts.get('d1')!.desk).toMatchObject({ occupied: false, phase: 'short_break' });
+      expect(floor.entries.get('d1')?.status).toBe('short break');
+    });
+  });
+
   describe('beat (only heartbeats arrived)', () => {
     it("leaves a desk's facts and its drawn state untouched, and sends nothing", async () => {
       const engine = loaded();

@@ -173,6 +173,29 @@ describe('search view', () => {
     expect(searched).toHaveBeenCalled();
   });
 
+  it('shows a new reading in its own result without searching again, and readings of other things send nothing', async () => {
+    setup();
+    const found = await search('co2');
+    expect(found.ranked()[0]).toMatchObject({ id: 'air1', status: expect.stringContaining('812 ppm') });
+    // an earlier test's spy may still count
+    const searched = vi.spyOn(MiniSearch.prototype, 'search');
+    searched.mockClear();
+    const sent = found.view.messages.length;
+    const reading = (sensorId: string, type: string, value: number) => ({
+      collection: 'measurements' as const, kind: 'created' as const, id: sensorId, data: { sensor_id: sensorId, type, value: { time: T0, valid_for: 60 * MIN, value } },
+    });
+    // desks that are not among the results: nothing for this view
+    engine.internals.sink.apply({ scope: locationScope, changes: [reading('s-d1', 'occupancy', 1), reading('s-d3', 'occupancy', 1)] });
+    engine.internals.hub.flush();
+    expect(found.view.messages.length).toBe(sent);
+    // the sensor found: its result shows the new value, with the desks' readings in the same flush
+    engine.internals.sink.apply({ scope: locationScope, changes: [reading('s-d1', 'occupancy', 0), reading('s-co2', 'co2', 950), reading('s-d2', 'occupancy', 0)] });
+    engine.internals.hub.flush();
+    expect(found.ranked()[0]).toMatchObject({ id: 'air1', status: expect.stringContaining('950 ppm') });
+    expect(found.view.messages.length).toBe(sent + 1);
+    expect(searched).not.toHaveBeenCalled();
+  });
+
   it("follows a co-worker's tag to another floor in the person's result", async () => {
     ({ engine } = createTestEngine());
     const employee = { id: 'e1', type: 'employee', name: 'Employee e1', parent_id: null, data_providers: ['t1'], data_provider_refs: { location: 't1' }, default_sensor_type: 'location', config: { user_id: 'u1' } };

@@ -51,6 +51,38 @@ describe('persister', () => {
       expect(writes[0]!.changes.map((c) => c.id).sort()).toEqual(['a', 'b']);
     });
 
+    it('writes each entity a batch marked once, whichever way it was noted, and counts them toward a full rewrite', async () => {
+      const { storage, writes } = recordingStorage();
+      const data = new Map<string, unknown>([['a', { id: 'a' }], ['b', { id: 'b' }], ['s1', { id: 's1' }]]);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource(source(data));
+      // two live batches' marks (per collection, as applyBatch makes them) and a pair noted on its own
+      persister.noteMarks(new Map([['assets', new Set(['a'])], ['sensors', new Set(['s1'])]]));
+      persister.noteMarks(new Map([['sensors', new Set(['s1'])], ['assets', new Set(['a', 'b'])]]));
+      persister.note([['sensors', 's1']]);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.full).toBe(false);
+      expect(writes[0]!.changes.map((c) => `${c.collection}:${c.id}`).sort()).toEqual(['assets:a', 'assets:b', 'sensors:s1']);
+      // marks count once per entity: one short of the full-rewrite size, each noted twice, stays a delta
+      const distinct = PERSIST_FULL_MIN_ENTITIES - 1;
+      const many = new Map<string, unknown>(Array.from({ length: 2 * distinct }, (_, i) => [`d${i}`, { id: `d${i}` }]));
+      persister.setSource({ ...source(many), size: () => many.size });
+      for (let i = 0; i < distinct; i++) {
+        persister.noteMarks(new Map([['assets', new Set([`d${i}`])]]));
+        persister.noteMarks(new Map([['assets', new Set([`d${i}`])]]));
+      }
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(2);
+      expect(writes[1]!.full).toBe(false);
+      expect(writes[1]!.changes).toHaveLength(distinct);
+      // one more makes half the location: a full rewrite
+      persister.noteMarks(new Map([['assets', new Set(Array.from({ length: distinct + 1 }, (_, i) => `d${i}`))]]));
+      await vi.advanceTimersByTimeAsync(10 * PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(3);
+      expect(writes[2]!.full).toBe(true);
+    });
+
     it('persists writes that come in during a persist operation afterward', async () => {
       const { storage, writes } = recordingStorage();
       let release!: () => void;
