@@ -5,7 +5,7 @@
 import { MANUAL_LOCATION_TIMEOUT_MS } from '../constants.js';
 import { normalizeAsset } from '../normalize/asset.js';
 import { manualLocationSensorId, userAssetId } from '../normalize/people.js';
-import { localParts, safeTimeZone } from '../time.js';
+import { localDayAt, localParts, safeTimeZone, type LocalDay } from '../time.js';
 import type { Asset, MeasurementValue, Sensor, User } from '../types.js';
 
 export interface DerivedUserObjects {
@@ -121,11 +121,20 @@ function inRange(month: number, day: number, from: [number, number], to: [number
 
 /** The seasonal decoration on the local date of `now` in the location's zone, or null. */
 export function seasonalDecoration(now: number, timeZone: string): SeasonalDecoration | null {
+  // every person derived asks for it: answered once per local day (Intl formatting costs microseconds, issue 14)
+  const today = localDayAt(now, timeZone);
+  const known = seasonOfDay.get(today);
+  if (known !== undefined) return known;
   const { month, day } = localParts(now, safeTimeZone(timeZone));
   let found: SeasonalDecoration | null = null;
   for (const d of SEASONAL_DECORATIONS) if (inRange(month, day, d.from, d.to)) found = d;
+  // the day's bounds hold `now` (else localDayAt made them for this call only, and nobody asks with them again)
+  if (now >= today.start && now < today.end) seasonOfDay.set(today, found);
   return found;
 }
+
+/** The season's decoration per local day object of localDayAt (one per zone and day while it is asked about). */
+const seasonOfDay = new WeakMap<LocalDay, SeasonalDecoration | null>();
 
 /** A decoration the user chose wins over the season's. */
 export function avatarDecoration(user: Pick<User, 'decoration'>, now: number, timeZone: string): string | null {

@@ -59,8 +59,9 @@ export function lookOf(facts: AssetFacts, layers: ReadonlySet<MapLayer>): AssetL
   let text: string | null = kind === 'ticket' || kind === 'voice' ? asset.speech_bubble ?? asset.name : null;
 
   let env: SensorFacts | undefined;
+  // most assets read no environment layer: their empty sensor facts end each step before the layer lookups
   for (const l of SENSOR_LAYERS) {
-    if (shows(facts, layers, l) && facts.sensors[l]) { env = facts.sensors[l]; break; }
+    if (facts.sensors[l] && shows(facts, layers, l)) { env = facts.sensors[l]; break; }
   }
   if (env) {
     color = env.color;

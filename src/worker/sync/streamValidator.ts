@@ -38,7 +38,10 @@ export function createStreamValidator(positions: ReadonlyMap<Collection, StreamP
   const seqOf = new Map<Collection, number>();
   for (const [collection, pos] of positions) seqOf.set(collection, pos.stream_sequence);
   const floor = Math.min(...seqOf.values());
+  /** past every load's position, a change of a loaded collection always applies */
+  const newest = Math.max(...seqOf.values());
   let last = floor;
+  const isSourced = (change: LiveChange) => seqOf.has(SOURCE_COLLECTION[change.collection] ?? change.collection);
 
   return {
     streamId,
@@ -50,6 +53,8 @@ export function createStreamValidator(positions: ReadonlyMap<Collection, StreamP
       if (seq <= floor) return { kind: 'contained' };
       if (seq !== last + 1) return { kind: 'invalid', expected: last + 1, got: seq };
       last = seq;
+      // the live steady state: the packet as it came, no lists made per packet (issue 14)
+      if (seq > newest && packet.changes.every(isSourced)) return { kind: 'apply', changes: packet.changes, unsourced: [] };
       const changes: LiveChange[] = [];
       const unsourced: LiveChange[] = [];
       for (const change of packet.changes) {

@@ -94,7 +94,14 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
     },
     affected(d) {
       if (touches(d, 'structure', 'session')) { reachable = null; return 'all'; }
-      return dirtyAssets(d);
+      const values = d.get('values');
+      const assets = d.get('assets');
+      if (!values || values === 'all' || assets === 'all' || saved()) return dirtyAssets(d);
+      // readings never move an asset, nor make it drawable or reachable: of the read assets only those this
+      // view drew can change. A live load reads assets of every floor; the others cost no lookup (issue 14)
+      const keys = new Set(assets);
+      for (const id of values) if (drawn.has(id)) keys.add(id);
+      return keys.size ? keys : null;
     },
     metaAffected: (d) => touches(d, 'structure', 'session'),
   };

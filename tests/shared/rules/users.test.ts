@@ -81,6 +81,18 @@ describe('users', () => {
       expect(at('2024-12-27T12:00:00Z')).toBeNull();
     });
 
+    it('changes at local midnight when asked minute by minute through a season\'s last day', () => {
+      const start = Date.parse('2024-12-26T21:00:00Z');
+      const seen: Array<[number, string | null]> = [];
+      for (let t = start; t < start + 3 * 3_600_000; t += 60_000) {
+        const name = seasonalDecoration(t, 'Europe/Helsinki')?.name ?? null;
+        if (seen.at(-1)?.[1] !== name) seen.push([t, name]);
+      }
+      // 22:00 UTC is midnight in Helsinki (UTC+2): Boxing Day's hat comes off then, not at UTC midnight
+      expect(seen).toEqual([[start, 'santa_hat'], [Date.parse('2024-12-26T22:00:00Z'), null]]);
+      expect(at('2024-12-26T23:30:00Z', 'UTC')).toBe('santa_hat');
+    });
+
     it("follows the location's local date", () => {
       // 22:30 UTC on 30 November is already 1 December in Helsinki
       expect(at('2024-11-30T22:30:00Z', 'Europe/Helsinki')).toBe('santa_hat');

@@ -245,6 +245,36 @@ describe('factsCache', () => {
     const occupancy = (value: number, at: number, validFor = 3_600_000) =>
       measurement('s-d1', 'occupancy', { time: at, valid_for: validFor, value });
 
+    it('follows readings of a desk moved onto the floor, and none of a desk moved away', async () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d3', 'f2', { data_providers: ['s-d3'] })], [wireOccupancySensor('s-d1', T0, 0), wireOccupancySensor('s-d3', T0, 0)]);
+      const { hub, sink } = engine.internals;
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      const read = (sensorId: string, value: number, at: number) => measurement(sensorId, 'occupancy', { time: at, valid_for: 3_600_000, value });
+      // on another floor: nothing for this view
+      const sent = floor.messages.length;
+      sink.apply(read('s-d3', 1, T0 + 1_000));
+      hub.flush();
+      expect(floor.messages.length).toBe(sent);
+      expect(floor.entries.has('d3')).toBe(false);
+      // moved here, then read: drawn, and its readings follow
+      sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', id: 'd3', data: wireDesk('d3', 'f1', { data_providers: ['s-d3'] }) }] });
+      hub.flush();
+      expect(floor.entries.get('d3')?.statusKind).toBe('busy');
+      sink.apply(read('s-d3', 0, T0 + 2_000));
+      hub.flush();
+      expect(floor.entries.get('d3')?.status).toBe('short break');
+      // moved away: gone, and its readings send nothing more
+      sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', id: 'd1', data: wireDesk('d1', 'f2') }] });
+      hub.flush();
+      expect(floor.entries.has('d1')).toBe(false);
+      const after = floor.messages.length;
+      sink.apply(read('s-d1', 1, T0 + 3_000));
+      hub.flush();
+      expect(floor.messages.length).toBe(after);
+    });
+
     it('keeps the very draw state when a reading changes nothing drawn, and sends nothing', async () => {
       const engine = loaded();
       const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });

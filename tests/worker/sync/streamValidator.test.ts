@@ -44,6 +44,17 @@ describe('streamValidator', () => {
   });
 
   describe('createStreamValidator', () => {
+    it('past every load, applies the sourced changes of a packet in order and still separates the unsourced ones', () => {
+      const v = createStreamValidator(positions([['assets', 's', 3], ['sensors', 's', 5]]));
+      expect(v.check(packet(4, [change('assets')]))).toMatchObject({ kind: 'apply', changes: [change('assets')] });
+      expect(v.check(packet(5, [change('sensors')]))).toMatchObject({ kind: 'apply', changes: [] });
+      const live = [change('measurements', 'a'), change('assets', 'b'), change('heartbeats', 'c'), change('sensors', 'd')];
+      expect(v.check(packet(6, live))).toEqual({ kind: 'apply', changes: live, unsourced: [] });
+      expect(v.check(packet(7, [change('measurements', 'e'), change('users', 'f'), change('assets', 'g')])))
+        .toEqual({ kind: 'apply', changes: [change('measurements', 'e'), change('assets', 'g')], unsourced: [change('users', 'f')] });
+      expect(v.check(packet(9, live))).toEqual({ kind: 'invalid', expected: 8, got: 9 });
+    });
+
     it('refuses loads that saw different streams', () => {
       expect(() => createStreamValidator(positions([['assets', 'a', 1], ['sensors', 'b', 1]]))).toThrow(StreamMismatchError);
     });
