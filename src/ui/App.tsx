@@ -11,6 +11,7 @@ import { SignIn, failureText } from './components/SignIn.js';
 import { accountLinkFromHash, type AccountLink } from './lib/accountLink.js';
 import { Shell } from './components/Shell.js';
 import { UpdatePrompt } from './components/UpdatePrompt.js';
+import { clearPainted, dropPainted, joinPaintEpoch, readPainted } from './lib/paintedFloor.js';
 import { EngineContext, useEngine as useEngineFromContext } from './hooks/engineContext.js';
 import { useView, useViewEntry, useViewReady } from './hooks/useView.js';
 import type { EngineClient } from './engine/engineClient.js';
@@ -86,6 +87,25 @@ function Root({ apiHost, hash, clearHash }: Omit<AppProps, 'client'>) {
       cancelled = true;
     };
   }, [api]);
+
+  // the painted floor belongs to one sign-in of one user (lib/paintedFloor.ts): signed out, it goes
+  const signedIn = !!view?.signedIn;
+  const userId = view?.user ? String(view.user.id) : null;
+  useEffect(() => {
+    if (!ready || (starting && !signedIn)) return;
+    if (!signedIn) {
+      clearPainted({ signedOut: true });
+      dropPainted();
+      return;
+    }
+    joinPaintEpoch();
+    const stored = readPainted();
+    if (stored && userId && stored.userId !== userId) clearPainted();
+  }, [ready, starting, signedIn, userId]);
+  // a mail's link is shown instead of the floor: the painted one goes
+  useEffect(() => {
+    if (accountLink) dropPainted();
+  }, [accountLink]);
 
   if (!ready || (starting && !view?.signedIn)) {
     return (

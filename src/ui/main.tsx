@@ -8,6 +8,7 @@
 
 import { createWorkerEngine } from './engine/workerEngine.js';
 import { START_MARKS, startUp } from './engine/startUp.js';
+import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
 import './styles.css';
 import { registerSW } from 'virtual:pwa-register';
@@ -33,3 +34,5 @@ if ('serviceWorker' in navigator) {
 const [{ renderApp }] = await Promise.all([import('./renderApp.js'), firstScreen]);
 performance.mark(START_MARKS.render);
 renderApp(engine.client, host);
+// the viewer takes index.html's painted floor away once it has drawn its own; never later than this
+setTimeout(dropPainted, PAINTED_MAX_MS);

@@ -129,8 +129,8 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A browser with a profile on disk, like a user's: service workers, caches and IndexedDB outlive closing it. */
-export function launchPersistentChromium(profileDir: string): Promise<BrowserContext> {
+export function launchPersistentChromium(profileDir: string, options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 }, ...options,
   });
 }

@@ -222,6 +222,8 @@ describe('FloorViewer', () => {
   describe('live updates', () => {
     it('re-renders only the asset whose key changed', async () => {
       const { engine, handle } = await renderViewer({ d1: draw('d1'), d2: draw('d2') });
+      // the label layout measures the floor's labels in a task after the mount: let it finish first
+      await act(() => new Promise((done) => setTimeout(done, 0)));
       const reads = new Map<string, number>();
       const original = handle.mirror.getSnapshot;
       (handle.mirror as { getSnapshot: typeof original }).getSnapshot = (key: string) => {

@@ -10,6 +10,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import { useLabelLayout } from '../hooks/useLabelLayout.js';
 import { useMapGestures } from '../hooks/useMapGestures.js';
+import { usePaintedFloor, type PaintTarget } from '../hooks/usePaintedFloor.js';
 import { LEGEND_GAP_PX, useMapLayout } from '../hooks/useMapLayout.js';
 import { KEY_ZOOM, useMapKeyboard } from '../hooks/useMapKeyboard.js';
 import { useViewMeta, useViewReady } from '../hooks/useView.js';
@@ -20,13 +21,14 @@ import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
+import { dropPainted, isPainted, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
 import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
 import { DrawProgress } from './DrawProgress.js';
 import { MapLegends } from './MapLegends.js';
-import { PopupLayer, usePopupLayer } from './PopupLayer.js';
+import { assetElement, PopupLayer, usePopupLayer } from './PopupLayer.js';
 import type { ReportMark } from '../../shared/reports/types.js';
 import type { Legend } from '../../shared/api.js';
 
@@ -55,6 +57,8 @@ export interface FloorViewerProps {
   legends?: readonly Legend[];
   /** a panel over the map's left side (the directions): fit leaves it room, and refits when it comes, goes or resizes */
   cover?: HTMLElement | null;
+  /** whose floor this is, when the screen may be kept as the painted floor for the next reopen (lib/paintedFloor.ts) */
+  paint?: PaintTarget | null;
 }
 
 const NO_OFFSET = [0, 0] as const;
@@ -82,11 +86,14 @@ export function FloorViewer(props: FloorViewerProps) {
   // the store attaches to the mirror while subscribed, so StrictMode remounts are safe
   const order = useMemo(() => createDrawOrderStore(mirror), [mirror]);
   const drawOrder = useSyncExternalStore(order.subscribe, order.getSnapshot, order.getSnapshot);
-  // what of it is drawn: a large arrival of live data (a floor's first, a floor switch) over a few frames
-  // the saved floor on reopen is drawn whole at once (docs/ui.md)
+  // index.html painted this floor before the app ran (lib/paintedFloor.ts): the viewer draws it under the
+  // picture at the same pan and zoom, and takes the picture away once its own floor is whole
+  const [painted] = useState(() => (props.paint && isPainted() ? paintedViewFor(props.paint.floorId) : null));
+  // what of it is drawn: a large arrival of live data (a floor's first, a floor switch) over a few frames;
+  // the saved floor on reopen is drawn whole at once (docs/ui.md), unless the painted one covers it meanwhile
   const reveal = useMemo(
-    () => createRevealStore(order, { schedule: afterNextFrame, now: () => performance.now(), whole: () => !!mirror.getMeta()?.fromCache }),
-    [order, mirror],
+    () => createRevealStore(order, { schedule: afterNextFrame, now: () => performance.now(), whole: () => !!mirror.getMeta()?.fromCache && !painted }),
+    [order, mirror, painted],
   );
   const active = useMemo(() => new Set(layers), [layers]);
   const [offsetX, offsetY] = meta?.building?.location_offset ?? NO_OFFSET;
@@ -95,7 +102,9 @@ export function FloorViewer(props: FloorViewerProps) {
   // what happens once the view stops moving: culling, the centre for forms, the tab stop
   const settled = useRef<(v: Viewport) => void>(() => undefined);
   // made once; it calls these getters on gestures and timers, after render
-  const [camera] = useState(() => createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v) }));
+  const [camera] = useState(() =>
+    createCamera({ world: () => worldRef.current, svg: () => svgRef.current, onSettle: (v) => settled.current(v), initial: painted ?? undefined }),
+  );
   useEffect(() => () => camera.dispose(), [camera]);
 
   // the size and the free part of the map, measured without forcing a layout; a change refits a fitted floor
@@ -133,7 +142,15 @@ export function FloorViewer(props: FloorViewerProps) {
   }, [camera, fit]);
 
   const layer = usePopupLayer(containerRef, svgRef, onOpenAsset);
+  const openAsset = layer.open;
   const layoutLabels = useLabelLayout({ svgRef, mirror, active, camera });
+  // the whole live floor on screen is kept for the next reopen's first paint
+  const paintLater = usePaintedFloor({
+    target: props.paint ?? null,
+    // not mid-gesture: the svg's CSS transform is not what the next page load lays out
+    ready: () => mirror.ready && !mirror.getMeta()?.fromCache && reveal.pending() === 0 && !camera.moving(),
+    viewport: camera.viewport,
+  });
   const keyboard = useMapKeyboard({
     svgRef, camera, mirror, roving, offset, size: size_, insets, fit, open: layer.open, close: layer.close,
   });
@@ -150,6 +167,7 @@ export function FloorViewer(props: FloorViewerProps) {
     setTimeout(keyboard.syncTabStop, 0);
     // labels that would overlap at this zoom give way
     layoutLabels();
+    paintLater();
   };
   // the camera calls the latest one; refs are written after render, not during
   useLayoutEffect(() => {
@@ -161,7 +179,17 @@ export function FloorViewer(props: FloorViewerProps) {
   const onDrawn = () => {
     keyboard.syncTabStop();
     layoutLabels();
+    paintLater();
+    if (!floorId) return;
+    dropPainted();
+    // a click on an asset of the painted floor, made before the viewer was ready, opens its popup now
+    const clicked = takePaintedClick(floorId);
+    if (clicked && mirror.getSnapshot(clicked)) openAsset(clicked, svgRef.current ? assetElement(svgRef.current, clicked) : null);
   };
+  const fromCache = !!meta?.fromCache;
+  useEffect(() => {
+    if (ready && !fromCache) paintLater();
+  }, [ready, fromCache, paintLater]);
 
   // fit once per floor, when its first data is there
   const fittedFloor = useRef<string | null>(null);
@@ -169,8 +197,10 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => {
     if (!ready || !floorId || fittedFloor.current === floorId) return;
     fittedFloor.current = floorId;
-    fit();
-  }, [ready, floorId, fit]);
+    // the painted floor's view stays (set again so culling and labels follow it); a fit would move the picture
+    if (painted && takePaintedView(floorId)) camera.set(painted);
+    else fit();
+  }, [ready, floorId, fit, painted, camera]);
 
   // centring is an event: a new `focus.seq` moves the map once the floor is fitted (so a floor
   // switch does not undo it); later renders (a new offset, new insets) must not move it back

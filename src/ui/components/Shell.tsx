@@ -33,6 +33,7 @@ import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
 import type { ReportRequest } from '../../shared/reports/types.js';
 import { errorText } from '../lib/errorText.js';
+import { clearPainted, dropPainted, SAVED_DATA_NOTICE } from '../lib/paintedFloor.js';
 
 type Panel = 'people' | 'rooms' | 'analytics' | 'report' | 'notifications' | 'me';
 const PANELS: Array<{ id: Panel; title: string }> = [
@@ -128,6 +129,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     const stop = centerRef.current?.querySelector<SVGElement>('.floor-svg [tabindex="0"], .floor-svg[tabindex="0"]');
     stop?.focus();
   };
+
+  // index.html's painted floor stays over the shell only while the shell is on its way to that floor
+  const paintedFloor = typeof window === 'undefined' ? undefined : window.__storeyPainted?.floorId;
+  useEffect(() => {
+    if (paintedFloor === undefined) return;
+    if ((session.floorId && session.floorId !== paintedFloor) || !LOADING_NAVIGATION.has(session.navigation)) dropPainted();
+  }, [paintedFloor, session.floorId, session.navigation]);
 
   // a deep link names a location and floor: the worker takes them as choices (it owns navigation)
   useEffect(() => {
@@ -259,7 +267,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               ) : null}
               {structureMeta?.fromCache || floorMeta?.fromCache ? (
                 <p className="cache-indicator" role="status" data-testid="from-cache">
-                  Showing saved data from this device.
+                  {SAVED_DATA_NOTICE}
                 </p>
               ) : null}
               <div className="live-region" role="status" aria-live="polite">
@@ -316,7 +324,14 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           <span className="user">
             <span>{signedInAs}</span>
             {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}
-            <button type="button" onClick={() => void api.signOut()}>
+            <button
+              type="button"
+              onClick={() => {
+                // before anything else: the next page load must not paint this user's floor
+                clearPainted({ signedOut: true });
+                void api.signOut();
+              }}
+            >
               Sign out
             </button>
           </span>
@@ -357,6 +372,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
                 legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
                 cover={routePanel}
+                paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
               />
             )}
             {routeTarget ? (

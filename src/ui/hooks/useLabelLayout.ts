@@ -22,6 +22,12 @@ function sameLayers(a: readonly string[], b: readonly string[]): boolean {
 
 /** Live changes are laid out at most this often. */
 const LABEL_LAYOUT_THROTTLE_MS = 250;
+/**
+ * A floor's labels are measured this many assets per task when the floor comes: measuring
+ * 1,690 at once (a room's label point is its outline's pole of inaccessibility) was one of
+ * the long tasks of the first render (issue 14). Until then its labels are drawn unchecked.
+ */
+export const LABEL_TRACK_SLICE = 200;
 
 export interface LabelLayoutOptions {
   svgRef: RefObject<SVGSVGElement | null>;
@@ -88,13 +94,24 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
       return moved;
     };
     boxes.clear();
-    track(mirror.getKeys());
-    schedule();
+    // what the floor holds now, a slice per task; a live change of a key is tracked as it comes
+    const keys = mirror.getKeys();
+    let next = 0;
+    let slicer: ReturnType<typeof setTimeout> | null = null;
+    const slice = () => {
+      slicer = null;
+      track(keys.slice(next, next + LABEL_TRACK_SLICE));
+      next += LABEL_TRACK_SLICE;
+      if (next < keys.length) slicer = setTimeout(slice, 0);
+      else schedule();
+    };
+    slicer = setTimeout(slice, 0);
     const off = mirror.subscribeChanges((changed) => {
       if (track(changed)) schedule();
     });
     return () => {
       off();
+      if (slicer) clearTimeout(slicer);
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
     };

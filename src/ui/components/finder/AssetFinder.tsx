@@ -8,7 +8,6 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type Key
 import type { SearchResult } from '../../../shared/api.js';
 import { SEARCH_GROUP_LABELS } from '../../../shared/search.js';
 import { useView, useViewEntries, useViewMeta, useViewReady } from '../../hooks/useView.js';
-import './finder.css';
 
 export interface AssetFinderProps {
   onShow(result: SearchResult): void;

@@ -1,0 +1,141 @@
+// The painted floor (issue 14, docs/ui.md "Painted floor") in real Chromium on
+// a persistent profile: a reopen shows the user's saved floor from
+// index.html before the app's script has run; a click on an asset then is
+// not lost (its popup opens once the app is ready); a sign-out forgets the
+// picture, and the next user's reopen shows only their own. The app's entry
+// script is held back on purpose, so "before the app is ready" lasts as
+// long as the test needs, whatever the machine's load.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchPersistentChromium, serveViewer, type ViewerServer } from './harness.js';
+import { popup, shot, signIn, worldTransform } from './people.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let profile: string;
+let context: BrowserContext;
+let page: Page;
+/** releases the held entry script */
+let release: () => void = () => undefined;
+
+const ENTRY = /\/assets\/index-[^/]+\.js$/;
+const PAINTED_KEY = 'storey:painted-floor';
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  profile = mkdtempSync(join(tmpdir(), 'storey-painted-'));
+  server = await startTestServer();
+  viewer = await serveViewer(await buildViewer(), server.url);
+  // the page's own requests only (no service worker in between), so the entry script can be held
+  context = await launchPersistentChromium(profile, { serviceWorkers: 'block' });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+});
+
+afterAll(async () => {
+  release();
+  await context?.close();
+  await viewer?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const stored = () => page.evaluate((key) => localStorage.getItem(key), PAINTED_KEY);
+
+/** Reloads with the app's entry script held until `release()`: only index.html's own script runs. */
+async function reloadHeld(): Promise<void> {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((done) => { open = done; });
+  release = open;
+  await context.unroute(ENTRY);
+  await context.route(ENTRY, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.reload({ waitUntil: 'commit' });
+}
+
+/** A room of the painted floor where a person's click lands on it, with its id. */
+function paintedRoomPoint(): Promise<{ id: string; x: number; y: number } | null> {
+  return page.evaluate(() => {
+    for (const el of document.querySelectorAll('.painted [data-painted-asset].asset-room')) {
+      const r = el.getBoundingClientRect();
+      const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+      if (document.elementFromPoint(x, y)?.closest('[data-painted-asset]') === el) return { id: el.getAttribute('data-painted-asset')!, x, y };
+    }
+    return null;
+  });
+}
+
+describe('the painted floor', () => {
+  it('reopens on the saved floor before the app runs, and a click then opens the popup once it does', async () => {
+    await page.goto(`${viewer.url}/`);
+    await signIn(page, server.accounts.regular);
+    // kept once the live floor is drawn whole
+    await expect.poll(stored, { timeout: 20_000 }).not.toBeNull();
+    const live = await worldTransform(page);
+
+    await reloadHeld();
+    const painted = page.locator('.painted svg.floor-svg');
+    await painted.waitFor();
+    // the saved floor, as saved data, at the same pan and zoom, with the viewer's saved-data words
+    expect(await painted.getAttribute('data-from-cache')).toBe('true');
+    expect(await page.locator('.painted .layer-assets > g').count()).toBeGreaterThan(10);
+    expect(await page.locator('.painted .cache-indicator').textContent()).toBe('Showing saved data from this device.');
+    expect(await page.locator('.painted g.world').getAttribute('transform')).toBe(`translate(${live.x} ${live.y}) scale(${live.k})`);
+    await shot(page, '30-painted-floor');
+
+    const room = await paintedRoomPoint();
+    expect(room).not.toBeNull();
+    await page.mouse.click(room!.x, room!.y);
+    // the app has not run yet: this click landed on the picture
+    expect(await page.locator('.painted').count()).toBe(1);
+    expect(await page.locator('.floor-svg [data-asset-id]').count()).toBe(0);
+
+    release();
+    const dialog = popup(page);
+    await dialog.waitFor({ timeout: 20_000 });
+    const title = (await dialog.locator('h2').textContent())!;
+    expect(await page.locator(`[data-asset-id="${room!.id}"]`).getAttribute('aria-label')).toContain(title);
+    expect(new URL(page.url()).searchParams.get('asset')).toBe(room!.id);
+    expect(await page.locator('.painted').count()).toBe(0);
+    // the app took over where the picture was: the floor did not jump
+    expect(await worldTransform(page)).toEqual(live);
+    await shot(page, '31-painted-click-opened');
+  });
+
+  it('forgets the picture at sign-out, and the next user reopens on their own floor only', async () => {
+    await page.getByRole('button', { name: 'Close details' }).click();
+    const first = (await page.locator('.user > span').first().textContent())!;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').waitFor();
+    expect(await stored()).toBeNull();
+
+    await reloadHeld();
+    // nothing of the last user: the splash, until the app shows the sign-in form
+    await page.locator('#root .splash').waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+    expect(await page.locator('.painted').count()).toBe(0);
+    expect(await page.locator('#root').textContent()).toBe('Starting…');
+    release();
+
+    await page.getByLabel('Email').waitFor();
+    await signIn(page, server.accounts.edit);
+    const second = (await page.locator('.user > span').first().textContent())!;
+    expect(second).not.toBe(first);
+    await expect.poll(async () => JSON.parse((await stored()) ?? 'null')?.userId ?? null, { timeout: 20_000 }).toBe(server.accounts.edit.userId);
+
+    await reloadHeld();
+    await page.locator('.painted svg.floor-svg').waitFor();
+    expect(await page.locator('.painted .user > span').first().textContent()).toBe(second);
+    await shot(page, '32-painted-next-user');
+    release();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.painted').count()).toBe(0);
+  });
+});

@@ -1,0 +1,188 @@
+// The painted floor's two halves together: what lib/paintedFloor.ts stores
+// from the screen, and what index.html's inline script paints from it (the
+// script is taken from the real index.html and run in this page).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  capturePainted, clearPainted, joinPaintEpoch, PAINTED_EPOCH_KEY, PAINTED_HTML_KEY, PAINTED_KEY, PAINTED_MAX_CHARS, readPainted,
+  SAVED_DATA_NOTICE, savePainted, takePaintedClick, takePaintedView,
+} from '../../src/ui/lib/paintedFloor.js';
+
+const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
+const SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(INDEX)![1]!;
+const VIEW = { x: 10, y: 20, k: 12 };
+
+/** The built page's head: the hashed entry and stylesheet are the build's identity. */
+function head(build = 'A'): void {
+  document.head.innerHTML = `<script type="module" src="/assets/index-${build}.js"></script><link rel="stylesheet" href="/assets/index-${build}.css">`;
+}
+
+/** A signed-in screen as the app draws it: a shell, a floor with two assets, a chooser, a popup, a layer toggle. */
+function screen(): HTMLElement {
+  document.body.innerHTML = `<div id="root"><div class="shell">
+    <header class="top-bar"><select aria-label="Floor"><option value="f0">Ground</option><option value="f1">First</option></select>
+      <span class="user"><span>Ada Lovelace</span><button type="button">Sign out</button></span></header>
+    <aside class="left"><label><input type="checkbox"> Desks</label></aside>
+    <main class="center"><div class="floor-viewer">
+      <svg class="floor-svg" data-from-cache="false" role="application" aria-label="Floor plan of First">
+        <g class="world" transform="translate(10 20) scale(12)" data-detail="false"><g><g class="layer-assets">
+          <g class="asset asset-room" data-asset-id="r1" role="button" tabindex="0" aria-label="Room Board &lt;b&gt;"><polygon points="0,0 4,0 4,3"></polygon>
+            <text data-label-for="r1">Board &lt;img src=x onerror=alert(1)&gt;</text></g>
+          <g class="asset asset-floor_outline" data-asset-id="o1" role="img" aria-label="Outline"><polygon points="0,0 9,0 9,9"></polygon></g>
+          <g class="asset asset-desk" data-asset-id="d1" data-kind="desk" data-status="free" role="button" tabindex="-1" aria-label="Desk role=&quot;x&quot;"><rect x="1" y="1" width="1" height="1"></rect>
+            <path class="status-mark mark-free" d="M0,0" fill="none" pointer-events="none" aria-hidden="true"></path><text data-label-for="d1"> role="button" data-asset-id="z"</text></g>
+        </g></g></g>
+      </svg>
+      <div class="map-notices"><div class="live-region" role="status"><span class="message">Booked.</span></div></div>
+      <div class="popup-area"><section class="popup">Room Board</section></div>
+    </div></main>
+    <aside class="right"><div role="tablist"><button role="tab" id="tab-people" aria-selected="false">People</button>
+      <button role="tab" id="tab-rooms" aria-selected="true">Rooms</button></div>
+      <div role="tabpanel" id="panel-rooms">rooms list</div></aside>
+  </div></div>`;
+  const root = document.getElementById('root')!;
+  root.querySelector('select')!.value = 'f1';
+  root.querySelector<HTMLInputElement>('input[type="checkbox"]')!.checked = true;
+  return root;
+}
+
+function store(html: string, patch: Record<string, unknown> = {}): void {
+  joinPaintEpoch();
+  expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: innerWidth, h: innerHeight, view: VIEW, html })).toBe(true);
+  if (Object.keys(patch).length) localStorage.setItem(PAINTED_KEY, JSON.stringify({ ...readPainted(), ...patch }));
+}
+
+/** A fresh page load: the splash, then index.html's script; returns the page's body. */
+function reload(build = 'A'): HTMLElement {
+  head(build);
+  document.body.innerHTML = '<div id="root"><div class="splash" role="status">Starting…</div></div>';
+  delete window.__storeyPainted;
+  new Function(SCRIPT)();
+  return document.body;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  clearPainted({ signedOut: true });
+  head();
+});
+afterEach(() => {
+  delete window.__storeyPainted;
+});
+
+describe('capturePainted', () => {
+  it('keeps the floor as saved data, with the notice, and leaves out what the person did last time', () => {
+    const html = capturePainted(screen())!;
+    const page = new DOMParser().parseFromString(html, 'text/html').body.firstElementChild!;
+    expect(page.className).toBe('painted');
+    expect(page.getAttribute('aria-hidden')).toBe('true');
+    expect(page.querySelector('svg.floor-svg')!.getAttribute('data-from-cache')).toBe('true');
+    expect(page.querySelector('.cache-indicator')!.textContent).toBe(SAVED_DATA_NOTICE);
+    expect(page.querySelector('.popup')).toBeNull();
+    expect(page.querySelector('.message')).toBeNull();
+    // the chooser and the toggles as they were; the panel reopens on its first tab
+    expect(page.querySelector('option[value="f1"]')!.hasAttribute('selected')).toBe(true);
+    expect(page.querySelector('input[type="checkbox"]')!.hasAttribute('checked')).toBe(true);
+    expect(page.querySelector('[role="tabpanel"]')!.textContent).toBe('');
+    expect(page.querySelector('#tab-people')!.getAttribute('aria-selected')).toBe('true');
+    // assets: named for index.html's script only, without their accessible names, roles and tab stops
+    expect(page.querySelectorAll('.layer-assets > g')).toHaveLength(3);
+    expect(page.querySelector('svg.floor-svg')!.querySelector('[data-asset-id], [role], [tabindex], [aria-label], [data-status]')).toBeNull();
+    expect([...page.querySelectorAll('[data-painted-asset]')].map((el) => el.getAttribute('data-painted-asset'))).toEqual(['r1', 'o1', 'd1']);
+    // status marks are hidden at this zoom: not kept; text from the server is never rewritten
+    expect(page.querySelector('.status-mark')).toBeNull();
+    expect(page.querySelector('[data-painted-asset="d1"] text')!.textContent).toBe(' role="button" data-asset-id="z"');
+    expect(page.querySelector('header')!.hasAttribute('inert')).toBe(true);
+  });
+
+  it('has nothing to keep on a screen without a floor', () => {
+    document.body.innerHTML = '<div id="root"><main class="sign-in"></main></div>';
+    expect(capturePainted(document.getElementById('root')!)).toBeNull();
+  });
+});
+
+describe("index.html's script", () => {
+  it('paints the stored screen over #root, with the server text still text, and hands the view over', () => {
+    store(capturePainted(screen())!);
+    const body = reload();
+    const painted = body.querySelector(':scope > .painted')!;
+    expect(painted).not.toBeNull();
+    expect(painted.querySelectorAll('.layer-assets > g')).toHaveLength(3);
+    expect(painted.querySelector('text')!.textContent).toBe('Board <img src=x onerror=alert(1)>');
+    expect(painted.querySelector('img')).toBeNull();
+    // assistive technology hears that the app is starting on saved data
+    expect(body.querySelector('#root > [role="status"]')!.textContent).toBe('Starting… Showing saved data from this device.');
+    expect(takePaintedView('f1')).toBe(true);
+    expect(takePaintedView('f1')).toBe(false);
+  });
+
+  it('keeps the last click on an asset for the viewer, once', () => {
+    store(capturePainted(screen())!);
+    const root = reload();
+    const room = root.querySelector<SVGGElement>('[data-painted-asset="r1"] polygon')!;
+    room.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(takePaintedClick('f0')).toBeNull();
+    expect(takePaintedClick('f1')).toBe('r1');
+    expect(takePaintedClick('f1')).toBeNull();
+  });
+
+  it.each([
+    ['another build', () => reload('B')],
+    ['a record from before a sign-out', () => { localStorage.removeItem(PAINTED_EPOCH_KEY); return reload(); }],
+    ['another sign-in', () => { localStorage.setItem(PAINTED_EPOCH_KEY, 'someone-else'); return reload(); }],
+    ['another window size', () => { localStorage.setItem(PAINTED_KEY, JSON.stringify({ ...readPainted(), w: innerWidth + 1 })); return reload(); }],
+    ['another deep link', () => { history.replaceState(null, '', '/?floor=f9'); try { return reload(); } finally { history.replaceState(null, '', '/'); } }],
+  ])('paints nothing for %s', (_, open) => {
+    store(capturePainted(screen())!);
+    const body = open();
+    expect(body.querySelector('.painted')).toBeNull();
+    expect(body.querySelector('#root')!.textContent).toBe('Starting…');
+    expect(window.__storeyPainted).toBeUndefined();
+  });
+
+  it('drops script, event handlers and script URLs that markup in storage could carry', () => {
+    const hostile = '<div class="painted" aria-hidden="true"><script>window.hit = 1</script>'
+      + '<svg class="floor-svg"><g class="layer-assets"><g onclick="window.hit=2"><image href="javascript:alert(1)"></image>'
+      + '<foreignObject><iframe src="https://evil.example"></iframe></foreignObject><a href="javascript:alert(1)">x</a>'
+      + '<image href="/avatar-default.svg"></image></g></g></svg><p style="background:url(https://evil.example/t)">p</p></div>';
+    store(hostile);
+    const painted = reload().querySelector('.painted')!;
+    expect(painted.querySelector('script, foreignObject, iframe')).toBeNull();
+    expect(painted.querySelector('[onclick]')).toBeNull();
+    expect(painted.querySelectorAll('image')[0]!.hasAttribute('href')).toBe(false);
+    expect(painted.querySelectorAll('image')[1]!.getAttribute('href')).toBe('/avatar-default.svg');
+    expect(painted.querySelector('a')!.hasAttribute('href')).toBe(false);
+    expect(painted.querySelector('p')!.hasAttribute('style')).toBe(false);
+    expect((window as { hit?: number }).hit).toBeUndefined();
+  });
+
+  it('paints nothing when the markup is of another write than the record', () => {
+    store(capturePainted(screen())!);
+    localStorage.setItem(PAINTED_HTML_KEY, `other-write\n${localStorage.getItem(PAINTED_HTML_KEY)!.split('\n').slice(1).join('\n')}`);
+    expect(reload().querySelector('.painted')).toBeNull();
+  });
+
+  it('paints nothing from markup that is not a painted screen', () => {
+    store('<div class="shell"><svg class="floor-svg"></svg></div>');
+    expect(reload().querySelector('.shell')).toBeNull();
+  });
+});
+
+describe('savePainted', () => {
+  it('writes nothing once another tab signed out, and nothing after its own sign-out', () => {
+    joinPaintEpoch();
+    localStorage.removeItem(PAINTED_EPOCH_KEY);
+    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: '<div></div>' })).toBe(false);
+    clearPainted({ signedOut: true });
+    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: '<div></div>' })).toBe(false);
+    expect(localStorage.getItem(PAINTED_KEY)).toBeNull();
+  });
+
+  it('keeps no record larger than its bound, not even the older one', () => {
+    store('<div class="painted" aria-hidden="true"></div>');
+    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: 'x'.repeat(PAINTED_MAX_CHARS + 1) })).toBe(false);
+    expect(localStorage.getItem(PAINTED_KEY)).toBeNull();
+  });
+});
