@@ -180,6 +180,18 @@ describe('savePainted', () => {
     expect(localStorage.getItem(PAINTED_KEY)).toBeNull();
   });
 
+  it('does not write an unchanged screen again, and writes a changed one', () => {
+    const html = capturePainted(screen())!;
+    store(html);
+    const first = readPainted()!.id;
+    const again = { userId: 'u1', floorId: 'f1', path: '/', search: '', w: innerWidth, h: innerHeight, view: VIEW, html };
+    expect(savePainted(again)).toBe(true);
+    expect(readPainted()!.id).toBe(first);
+    expect(savePainted({ ...again, view: { ...VIEW, k: 13 } })).toBe(true);
+    expect(readPainted()!.id).not.toBe(first);
+    expect(readPainted()!.view.k).toBe(13);
+  });
+
   it('keeps no record larger than its bound, not even the older one', () => {
     store('<div class="painted" aria-hidden="true"></div>');
     expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: 'x'.repeat(PAINTED_MAX_CHARS + 1) })).toBe(false);

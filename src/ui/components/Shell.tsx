@@ -150,12 +150,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const floorId = session.floorId;
   const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
-  // keep the URL in step, so a copied link opens the same view
+  // keep the URL in step, so a copied link opens the same view: in a task of its own, the latest of a
+  // burst only (history.replaceState is a synchronous call to the browser: 30-120 ms of the cold load's
+  // effect flushes at load 8, issue 14)
   useEffect(() => {
-    const base = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
-    const extra = panel === 'analytics' ? formatReportLink(report) : '';
-    const next = extra ? `${base ? `${base}&` : '?'}${extra}` : base;
-    if (next !== location.search) location.replace(next);
+    const timer = setTimeout(() => {
+      const base = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
+      const extra = panel === 'analytics' ? formatReportLink(report) : '';
+      const next = extra ? `${base ? `${base}&` : '?'}${extra}` : base;
+      if (next !== location.search) location.replace(next);
+    }, 0);
+    return () => clearTimeout(timer);
   }, [link, floorId, session.locationId, location, panel, report]);
 
   // the `report` layer colours by the report chosen in the Reports tab (default: desks, last 7 days)

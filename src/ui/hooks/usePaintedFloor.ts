@@ -4,7 +4,7 @@
 // floor other than the stored one clears the record at once.
 
 import { useCallback, useEffect, useRef } from 'react';
-import { capturePainted, clearPainted, readPainted, savePainted } from '../lib/paintedFloor.js';
+import { clearPainted, finishPainted, readPainted, savePainted, takePainted } from '../lib/paintedFloor.js';
 import type { Viewport } from '../lib/viewport.js';
 
 export interface PaintTarget {
@@ -34,16 +34,25 @@ export function usePaintedFloor({ target, ready, viewport }: PaintedFloorOptions
     latest.current = { target, ready, viewport };
   });
 
-  const store = useCallback(() => {
+  /** Reads the screen now; stores it now (the page is going away) or over three tasks, each well under 50 ms. */
+  const store = useCallback((spread: boolean) => {
     const { target: t, ready: isReady, viewport: view } = latest.current;
     const root = document.getElementById('root');
     if (!t || !root || !isReady()) return;
-    const html = capturePainted(root);
-    if (!html) return;
-    savePainted({
+    const taken = takePainted(root);
+    if (!taken) return;
+    const record = {
       userId: t.userId, floorId: t.floorId, path: window.location.pathname, search: window.location.search,
-      w: window.innerWidth, h: window.innerHeight, view: view(), html,
-    });
+      w: window.innerWidth, h: window.innerHeight, view: view(),
+    };
+    if (!spread) {
+      savePainted({ ...record, html: finishPainted(taken) });
+      return;
+    }
+    setTimeout(() => {
+      const html = finishPainted(taken);
+      setTimeout(() => savePainted({ ...record, html }), 0);
+    }, 0);
   }, []);
 
   const userId = target?.userId ?? null;
@@ -57,14 +66,15 @@ export function usePaintedFloor({ target, ready, viewport }: PaintedFloorOptions
 
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
-    const now = () => {
-      if (document.visibilityState === 'hidden') store();
+    const now = () => store(false);
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') now();
     };
-    document.addEventListener('visibilitychange', now);
-    window.addEventListener('pagehide', store);
+    document.addEventListener('visibilitychange', hidden);
+    window.addEventListener('pagehide', now);
     return () => {
-      document.removeEventListener('visibilitychange', now);
-      window.removeEventListener('pagehide', store);
+      document.removeEventListener('visibilitychange', hidden);
+      window.removeEventListener('pagehide', now);
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
     };
@@ -74,7 +84,7 @@ export function usePaintedFloor({ target, ready, viewport }: PaintedFloorOptions
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       timer.current = null;
-      whenIdle(store);
+      whenIdle(() => store(true));
     }, PAINT_DEBOUNCE_MS);
   }, [store]);
 }

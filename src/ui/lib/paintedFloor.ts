@@ -194,9 +194,9 @@ function copyAround(node: Node, floor: Element): Node {
  * when the zoom hides them. An asset keeps its id as data-painted-asset, which
  * only index.html's script reads. About half the markup to store, parse and style.
  */
-function floorMarkup(svg: Element, detail: boolean): string {
+function floorMarkup(svgHtml: string, detail: boolean): string {
   // start tags only: text (names from the server) is never rewritten
-  let html = svg.outerHTML.replace(/<[a-zA-Z][^>]*>/g, (tag) =>
+  let html = svgHtml.replace(/<[a-zA-Z][^>]*>/g, (tag) =>
     tag
       .replace(/ (?:aria-label|role|tabindex|data-kind|data-status-kind|data-status|data-color|aria-hidden|pointer-events)="[^"]*"/g, '')
       .replace(/ data-asset-id="/, ' data-painted-asset="')
@@ -206,14 +206,21 @@ function floorMarkup(svg: Element, detail: boolean): string {
   return html;
 }
 
+/** The screen as read in one task (takePainted): the rest of the screen's markup with a slot, and the floor's SVG as serialised. */
+export interface TakenScreen {
+  around: string;
+  svg: string;
+  /** whether the zoom shows status marks */
+  detail: boolean;
+}
+
 /**
- * The screen as the painted floor: a copy of the app's own DOM (React's
+ * Reads the screen for the painted floor: a copy of the app's own DOM (React's
  * output, so every server text is a text node and every attribute the app
- * set), with what was transient taken out, the saved-data notice put in and
- * the floor marked as saved data. Returns `div.painted` markup, or null when
- * the screen has no floor.
+ * set), with what was transient taken out, the saved-data notice put in; the
+ * floor's SVG as the browser serialises it. Null when the screen has no floor.
  */
-export function capturePainted(root: HTMLElement): string | null {
+export function takePainted(root: HTMLElement): TakenScreen | null {
   const svg = root.querySelector('svg.floor-svg');
   if (!svg) return null;
   const copy = copyAround(root, svg) as HTMLElement;
@@ -236,8 +243,32 @@ export function capturePainted(root: HTMLElement): string | null {
   painted.setAttribute('aria-hidden', 'true');
   painted.append(...copy.childNodes);
   const detail = svg.querySelector('g.world')?.getAttribute('data-detail') !== 'false';
-  const [before, after] = painted.outerHTML.split(`<${FLOOR_SLOT}></${FLOOR_SLOT}>`);
+  return { around: painted.outerHTML, svg: svg.outerHTML, detail };
+}
+
+/** The painted floor's markup from what was read (string work only: it may run in a task of its own). */
+export function finishPainted({ around, svg, detail }: TakenScreen): string {
+  const [before, after] = around.split(`<${FLOOR_SLOT}></${FLOOR_SLOT}>`);
   return `${before}${floorMarkup(svg, detail)}${after}`;
+}
+
+/** `div.painted` markup of the screen (takePainted, then finishPainted), or null when it has no floor. */
+export function capturePainted(root: HTMLElement): string | null {
+  const taken = takePainted(root);
+  return taken ? finishPainted(taken) : null;
+}
+
+/**
+ * Whether the stored record already says this. The browser writes localStorage to disk with
+ * a delay and limits how many bytes it commits an hour, so a picture written again and again
+ * (after each draw, each settle, each hiding of the page) can still be unwritten when the
+ * browser closes: an unchanged screen is not written again.
+ */
+function unchanged(storage: Storage, record: PaintedRecord, html: string): boolean {
+  const before = readPainted(storage);
+  if (!before) return false;
+  const same = (Object.keys(record) as Array<keyof PaintedRecord>).every((k) => k === 'id' || JSON.stringify(before[k]) === JSON.stringify(record[k]));
+  return same && storage.getItem(PAINTED_HTML_KEY) === `${before.id}\n${html}`;
 }
 
 /** What a caller gives to be stored: the record's own fields and the markup. */
@@ -254,7 +285,9 @@ export function savePainted(capture: PaintedCapture, storage: Storage | null = s
       clearPainted({}, storage);
       return false;
     }
-    const record: PaintedRecord = { v: PAINTED_VERSION, build: buildIdOf(document), epoch, id: crypto.randomUUID(), ...rest };
+    const record: PaintedRecord = { v: PAINTED_VERSION, build: buildIdOf(document), epoch, id: '', ...rest };
+    if (unchanged(storage, record, html)) return true;
+    record.id = crypto.randomUUID();
     // a write cut short (the page closing) leaves a record and a markup of two writes: their ids differ
     storage.setItem(PAINTED_HTML_KEY, `${record.id}\n${html}`);
     storage.setItem(PAINTED_KEY, JSON.stringify(record));
