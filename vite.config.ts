@@ -1,34 +1,8 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const DAY_S = 86_400;
-/** The engine worker's script in the build: a name the HTML can start it by (earlyWorker). */
-const WORKER_FILE = /^assets\/engine-[\w-]+\.js$/;
-
-/**
- * Starts the engine worker from the HTML, while the page's own scripts are still loading, instead of
- * after they ran: a reopen waits on the worker's script (fetch through the service worker, compile,
- * run) before the saved floor can come (issue 14, docs/bench.md). src/ui/engine/workerEngine.ts
- * takes this worker, or starts one itself where the HTML did not (dev server, a CSP without inline scripts).
- */
-function earlyWorker(): Plugin {
-  let base = '/';
-  return {
-    name: 'storey:early-worker',
-    apply: 'build',
-    configResolved(config) { base = config.base; },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const file = Object.keys(ctx.bundle ?? {}).find((name) => WORKER_FILE.test(name));
-        if (!file) throw new Error('storey:early-worker: the engine worker is not in the build');
-        const url = JSON.stringify(`${base}${file}`);
-        return [{ tag: 'script', injectTo: 'head', children: `try{self.__storeyEngineWorker=new Worker(${url},{type:"module"})}catch(e){}` }];
-      },
-    },
-  };
-}
 
 // The viewer app (src/ui) and its engine worker (src/worker/entry.ts), served
 // through a Workbox service worker that precaches the built app shell, so a
@@ -37,7 +11,6 @@ export default defineConfig({
   root: 'src/ui',
   plugins: [
     react(),
-    earlyWorker(),
     VitePWA({
       // a new build waits until the user reloads from the "update available" prompt
       registerType: 'prompt',
@@ -67,7 +40,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es', rollupOptions: { output: { entryFileNames: 'assets/engine-[hash].js' } } },
+  worker: { format: 'es' },
   build: { outDir: '../../dist', emptyOutDir: true, target: 'es2022' },
   server: { host: '127.0.0.1', port: 5173, strictPort: false },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -36,19 +36,8 @@ export function isSavedSnapshot(message: { meta: unknown }): boolean {
   return (message.meta as { fromCache?: unknown } | null)?.fromCache === true;
 }
 
-/**
- * The engine worker: the one the built index.html started while this page's scripts loaded
- * (vite.config.ts, earlyWorker), or a new one (the dev server, or a CSP that refused the inline script).
- */
-function engineWorker(): Worker {
-  const scope = globalThis as { __storeyEngineWorker?: Worker };
-  const early = scope.__storeyEngineWorker;
-  delete scope.__storeyEngineWorker;
-  return early ?? new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
-}
-
 export function createWorkerEngine(): WorkerEngine {
-  const worker = engineWorker();
+  const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<EngineApi>(worker);
   const client = createEngineClient(remote as unknown as EngineLike, {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
