@@ -1,24 +1,17 @@
 // The worker entry (DESIGN §1): the only file that touches `self` and calls
-// Comlink.expose. `start(endpoint)` exposes an engine on any Comlink endpoint,
-// so tests drive this same code over a MessageChannel in Node; in a worker the
-// bottom lines start it on `self` and forward online/offline events.
+// Comlink.expose. `start(endpoint, code)` exposes an engine on any Comlink
+// endpoint, so tests drive this same code over a MessageChannel in Node. In a
+// worker the bottom lines load the engine's code with import() (engineCode.ts
+// says why: V8's code cache), hold the page's messages until it is there,
+// then start it on `self` and forward online/offline events.
 
 import * as Comlink from 'comlink';
 import type { EngineApi } from '../shared/api.js';
-import { createEngine, type Engine, type EngineDeps } from './engine.js';
-import type { Logger } from './ports.js';
-import { createIdbPageCache } from './storage/idbPageCache.js';
-import { createIdbStorage } from './storage/idbStorage.js';
-import { systemClock } from './systemClock.js';
-import { createTransport } from './transports/index.js';
+import type { Engine, EngineDeps } from './engine.js';
 
-/** Logs to the console with a prefix; callers never pass tokens (DESIGN §8). */
-export const consoleLogger: Logger = {
-  debug: () => undefined,
-  info: (m, ...d) => console.info(`[storey] ${m}`, ...d),
-  warn: (m, ...d) => console.warn(`[storey] ${m}`, ...d),
-  error: (m, ...d) => console.error(`[storey] ${m}`, ...d),
-};
+/** The engine's code: a module of its own, loaded with import(). */
+export type EngineCode = typeof import('./engineCode.js');
+export const loadEngineCode = (): Promise<EngineCode> => import('./engineCode.js');
 
 /** Every EngineApi method, and nothing else of the engine (a missing one fails to compile). */
 const API_METHODS = Object.keys({
@@ -37,17 +30,8 @@ export interface StartOptions {
 }
 
 /** Exposes a new engine's API (and nothing else of it) on the endpoint. */
-export function start(endpoint: Comlink.Endpoint, options: StartOptions = {}): Engine {
-  const clock = options.deps?.clock ?? systemClock;
-  const engine = createEngine({
-    clock,
-    fetch: (input, init) => globalThis.fetch(input, init),
-    transportFactory: createTransport,
-    storage: createIdbStorage(),
-    logger: consoleLogger,
-    pageCache: (user) => createIdbPageCache({ userId: user, now: () => clock.now() }),
-    ...options.deps,
-  });
+export function start(endpoint: Comlink.Endpoint, code: EngineCode, options: StartOptions = {}): Engine {
+  const engine = code.createProductionEngine(options.deps);
   const api = Object.fromEntries(API_METHODS.map((m) => [m, (engine[m] as (...a: unknown[]) => unknown).bind(engine)])) as unknown as EngineApi;
   Comlink.expose(api, endpoint);
   const events = options.events === undefined ? (endpoint as unknown as Pick<EventTarget, 'addEventListener'>) : options.events;
@@ -56,6 +40,43 @@ export function start(endpoint: Comlink.Endpoint, options: StartOptions = {}): E
   return engine;
 }
 
+type WorkerScope = Comlink.Endpoint & Pick<EventTarget, 'addEventListener' | 'removeEventListener'> & { reportError?(error: unknown): void };
+
+/**
+ * Starts the engine on the worker's global once its code is there. The page posts its first calls (init,
+ * resume, the first views) at once: they are held, and handed to the engine in order before any later one.
+ */
+export function boot(worker: WorkerScope, load: () => Promise<EngineCode> = loadEngineCode): Promise<Engine | null> {
+  const held: Event[] = [];
+  const hold = (event: Event) => { held.push(event); };
+  worker.addEventListener('message', hold);
+  return load().then((code) => {
+    worker.removeEventListener('message', hold);
+    const endpoint: Comlink.Endpoint = {
+      postMessage: (message, transfer) => worker.postMessage(message, transfer),
+      addEventListener(type, listener, options) {
+        worker.addEventListener(type, listener, options);
+        if (type !== 'message') return;
+        // after expose has returned, before the next task (the next message) runs
+        const replay = held.splice(0);
+        void Promise.resolve().then(() => {
+          for (const event of replay) {
+            if (typeof listener === 'function') listener(event as MessageEvent);
+            else listener.handleEvent(event as MessageEvent);
+          }
+        });
+      },
+      removeEventListener: (type, listener, options) => worker.removeEventListener(type, listener, options),
+    };
+    return start(endpoint, code, { events: worker });
+  }, (error: unknown) => {
+    // like a worker script that failed to load: the page's Worker gets an error event
+    console.error('[storey] the engine could not be loaded', error);
+    worker.reportError?.(error);
+    return null;
+  });
+}
+
 // In a dedicated worker (not when a test imports this module in Node).
 const scope = globalThis as { WorkerGlobalScope?: unknown; self?: unknown };
-if (typeof scope.WorkerGlobalScope !== 'undefined' && typeof self !== 'undefined') start(self as unknown as Comlink.Endpoint);
+if (typeof scope.WorkerGlobalScope !== 'undefined' && typeof self !== 'undefined') void boot(self as unknown as WorkerScope);

@@ -4,7 +4,7 @@ import type { ConnectionView, DrawState, EngineApi, ViewListener } from '../../.
 import { SELF_KEY } from '../../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../../src/ui/engine/engineClient.js';
 import type { Engine } from '../../../src/worker/engine.js';
-import { start } from '../../../src/worker/entry.js';
+import { boot, loadEngineCode, start, type EngineCode } from '../../../src/worker/entry.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import { createFakeBackend, createTestLogger, feedLocation, measurement, wireDesk, wireOccupancySensor } from './harness.js';
 
@@ -13,12 +13,12 @@ import { createFakeBackend, createTestLogger, feedLocation, measurement, wireDes
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
 
-function startOverChannel() {
+async function startOverChannel() {
   const { port1, port2 } = new MessageChannel();
   const backend = createFakeBackend();
   backend.routes.set('POST /v1/login', () => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Wrong email or password' } }));
   const events = new EventTarget();
-  const engine: Engine = start(port1, {
+  const engine: Engine = start(port1, await loadEngineCode(), {
     deps: { fetch: backend.fetch, transportFactory: backend.transportFactory, storage: createMemoryStorage(), logger: createTestLogger() },
     events,
   });
@@ -38,7 +38,7 @@ function startOverChannel() {
 describe('worker entry', () => {
   describe('start', () => {
     it('serves views over Comlink: a snapshot, then a patch with only the changed desk', async () => {
-      const { engine, remote, client } = startOverChannel();
+      const { engine, remote, client } = await startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });
       feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1')], [wireOccupancySensor('s-d1', Date.now(), 0), wireOccupancySensor('s-d2', Date.now(), 0)]);
       const floor = client.view({ view: 'floor', floorId: 'f1', layers: ['desk_usage'] });
@@ -54,7 +54,7 @@ describe('worker entry', () => {
     });
 
     it('releases the listener proxy when a view is closed', async () => {
-      const { engine, client } = startOverChannel();
+      const { engine, client } = await startOverChannel();
       const view = client.view({ view: 'connection' });
       await vi.waitFor(() => { expect(view.mirror.ready).toBe(true); });
       expect(engine.internals.hub.specs()).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('worker entry', () => {
     });
 
     it('releases the Comlink proxy of the listener on unsubscribe, so the main thread\'s end of it is finalized', async () => {
-      const { engine, remote } = startOverChannel();
+      const { engine, remote } = await startOverChannel();
       const messages: unknown[] = [];
       let finalized = 0;
       const listener = Object.assign((message: unknown) => { messages.push(message); }, { [Comlink.finalizer]: () => { finalized += 1; } });
@@ -81,19 +81,65 @@ describe('worker entry', () => {
     });
 
     it('returns non-OK answers as data across the channel', async () => {
-      const { remote } = startOverChannel();
+      const { remote } = await startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });
       expect(await remote.signIn('ann@example.com', 'bad')).toMatchObject({ ok: false, status: 401, body: { error: 'Unauthorized' } });
     });
 
     it('forwards online and offline events to the engine', async () => {
-      const { client, events } = startOverChannel();
+      const { client, events } = await startOverChannel();
       const connection = client.view({ view: 'connection' });
       await vi.waitFor(() => { expect(connection.mirror.ready).toBe(true); });
       events.dispatchEvent(new Event('offline'));
       await vi.waitFor(() => { expect((connection.mirror.getSnapshot(SELF_KEY) as ConnectionView).online).toBe(false); });
       events.dispatchEvent(new Event('online'));
       await vi.waitFor(() => { expect((connection.mirror.getSnapshot(SELF_KEY) as ConnectionView).online).toBe(true); });
+    });
+  });
+
+  describe('boot (the worker loads the engine code with import())', () => {
+    /** The worker's global as boot sees it: port1 of a channel, started as a worker's global always is. */
+    function worker() {
+      const { port1, port2 } = new MessageChannel();
+      cleanups.push(() => { port1.close(); port2.close(); });
+      return { scope: Object.assign(port1, { reportError: vi.fn() }), page: port2 };
+    }
+    const testCode = async (): Promise<EngineCode> => {
+      const code = await loadEngineCode();
+      const backend = createFakeBackend();
+      return { ...code, createProductionEngine: () => code.createProductionEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage: createMemoryStorage(), logger: createTestLogger() }) };
+    };
+
+    it('holds the calls the page makes while the engine code loads, and answers them in order once it is there', async () => {
+      const { scope, page } = worker();
+      let release!: (code: EngineCode) => void;
+      const booted = boot(scope, () => new Promise((resolve) => { release = resolve; }));
+      scope.start();
+      const remote = Comlink.wrap<EngineApi>(page);
+      const answers: string[] = [];
+      const offline = remote.setOnline(false).then(() => { answers.push('setOnline'); });
+      const messages: Array<{ type: string; entries?: Record<string, unknown> }> = [];
+      const subscribed = remote.subscribe({ view: 'connection' }, Comlink.proxy((m: unknown) => { messages.push(m as never); }) as unknown as ViewListener)
+        .then((id) => { answers.push('subscribe'); return id; });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(answers).toEqual([]);
+      release(await testCode());
+      const engine = (await booted)!;
+      cleanups.push(async () => { remote[Comlink.releaseProxy](); await engine.dispose(); });
+      await Promise.all([offline, subscribed]);
+      expect(answers).toEqual(['setOnline', 'subscribe']);
+      // the view opened after going offline: its snapshot already says so
+      await vi.waitFor(() => { expect(messages[0]).toMatchObject({ type: 'snapshot' }); });
+      expect((messages[0]!.entries![SELF_KEY] as ConnectionView).online).toBe(false);
+    });
+
+    it('reports an error on the worker, as a script that failed to load does, when the engine code cannot load', async () => {
+      const { scope } = worker();
+      const error = new TypeError('Failed to fetch dynamically imported module');
+      const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      expect(await boot(scope, () => Promise.reject(error))).toBeNull();
+      expect(scope.reportError).toHaveBeenCalledWith(error);
+      quiet.mockRestore();
     });
   });
 });
