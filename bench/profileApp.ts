@@ -2,7 +2,9 @@
 // fresh profile (cold), relaunches Chromium on it (warm) and traces the warm
 // reopen, or with `cold` the sign-in itself, then prints per thread (the page's
 // main thread, the engine worker) the functions with the most self and total
-// time and the long tasks. `node --import tsx bench/profileApp.ts [cold|warm]`.
+// time and the long tasks, and what V8's code cache did for each script.
+// `node --import tsx bench/profileApp.ts [cold|warm]`; REOPENS=n reopens n times
+// before the traced warm reopen.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +14,14 @@ import { startStoreyServer } from '../server/app.js';
 import { buildApp, launchProfile } from './lib/browser.js';
 import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
 import { fmt } from './lib/report.js';
-import { linkParents, longTaskBreakdown, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
+import { codeCacheUse, moduleEvaluations, linkParents, longTaskBreakdown, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
 
 const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
 const TOP = Number(process.env.TOP ?? 30);
 /** functions named per long task */
 const TASK_TOP = Number(process.env.TASK_TOP ?? 12);
+/** warm: reopens before the traced one (V8 reuses a code cache from the third load of a script on) */
+const REOPENS = Number(process.env.REOPENS ?? 0);
 
 async function settle(page: Page): Promise<void> {
   for (;;) {
@@ -81,6 +85,12 @@ try {
   await settle(page);
   if (phase === 'warm') {
     await page.waitForTimeout(6_000);
+    for (let i = 0; i < REOPENS; i++) {
+      await context.close();
+      ({ context, page } = await open(profile));
+      await page.goto(server.url);
+      await settle(page);
+    }
     await context.close();
     ({ context, page } = await open(profile));
     await page.goto('about:blank');
@@ -112,6 +122,14 @@ try {
     ];
     console.log('\nwarm start-up, ms after navigation:');
     for (const [name, at] of steps.filter((s): s is [string, number] => s[1] !== null).sort((a, b) => a[1] - b[1])) console.log(`  ${fmt(at).padStart(7)}  ${name}`);
+  }
+  if (nav) {
+    console.log(`\nscripts compiled (load ${REOPENS + (phase === 'warm' ? 2 : 1)} of this profile): compile ms (thread CPU ms), code cache bytes reused, bytes made anew (CPU ms); made anew = none reused`);
+    for (const c of codeCacheUse(events, nav)) {
+      console.log(`  ${c.thread.padEnd(24)} ${c.script.padEnd(44)} ${fmt(c.compileMs).padStart(7)} (${fmt(c.compileCpuMs)})  ${String(c.consumed ?? '–').padStart(8)}  ${String(c.produced ?? '–').padStart(8)} (${fmt(c.cacheCpuMs)})`);
+    }
+    console.log('module graphs evaluated: ms after navigation, wall ms (thread CPU ms)');
+    for (const m of moduleEvaluations(events, nav).filter((x) => x.ms >= 1)) console.log(`  ${m.thread.padEnd(24)} ${fmt(m.at).padStart(7)}  ${fmt(m.ms)} (${fmt(m.cpuMs)})`);
   }
   if (phase === 'warm' && nav && probe.savedSnapshotAt !== null) {
     const until = nav.ts + probe.savedSnapshotAt * 1000;

@@ -163,6 +163,66 @@ export function startupSteps(events: TraceEvent[], nav: TraceEvent): Array<[stri
   return steps.filter((s): s is [string, number] => s[1] !== null);
 }
 
+export interface ScriptCompile {
+  thread: string;
+  /** the script's file name */
+  script: string;
+  compileMs: number;
+  /** of compileMs, the thread's own CPU time (the rest it waited for a core) */
+  compileCpuMs: number;
+  /** thread CPU time spent making a code cache for it */
+  cacheCpuMs: number;
+  /** bytes of V8 code cache used for it (classic scripts say so; module scripts do not report it) */
+  consumed: number | null;
+  /** bytes of code cache V8 made for it after this load: a script with a cache to reuse makes none */
+  produced: number | null;
+}
+
+/**
+ * Each script of the page's origin compiled after `nav` on each thread (the page, its workers, the service
+ * worker) and what V8's code cache did for it: a warm load that reuses the cache compiles from it and
+ * makes no new one; a script that makes one on every load (the engine worker's, docs/bench.md) reuses none.
+ */
+export function codeCacheUse(events: TraceEvent[], nav: TraceEvent): ScriptCompile[] {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  const origin = new URL(String((nav.args?.data as { documentLoaderURL?: string } | undefined)?.documentLoaderURL)).origin;
+  const out = new Map<string, ScriptCompile>();
+  for (const e of events) {
+    if (e.ts < nav.ts || !/^v8\.(compile|compileModule|produceCache|produceModuleCache)$/.test(e.name)) continue;
+    const data = (e.args?.data ?? {}) as { url?: string; consumedCacheSize?: number; producedCacheSize?: number };
+    if (!data.url?.startsWith(origin)) continue;
+    const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
+    const script = data.url.slice(origin.length + 1) || '/';
+    const key = `${thread}|${script}`;
+    const row = out.get(key) ?? { thread, script, compileMs: 0, compileCpuMs: 0, cacheCpuMs: 0, consumed: null, produced: null };
+    const cpu = ((e as { tdur?: number }).tdur ?? 0) / 1000;
+    if (e.name.startsWith('v8.produce')) {
+      row.produced = (row.produced ?? 0) + (data.producedCacheSize ?? 0);
+      row.cacheCpuMs += cpu;
+    } else {
+      row.compileMs += (e.dur ?? 0) / 1000;
+      row.compileCpuMs += cpu;
+      if (data.consumedCacheSize) row.consumed = (row.consumed ?? 0) + data.consumedCacheSize;
+    }
+    out.set(key, row);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The module evaluations (a module graph's top-level code) on each thread after `nav`, in order: wall ms and the
+ * thread's CPU ms. On a loaded machine the CPU time is what the code costs; the wall time adds the wait for a core.
+ */
+export function moduleEvaluations(events: TraceEvent[], nav: TraceEvent): Array<{ thread: string; at: number; ms: number; cpuMs: number }> {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  return events
+    .filter((e) => e.ts >= nav.ts && e.name === 'v8.evaluateModule')
+    .sort((a, b) => a.ts - b.ts)
+    .map((e) => ({ thread: names.get(`${e.pid}:${e.tid}`) ?? '', at: (e.ts - nav.ts) / 1000, ms: (e.dur ?? 0) / 1000, cpuMs: ((e as { tdur?: number }).tdur ?? 0) / 1000 }));
+}
+
 /** Timeline events whose time a long task's breakdown names (forced ones show up inside FunctionCall too). */
 const PHASES = new Set([
   'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'EventDispatch', 'ParseHTML', 'EvaluateScript', 'v8.compile',
