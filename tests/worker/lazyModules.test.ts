@@ -13,7 +13,7 @@ import { lazyLoadError, lazyModule } from '../../src/worker/lazyModule.js';
 import { loadRouting } from '../../src/worker/views/routeView.js';
 import { loadReports } from '../../src/worker/reports/lazyReports.js';
 import {
-  collect, createTestEngine, feedLocation, organizationScope, wireDesk, wireOrganization, type TestLogger,
+  collect, createTestEngine, feedLocation, organizationScope, TWO_FLOORS_BY_LIFT, wireOrganization, type TestLogger,
 } from './engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
@@ -23,12 +23,6 @@ let logger: TestLogger;
 beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
 afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
 
-const lift = (id: string, floor: string, target: string) => ({ id, type: 'portal', subtype: 'elevator', name: 'Lift', parent_id: floor, x: 10, y: 0, targets: [target] });
-const ASSETS = [
-  wireDesk('d1', 'f1', { name: 'Desk 1.1', x: 4, y: 3, data_providers: [] }),
-  { id: 'r2', type: 'room', subtype: 'meeting', name: 'Aurora', parent_id: 'f2', x: 10, y: 8, data_providers: [] },
-  lift('l1', 'f1', 'l2'), lift('l2', 'f2', 'l1'),
-];
 const ROUTE: ViewSpec = { view: 'route', from: { kind: 'asset', id: 'd1' }, to: { kind: 'asset', id: 'r2' } };
 const SEARCH: ViewSpec = { view: 'search', query: 'aurora' };
 const REQUEST: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: { from: '2025-01-13', to: '2025-01-14' } };
@@ -36,7 +30,7 @@ const REPORT: ViewSpec = { view: 'report', report: REQUEST };
 
 function setup(modules: Partial<ModuleLoaders> = {}) {
   ({ engine, logger } = createTestEngine({ modules }));
-  feedLocation(engine, ASSETS, []);
+  feedLocation(engine, TWO_FLOORS_BY_LIFT, []);
   engine.internals.sink.apply({ scope: organizationScope, changes: [{ collection: 'organizations', kind: 'modified', data: { ...wireOrganization(), config: { wayfindingEnabled: true } } }] });
 }
 

@@ -45,6 +45,16 @@ export const wireFloor = (id: string, extra: Record<string, unknown> = {}) => ({
 export const wireDesk = (id: string, floorId: string, extra: Record<string, unknown> = {}) => ({
   id, type: 'shape', subtype: 'desk', name: `Desk ${id}`, parent_id: floorId, x: 1, y: 2, data_providers: [`s-${id}`], ...extra,
 });
+/** A lift on `floorId` leading to the portal `target`. */
+export const wireLift = (id: string, floorId: string, target: string) => ({
+  id, type: 'portal', subtype: 'elevator', name: 'Lift', parent_id: floorId, x: 10, y: 0, targets: [target],
+});
+/** A desk on f1 and a meeting room on f2, joined by a lift: the smallest location a route crosses floors in. */
+export const TWO_FLOORS_BY_LIFT = [
+  wireDesk('d1', 'f1', { name: 'Desk 1.1', x: 4, y: 3, data_providers: [] }),
+  { id: 'r2', type: 'room', subtype: 'meeting', name: 'Aurora', parent_id: 'f2', x: 10, y: 8, data_providers: [] },
+  wireLift('l1', 'f1', 'l2'), wireLift('l2', 'f2', 'l1'),
+];
 export const wireOccupancySensor = (id: string, time: number, value: number, validFor = 3_600_000) => ({
   id, type: 'occupancy', last_measurement: { time, valid_for: validFor, value },
 });

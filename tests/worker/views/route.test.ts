@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type RouteView } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import {
-  collect, createTestEngine, feedLocation, locationScope, organizationScope, wireDesk, wireOrganization,
+  collect, createTestEngine, feedLocation, locationScope, organizationScope, TWO_FLOORS_BY_LIFT, wireLift, wireOrganization,
 } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
@@ -11,16 +11,10 @@ let engine: Engine;
 beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
 afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
 
-const lift = (id: string, floor: string, target: string) => ({ id, type: 'portal', subtype: 'elevator', name: 'Lift', parent_id: floor, x: 10, y: 0, targets: [target] });
-const ASSETS = [
-  wireDesk('d1', 'f1', { name: 'Desk 1.1', x: 4, y: 3, data_providers: [] }),
-  { id: 'r2', type: 'room', subtype: 'meeting', name: 'Aurora', parent_id: 'f2', x: 10, y: 8, data_providers: [] },
-  lift('l1', 'f1', 'l2'), lift('l2', 'f2', 'l1'),
-];
 
 function setup(wayfinding = true) {
   ({ engine } = createTestEngine());
-  feedLocation(engine, ASSETS, []);
+  feedLocation(engine, TWO_FLOORS_BY_LIFT, []);
   engine.internals.sink.apply({ scope: organizationScope, changes: [{ collection: 'organizations', kind: 'modified', data: { ...wireOrganization(), config: { wayfindingEnabled: wayfinding } } }] });
 }
 
@@ -50,7 +44,7 @@ describe('route view', () => {
   it('follows live changes: a lift that no longer leads there leaves no route', async () => {
     setup();
     const entry = await route();
-    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', data: { ...lift('l1', 'f1', 'l2'), targets: [] } }] });
+    engine.internals.sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', data: { ...wireLift('l1', 'f1', 'l2'), targets: [] } }] });
     engine.internals.hub.flush();
     expect(entry()).toMatchObject({ status: 'noRoute', steps: [] });
   });
