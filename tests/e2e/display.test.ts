@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { WireAsset } from '../../src/shared/rest.js';
+import { setLocationToMidday } from '../helpers/localTime.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
@@ -49,6 +50,8 @@ beforeAll(async () => {
   viewer = await serveViewer(await buildViewer(), proxy.url);
   const { store, seed } = server.server;
   locationId = seed.locationIds[0]!;
+  // the display offers only lengths that end by the local day's end: mid-day there, every length fits at any hour the suite runs
+  setLocationToMidday(server, locationId);
   const location = store.locations.get(locationId)!;
   const firstFloor = store.assets.get(location.buildings[0]!)!.floors![0]!;
   room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === firstFloor
