@@ -5,7 +5,7 @@ import { SELF_KEY, type AssetDetail, type DrawState, type FloorViewMeta } from '
 import { DEFAULT_LAYERS, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH, type MapLayer } from '../../src/shared/constants.js';
 import { MSG } from '../../src/shared/messages.js';
 import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
-import type { ViewMirror } from '../../src/ui/engine/viewMirror.js';
+import { createViewMirror, type ViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { STATUS_MARK_MIN_ZOOM } from '../../src/ui/lib/statusMark.js';
 import { AppContext } from '../../src/ui/hooks/appContext.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
@@ -414,6 +414,71 @@ describe('FloorViewer', () => {
       const dialog = await openedPopup();
       fireEvent.click(within(dialog).getByRole('button', { name: '▲ Agree (2)' }));
       await waitFor(() => expect(engine.vote).toHaveBeenCalledWith('v1', 1));
+    });
+  });
+
+  describe('the painted floor (index.html painted the saved floor before the app ran)', () => {
+    let picture: HTMLElement | null = null;
+    afterEach(() => {
+      picture?.remove();
+      delete window.__storeyPainted;
+    });
+
+    /** The picture of floor f1 with a room and a co-worker on it, and a click made on the room before the app was ready. */
+    function paint(): void {
+      picture = document.createElement('div');
+      picture.className = 'painted';
+      picture.setAttribute('aria-hidden', 'true');
+      picture.innerHTML = '<svg class="floor-svg"><g class="asset asset-room" data-painted-asset="r1"></g><g class="asset asset-employee" data-painted-asset="e9"></g></svg>';
+      document.body.append(picture);
+      window.__storeyPainted = { floorId: 'f1', view: null, clicked: 'r1' };
+    }
+
+    /** The viewer over a floor mirror fed by hand, as the worker's messages would feed it. */
+    function renderPainted(first: { entries: Record<string, DrawState>; fromCache: boolean }) {
+      const world = signedInWorld();
+      world['asset:r1'] = { entries: { [SELF_KEY]: detail(room('r1')) }, meta: null };
+      const engine = createFakeEngine(world);
+      const mirror = createViewMirror<DrawState, FloorViewMeta>();
+      mirror.apply({ type: 'snapshot', version: 1, entries: first.entries, meta: floorMeta({ fromCache: first.fromCache }) });
+      const app = { session: sessionView(), rooms: engine.client.view({ view: 'rooms' }).mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
+      render(
+        <EngineContext.Provider value={engine.client}>
+          <AppContext.Provider value={app}>
+            <FloorViewer mirror={mirror} layers={DEFAULT_LAYERS} imagePolicy={policy} openId={null} paint={{ userId: 'u1', floorId: 'f1' }} />
+          </AppContext.Provider>
+        </EngineContext.Provider>,
+      );
+      return mirror;
+    }
+
+    const frames = () => act(() => new Promise((done) => setTimeout(done, 350)));
+
+    it('stays, with the click kept, while the saved data lacks a room it shows, and opens that room once it comes', async () => {
+      paint();
+      // a reopen before the floor's own part was saved: only a co-worker placed on the floor, no room
+      const mirror = renderPainted({ entries: { e1: draw('e1', { kind: 'employee', name: 'Grace', layers: ['co-workers'], statusKind: 'none', status: null }) }, fromCache: true });
+      await frames();
+      expect(picture!.isConnected).toBe(true);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(window.__storeyPainted?.clicked).toBe('r1');
+
+      // the room comes (the rest of the saved location, or live data); the co-worker of the picture need not
+      act(() => void mirror.apply({ type: 'patch', version: 2, upserted: { r1: room('r1') }, removed: [] }));
+      const dialog = await openedPopup();
+      expect(within(dialog).getByRole('heading', { name: 'Room r1' })).toBeTruthy();
+      expect(picture!.isConnected).toBe(false);
+      expect(window.__storeyPainted?.clicked).toBeNull();
+    });
+
+    it('gives way to live data even without an asset it shows, and a click on an asset gone since opens nothing', async () => {
+      paint();
+      renderPainted({ entries: { d1: draw('d1') }, fromCache: false });
+      await waitFor(() => expect(picture!.isConnected).toBe(false));
+      await frames();
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(window.__storeyPainted?.clicked).toBeNull();
+      expect(screen.getByRole('button', { name: 'Desk Desk d1, free' })).toBeTruthy();
     });
   });
 

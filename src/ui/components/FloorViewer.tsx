@@ -21,7 +21,7 @@ import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
-import { dropPainted, isPainted, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
+import { dropPainted, isPainted, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
 import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
@@ -180,12 +180,39 @@ export function FloorViewer(props: FloorViewerProps) {
     keyboard.syncTabStop();
     layoutLabels();
     paintLater();
-    if (!floorId) return;
+    takeOverPainted();
+  };
+  // the painted picture goes, and a click made on it opens its popup, once the floor behind it is whole:
+  // every message applied and drawn, and, while the data is saved, every asset the picture shows there
+  // (saved data can hold less of the floor than the picture: a reopen before the floor's part was written
+  // draws only what the shared part places on it until the rest or live data comes)
+  const takeOver = useRef(false);
+  const takeOverPainted = () => {
+    if (!floorId || !paintedPending()) return;
+    const drawing = !mirror.ready || !mirror.settled || reveal.pending() > 0;
+    if (drawing || (mirror.getMeta()?.fromCache && !paintedCovered(floorId, (id) => mirror.getSnapshot(id) !== undefined))) {
+      // looked at again after the next frame while it draws, and on every later change of the floor
+      if (drawing) scheduleTakeOver();
+      return;
+    }
     dropPainted();
     // a click on an asset of the painted floor, made before the viewer was ready, opens its popup now
     const clicked = takePaintedClick(floorId);
     if (clicked && mirror.getSnapshot(clicked)) openAsset(clicked, svgRef.current ? assetElement(svgRef.current, clicked) : null);
   };
+  const takeOverLatest = useRef(takeOverPainted);
+  useLayoutEffect(() => {
+    takeOverLatest.current = takeOverPainted;
+  });
+  const scheduleTakeOver = () => {
+    if (takeOver.current) return;
+    takeOver.current = true;
+    afterNextFrame(() => {
+      takeOver.current = false;
+      takeOverLatest.current();
+    });
+  };
+  useEffect(() => mirror.subscribeAll(() => { if (paintedPending()) scheduleTakeOver(); }), [mirror]);
   const fromCache = !!meta?.fromCache;
   useEffect(() => {
     if (ready && !fromCache) paintLater();

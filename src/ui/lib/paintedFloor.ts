@@ -124,6 +124,34 @@ export function takePaintedClick(floorId: string): string | null {
   return id;
 }
 
+/** Whether the painted floor still waits for the viewer: the picture is up, or a click made on it is not opened yet. */
+export function paintedPending(): boolean {
+  return isPainted() || !!window.__storeyPainted?.clicked;
+}
+
+/** the floor's own assets the picture shows, read once per picture (it does not change) */
+let shown: { picture: Element; ids: string[] } | null = null;
+/** what comes and goes on a floor by itself: people, tags, tickets and voices may have moved or closed since the picture */
+const FIXED_ASSETS = '[data-painted-asset]:not(.asset-employee, .asset-auto_tag, .asset-ticket, .asset-voice)';
+
+/**
+ * Whether the viewer has every fixed asset the picture shows of this floor
+ * (rooms, desks, zones, the outline…), and the one clicked on it: saved data
+ * may hold less than the picture (docs/ui.md "Painted floor"), and the picture
+ * stays rather than give way to a floor that lacks them.
+ */
+export function paintedCovered(floorId: string, has: (id: string) => boolean): boolean {
+  const handoff = window.__storeyPainted;
+  if (!handoff || handoff.floorId !== floorId) return true;
+  if (handoff.clicked && !has(handoff.clicked)) return false;
+  const picture = document.querySelector('body > .painted');
+  if (!picture) return true;
+  if (shown?.picture !== picture) {
+    shown = { picture, ids: [...picture.querySelectorAll(FIXED_ASSETS)].map((el) => el.getAttribute('data-painted-asset')!) };
+  }
+  return shown.ids.every(has);
+}
+
 /** How long the picture may stay over an app that has started: past it the app shows what it has. */
 export const PAINTED_MAX_MS = 10_000;
 
