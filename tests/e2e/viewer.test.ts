@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
+import { awayFromMiddayZone, setLocationToMidday } from '../helpers/localTime.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
@@ -87,9 +88,11 @@ beforeAll(async () => {
   server = await startTestServer({ simulate: true });
   proxy = await createApiProxy(server.url);
   viewer = await serveViewer(await buildViewer(), proxy.url);
+  // the first location at mid-day and the browser six hours away: times are the location's, named,
+  // and neither day turns while the test runs, whatever the hour (a booking made at 23:59 shows its weekday at 00:00)
+  setLocationToMidday(server, server.server.seed.locationIds[0]!);
   browser = await launchChromium();
-  // the browser sits in New York, the location in Helsinki: times are the location's, named
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York', locale: 'en-GB' });
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: awayFromMiddayZone(), locale: 'en-GB' });
   page = await context.newPage();
   // browser-side failures belong in the test output
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -213,10 +216,16 @@ describe('viewer in Chromium', () => {
     await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
     expect(await room.getAttribute('data-status-kind')).toBe('booked');
     expect(await room.getAttribute('data-status')).toMatch(/reserved/);
-    // the booking in the location's wall-clock time (Helsinki), named, as the browser sits in New York
+    // the booking in the location's wall-clock time, named, as the browser sits six hours away
     const now = dialog.locator('dt', { hasText: /^Now$/ }).locator('xpath=following-sibling::dd[1]');
     await expect.poll(() => now.innerText(), { timeout: 3000 }).toMatch(/E2E planning$/);
-    const started = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: server.server.store.locations.get(locationId())!.timezone }).format(Math.floor(booked / 60_000) * 60_000);
+    // the booking the server holds, made at the minute of the click (the minute may turn while the click is handled)
+    const { store } = server.server;
+    const reservation = store.assets.get(id)!.data_providers.map((s) => store.sensors.get(s)!).find((s) => s.type === 'reservation')!;
+    const event = ((reservation.last_measurement?.events ?? []) as ReservationEvent[]).find((e) => e.subject === 'E2E planning')!;
+    expect(event.start).toBeGreaterThanOrEqual(Math.floor(booked / 60_000) * 60_000);
+    expect(event.start).toBeLessThanOrEqual(Date.now());
+    const started = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: store.locations.get(locationId())!.timezone }).format(event.start);
     const slot = await now.innerText();
     expect(slot.startsWith(started)).toBe(true);
     expect(slot).toMatch(/^\d{2}:\d{2}\s*[–-]\s*\d{2}:\d{2} \S+ E2E planning$/);
