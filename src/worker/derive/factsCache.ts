@@ -54,24 +54,21 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
     options.onExpired(id);
   }
 
-  function derive(id: Id): AssetFacts | null {
-    const asset = store.assets.get(id);
-    if (!asset) return null;
-    const prev = stale.has(id) ? cache.get(id) : undefined;
-    stale.delete(id);
-    // one plain object literal: spreading the context into a new object with the store cost a quarter of a
-    // refreshed desk's derivation (issue 14)
-    const c = options.context();
-    const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
-    // the record itself was replaced: nothing of the old facts stands
-    return prev && prev.asset === asset ? refreshFacts(prev, ctx) : computeFacts(asset, ctx);
-  }
-
   return {
     get(id) {
-      if (cache.has(id) && !stale.has(id)) return cache.get(id)!;
-      const facts = derive(id);
-      if (facts === null && !store.assets.has(id)) { cache.delete(id); return null; }
+      // one lookup per map on the way (a live load gets thousands of refreshed desks a flush, issue 14)
+      const hit = cache.get(id);
+      const refreshing = hit !== undefined && stale.has(id);
+      if (hit !== undefined && !refreshing) return hit;
+      if (refreshing) stale.delete(id);
+      const asset = store.assets.get(id);
+      if (!asset) { cache.delete(id); return null; }
+      // one plain object literal: spreading the context into a new object with the store cost a quarter of a
+      // refreshed desk's derivation (issue 14)
+      const c = options.context();
+      const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
+      // the record itself was replaced: nothing of the old facts stands
+      const facts = refreshing && hit && hit.asset === asset ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
       cache.set(id, facts);
       const key = RECHECK_KEY_PREFIX + id;
       if (facts?.nextChangeAt != null) {
