@@ -17,6 +17,7 @@ export interface StoreDelta {
   values: Set<Id>;
   /** assets of which only heartbeats arrived (battery, last communication) */
   beats: Set<Id>;
+  /** sensors whose records or location values changed: their assets are placed by them after the batch */
   sensors: Set<Id>;
   /** buildings, floors, locations or organizations changed */
   structure: boolean;

@@ -41,7 +41,9 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   sensor.value = value.value;
   if (value.battery_level !== null) sensor.last_status = { battery_level: value.battery_level };
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
-  delta.sensors.add(sensorId);
+  // a location value places its assets (again after the batch, when it replaced one of the same time);
+  // other readings place nothing, and are not walked again after the batch
+  if (sensor.type === 'location') delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
   const fed = store.assetsBySensor.get(sensorId);
   if (!fed) return;
@@ -82,7 +84,6 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
   const battery = toNumOrNull(data.battery_level);
   if (battery !== null) sensor.last_status = { battery_level: battery };
-  delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
   for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.beats.add(assetId);

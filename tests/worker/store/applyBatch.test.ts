@@ -86,6 +86,15 @@ describe('store', () => {
       expect(delta.assets.has('e1')).toBe(true);
     });
 
+    it('moves an asset when a location value is replaced by another of the same time', () => {
+      const { store, apply } = loaded([employee('e1', 'f1')], [locationSensor('s-e1')]);
+      apply(measurement('s-e1', 'location', { time: T0, valid_for: 60_000, x: 5, y: 6, floor_id: 'f1' }));
+      const delta = apply(measurement('s-e1', 'location', { time: T0, valid_for: 60_000, x: 9, y: 2, floor_id: 'f2' }));
+      expect(store.assets.get('e1')).toMatchObject({ x: 9, y: 2, parent_id: 'f2' });
+      expect(floorIds(store, 'f2')).toEqual(['e1']);
+      expect(delta.assets.has('e1')).toBe(true);
+    });
+
     it('resolves a floor index of a location value in the asset\'s building', () => {
       const { store, apply } = loaded([employee('e1', 'f1')], [locationSensor('s-e1')]);
       apply(measurement('s-e1', 'location', { time: T0, x: 1, y: 1, floor: 1 }));
@@ -147,7 +156,8 @@ describe('store', () => {
       const { store, apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
       const delta = apply({ scope: locationScope, changes: [{ collection: 'heartbeats', kind: 'created', id: 's-d1', data: { sensor_id: 's-d1', time: T0 + 60_000, battery_level: 42 } }] });
       expect(store.sensors.get('s-d1')).toMatchObject({ last_communication_time: T0 + 60_000, last_status: { battery_level: 42 } });
-      expect(delta.sensors.has('s-d1')).toBe(true);
+      // a heartbeat places nothing: stored and marked for persistence, not walked again after the batch
+      expect(delta.sensors.has('s-d1')).toBe(false);
       expect(delta.persist.get('sensors')?.has('s-d1')).toBe(true);
       expect(delta.beats.has('d1')).toBe(true);
       expect(delta.assets.has('d1')).toBe(false);
