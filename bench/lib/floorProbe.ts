@@ -8,7 +8,7 @@
 export interface FloorFrame {
   /** ms since navigation start: the frame after the state was first seen (painted by then) */
   at: number;
-  /** drawn asset nodes (children of the viewer's assets layer) */
+  /** drawn asset nodes (children of the viewer's assets layer; the painted picture's data-painted-count) */
   count: number;
   /** the viewer's data-from-cache, or null while no floor viewer is shown */
   fromCache: boolean | null;
@@ -72,7 +72,9 @@ export const FLOOR_PROBE_SCRIPT = `(() => {
     }
     const svg = document.querySelector('svg.floor-svg');
     const layer = svg ? svg.querySelector('g.layer-assets') : null;
-    const count = layer ? layer.childElementCount : 0;
+    // the painted picture draws many assets in one path and says how many it draws
+    const painted = layer ? layer.getAttribute('data-painted-count') : null;
+    const count = layer ? (painted !== null ? Number(painted) : layer.childElementCount) : 0;
     const attr = svg ? svg.getAttribute('data-from-cache') : null;
     const fromCache = attr === 'true' ? true : attr === 'false' ? false : null;
     const key = count + '|' + fromCache;

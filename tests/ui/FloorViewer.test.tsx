@@ -429,9 +429,10 @@ describe('FloorViewer', () => {
       picture = document.createElement('div');
       picture.className = 'painted';
       picture.setAttribute('aria-hidden', 'true');
-      picture.innerHTML = '<svg class="floor-svg"><g class="asset asset-room" data-painted-asset="r1"></g><g class="asset asset-employee" data-painted-asset="e9"></g></svg>';
+      picture.innerHTML = '<svg class="floor-svg"><g class="layer-assets" data-painted-count="2"></g></svg>';
       document.body.append(picture);
-      window.__storeyPainted = { floorId: 'f1', view: null, clicked: 'r1' };
+      // the room is the floor's own; the co-worker e9, also on the picture, comes and goes
+      window.__storeyPainted = { floorId: 'f1', view: null, clicked: 'r1', fixed: ['r1'] };
     }
 
     /** The viewer over a floor mirror fed by hand, as the worker's messages would feed it. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   capturePainted, clearPainted, joinPaintEpoch, PAINTED_EPOCH_KEY, PAINTED_HTML_KEY, PAINTED_KEY, PAINTED_MAX_CHARS, readPainted,
-  SAVED_DATA_NOTICE, savePainted, takePaintedClick, takePaintedView,
+  SAVED_DATA_NOTICE, savePainted, takePaintedClick, takePaintedView, type PaintedPicture,
 } from '../../src/ui/lib/paintedFloor.js';
 
 const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
@@ -28,11 +28,16 @@ function screen(): HTMLElement {
     <main class="center"><div class="floor-viewer">
       <svg class="floor-svg" data-from-cache="false" role="application" aria-label="Floor plan of First">
         <g class="world" transform="translate(10 20) scale(12)" data-detail="false"><g><g class="layer-assets">
-          <g class="asset asset-room" data-asset-id="r1" role="button" tabindex="0" aria-label="Room Board &lt;b&gt;"><polygon points="0,0 4,0 4,3"></polygon>
+          <g class="asset asset-room" data-asset-id="r1" data-kind="room" role="button" tabindex="0" aria-label="Room Board &lt;b&gt;"><polygon points="0,0 4,0 4,3"></polygon>
             <text data-label-for="r1">Board &lt;img src=x onerror=alert(1)&gt;</text></g>
-          <g class="asset asset-floor_outline" data-asset-id="o1" role="img" aria-label="Outline"><polygon points="0,0 9,0 9,9"></polygon></g>
-          <g class="asset asset-desk" data-asset-id="d1" data-kind="desk" data-status="free" role="button" tabindex="-1" aria-label="Desk role=&quot;x&quot;"><rect x="1" y="1" width="1" height="1"></rect>
+          <g class="asset asset-floor_outline" data-asset-id="o1" data-kind="floor_outline" role="img" aria-label="Outline"><polygon points="0,0 9,0 9,9"></polygon></g>
+          <g class="asset asset-desk" data-asset-id="d1" data-kind="desk" data-status="free" role="button" tabindex="-1" aria-label="Desk role=&quot;x&quot;"><rect x="1" y="1" width="1" height="1" fill="#4caf50" stroke="#37474f"></rect>
             <path class="status-mark mark-free" d="M0,0" fill="none" pointer-events="none" aria-hidden="true"></path><text data-label-for="d1"> role="button" data-asset-id="z"</text></g>
+          <g class="asset asset-desk" data-asset-id="d2" data-kind="desk" role="button" tabindex="-1" aria-label="Desk 2"><rect x="5" y="5" width="1" height="2" fill="#4caf50" stroke="#37474f"></rect>
+            <text data-label-for="d2" data-collide="hidden">Desk 2 hidden by the layout</text></g>
+          <g class="asset asset-desk" data-asset-id="d3" data-kind="desk" role="button" tabindex="-1" aria-label="Desk 3"><rect x="7" y="1" width="1" height="1" fill="&quot;red" stroke="#37474f"></rect></g>
+          <g class="asset asset-employee" data-asset-id="e1" data-kind="employee" transform="translate(6 6)" role="button" aria-label="Ada"><circle r="0.7" fill="#1565c0"></circle>
+            <text data-label-for="e1">Ada</text></g>
         </g></g></g>
       </svg>
       <div class="map-notices"><div class="live-region" role="status"><span class="message">Booked.</span></div></div>
@@ -48,10 +53,20 @@ function screen(): HTMLElement {
   return root;
 }
 
-function store(html: string, patch: Record<string, unknown> = {}): void {
+const BASE = { userId: 'u1', floorId: 'f1', path: '/', search: '', view: VIEW, boxes: [], fixed: [] };
+
+function store(picture: string | PaintedPicture, patch: Record<string, unknown> = {}): void {
   joinPaintEpoch();
-  expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: innerWidth, h: innerHeight, view: VIEW, html })).toBe(true);
+  const taken = typeof picture === 'string' ? { html: picture } : picture;
+  expect(savePainted({ ...BASE, w: innerWidth, h: innerHeight, ...taken })).toBe(true);
   if (Object.keys(patch).length) localStorage.setItem(PAINTED_KEY, JSON.stringify({ ...readPainted(), ...patch }));
+}
+
+/** jsdom lays nothing out: the painted layer's user space → screen matrix, as Chromium would give it. */
+function layerScreenCTM(svg: SVGSVGElement, m: { a: number; b: number; c: number; d: number; e: number; f: number }): void {
+  const det = m.a * m.d - m.b * m.c;
+  const inverse = { a: m.d / det, b: -m.b / det, c: -m.c / det, d: m.a / det, e: (m.c * m.f - m.d * m.e) / det, f: (m.b * m.e - m.a * m.f) / det };
+  Object.assign(svg.querySelector('.layer-assets')!, { getScreenCTM: () => ({ ...m, inverse: () => inverse }) });
 }
 
 /** A fresh page load: the splash, then index.html's script; returns the page's body. */
@@ -74,8 +89,8 @@ afterEach(() => {
 
 describe('capturePainted', () => {
   it('keeps the floor as saved data, with the notice, and leaves out what the person did last time', () => {
-    const html = capturePainted(screen())!;
-    const page = new DOMParser().parseFromString(html, 'text/html').body.firstElementChild!;
+    const picture = capturePainted(screen())!;
+    const page = new DOMParser().parseFromString(picture.html, 'text/html').body.firstElementChild!;
     expect(page.className).toBe('painted');
     expect(page.getAttribute('aria-hidden')).toBe('true');
     expect(page.querySelector('svg.floor-svg')!.getAttribute('data-from-cache')).toBe('true');
@@ -87,13 +102,23 @@ describe('capturePainted', () => {
     expect(page.querySelector('input[type="checkbox"]')!.hasAttribute('checked')).toBe(true);
     expect(page.querySelector('[role="tabpanel"]')!.textContent).toBe('');
     expect(page.querySelector('#tab-people')!.getAttribute('aria-selected')).toBe('true');
-    // assets: named for index.html's script only, without their accessible names, roles and tab stops
-    expect(page.querySelectorAll('.layer-assets > g')).toHaveLength(3);
-    expect(page.querySelector('svg.floor-svg')!.querySelector('[data-asset-id], [role], [tabindex], [aria-label], [data-status]')).toBeNull();
-    expect([...page.querySelectorAll('[data-painted-asset]')].map((el) => el.getAttribute('data-painted-asset'))).toEqual(['r1', 'o1', 'd1']);
-    // status marks are hidden at this zoom: not kept; text from the server is never rewritten
+    // assets: drawn for painting, one path per look, without their accessible names, roles and tab stops
+    const layer = page.querySelector('.layer-assets')!;
+    expect(layer.getAttribute('data-painted-count')).toBe('6');
+    expect(page.querySelector('svg.floor-svg')!.querySelector('[data-asset-id], [role], [tabindex], [aria-label], [data-status], [data-label-for]')).toBeNull();
+    const desks = [...layer.querySelectorAll('g.asset-desk > path')].map((p) => [p.getAttribute('fill'), p.getAttribute('d')]);
+    // the two desks of one colour share a path; a colour with a quote in it stays one attribute value
+    expect(desks).toEqual([['#4caf50', 'M1,1h1v1h-1zM5,5h1v2h-1z'], ['"red', 'M7,1h1v1h-1z']]);
+    expect(layer.querySelector('g.asset-room > polygon, g.asset-room > path')!.getAttribute('d')).toBe('M0 0 4 0 4 3z');
+    // the co-worker is more than plain shapes: kept as drawn, named for index.html's script only
+    expect([...layer.querySelectorAll('[data-painted-asset]')].map((el) => el.getAttribute('data-painted-asset'))).toEqual(['e1']);
+    expect(layer.querySelector('[data-painted-asset="e1"]')!.getAttribute('transform')).toBe('translate(6 6)');
+    // the boxes a click is found by (not the outline's, not the one kept as drawn), and the floor's own assets
+    expect(picture.boxes).toEqual([['r1', 0, 0, 4, 3], ['d1', 1, 1, 2, 2], ['d2', 5, 5, 6, 7], ['d3', 7, 1, 8, 2]]);
+    expect(picture.fixed).toEqual(['r1', 'o1', 'd1', 'd2', 'd3']);
+    // status marks are hidden at this zoom: not kept; labels the layout hid are not kept; text from the server is never rewritten
     expect(page.querySelector('.status-mark')).toBeNull();
-    expect(page.querySelector('[data-painted-asset="d1"] text')!.textContent).toBe(' role="button" data-asset-id="z"');
+    expect([...layer.querySelectorAll('text')].map((t) => t.textContent)).toEqual(['Board <img src=x onerror=alert(1)>', ' role="button" data-asset-id="z"', 'Ada']);
     expect(page.querySelector('header')!.hasAttribute('inert')).toBe(true);
   });
 
@@ -109,7 +134,7 @@ describe("index.html's script", () => {
     const body = reload();
     const painted = body.querySelector(':scope > .painted')!;
     expect(painted).not.toBeNull();
-    expect(painted.querySelectorAll('.layer-assets > g')).toHaveLength(3);
+    expect(painted.querySelector('.layer-assets')!.getAttribute('data-painted-count')).toBe('6');
     expect(painted.querySelector('text')!.textContent).toBe('Board <img src=x onerror=alert(1)>');
     expect(painted.querySelector('img')).toBeNull();
     // assistive technology hears that the app is starting on saved data
@@ -118,14 +143,44 @@ describe("index.html's script", () => {
     expect(takePaintedView('f1')).toBe(false);
   });
 
-  it('keeps the last click on an asset for the viewer, once', () => {
+  it('keeps the last click on an asset for the viewer, once: the smallest box around the point, or the asset kept as drawn', () => {
     store(capturePainted(screen())!);
-    const root = reload();
-    const room = root.querySelector<SVGGElement>('[data-painted-asset="r1"] polygon')!;
-    room.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const body = reload();
+    const svg = body.querySelector<SVGSVGElement>('.painted svg.floor-svg')!;
+    const click = (target: Element, x: number, y: number) => target.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: x, clientY: y }));
+    // the picture's layer at 20× from (100, 50) on screen
+    const at = (x: number, y: number): [number, number] => [100 + 20 * x, 50 + 20 * y];
+    layerScreenCTM(svg, { a: 20, b: 0, c: 0, d: 20, e: 100, f: 50 });
+    const paths = svg.querySelectorAll('.layer-assets path');
+    click(paths[0]!, ...at(3, 2.5));
     expect(takePaintedClick('f0')).toBeNull();
     expect(takePaintedClick('f1')).toBe('r1');
     expect(takePaintedClick('f1')).toBeNull();
+    // a desk in the room is the desk
+    click(paths[0]!, ...at(1.5, 1.5));
+    expect(takePaintedClick('f1')).toBe('d1');
+    click(svg.querySelector('[data-painted-asset="e1"] circle')!, ...at(9, 9));
+    expect(takePaintedClick('f1')).toBe('e1');
+    // nothing there, or outside the floor: nothing kept
+    click(paths[0]!, ...at(20, 20));
+    click(body.querySelector('.painted header')!, ...at(3, 2.5));
+    expect(takePaintedClick('f1')).toBeNull();
+  });
+
+  it('hands over only well-formed boxes and ids from a record that storage could have changed', () => {
+    store(capturePainted(screen())!, {
+      boxes: ['r1', [1, 2, 3], [{ id: 'x' }, 0, 0, 9, 9], ['s', '0', 0, 9, 9], null, ['ok', 2.5, 2, 3.5, 3]],
+      fixed: ['r1', 7, { toString: 'x' }, null, 'd1'],
+    });
+    const body = reload();
+    const svg = body.querySelector<SVGSVGElement>('.painted svg.floor-svg')!;
+    layerScreenCTM(svg, { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 });
+    const path = svg.querySelector('.layer-assets path')!;
+    path.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: 1, clientY: 1 }));
+    expect(takePaintedClick('f1')).toBeNull();
+    path.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: 3, clientY: 2.5 }));
+    expect(takePaintedClick('f1')).toBe('ok');
+    expect(window.__storeyPainted!.fixed).toEqual(['r1', 'd1']);
   });
 
   it.each([
@@ -174,17 +229,17 @@ describe('savePainted', () => {
   it('writes nothing once another tab signed out, and nothing after its own sign-out', () => {
     joinPaintEpoch();
     localStorage.removeItem(PAINTED_EPOCH_KEY);
-    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: '<div></div>' })).toBe(false);
+    expect(savePainted({ ...BASE, w: 1, h: 1, html: '<div></div>' })).toBe(false);
     clearPainted({ signedOut: true });
-    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: '<div></div>' })).toBe(false);
+    expect(savePainted({ ...BASE, w: 1, h: 1, html: '<div></div>' })).toBe(false);
     expect(localStorage.getItem(PAINTED_KEY)).toBeNull();
   });
 
   it('does not write an unchanged screen again, and writes a changed one', () => {
-    const html = capturePainted(screen())!;
-    store(html);
+    const picture = capturePainted(screen())!;
+    store(picture);
     const first = readPainted()!.id;
-    const again = { userId: 'u1', floorId: 'f1', path: '/', search: '', w: innerWidth, h: innerHeight, view: VIEW, html };
+    const again = { ...BASE, w: innerWidth, h: innerHeight, ...picture };
     expect(savePainted(again)).toBe(true);
     expect(readPainted()!.id).toBe(first);
     expect(savePainted({ ...again, view: { ...VIEW, k: 13 } })).toBe(true);
@@ -194,7 +249,7 @@ describe('savePainted', () => {
 
   it('keeps no record larger than its bound, not even the older one', () => {
     store('<div class="painted" aria-hidden="true"></div>');
-    expect(savePainted({ userId: 'u1', floorId: 'f1', path: '/', search: '', w: 1, h: 1, view: VIEW, html: 'x'.repeat(PAINTED_MAX_CHARS + 1) })).toBe(false);
+    expect(savePainted({ ...BASE, w: 1, h: 1, html: 'x'.repeat(PAINTED_MAX_CHARS + 1) })).toBe(false);
     expect(localStorage.getItem(PAINTED_KEY)).toBeNull();
   });
 });

@@ -46,12 +46,12 @@ export function usePaintedFloor({ target, ready, viewport }: PaintedFloorOptions
       w: window.innerWidth, h: window.innerHeight, view: view(),
     };
     if (!spread) {
-      savePainted({ ...record, html: finishPainted(taken) });
+      savePainted({ ...record, ...finishPainted(taken) });
       return;
     }
     setTimeout(() => {
-      const html = finishPainted(taken);
-      setTimeout(() => savePainted({ ...record, html }), 0);
+      const picture = finishPainted(taken);
+      setTimeout(() => savePainted({ ...record, ...picture }), 0);
     }, 0);
   }, []);
 

@@ -7,7 +7,10 @@
 // and takes away that picture; index.html reads it (same keys, same build
 // id). docs/ui.md "Painted floor" says why it is safe.
 
+import { layerMarkup, readLayer, type PaintedBox, type PaintedPicture, type ReadLayer } from './paintedLayer.js';
 import type { Viewport } from './viewport.js';
+
+export type { PaintedBox, PaintedPicture } from './paintedLayer.js';
 
 /** localStorage key of the record (JSON, small); index.html's inline script reads the same one */
 export const PAINTED_KEY = 'storey:painted-floor';
@@ -15,7 +18,7 @@ export const PAINTED_KEY = 'storey:painted-floor';
 export const PAINTED_HTML_KEY = 'storey:painted-floor-html';
 /** localStorage key of the sign-in a record belongs to: removed at sign-out, so no record outlives it */
 export const PAINTED_EPOCH_KEY = 'storey:painted-epoch';
-export const PAINTED_VERSION = 1;
+export const PAINTED_VERSION = 2;
 /** A record larger than this is not kept (about 3 MB of UTF-16, well inside the origin's 10 MB quota). */
 export const PAINTED_MAX_CHARS = 1_500_000;
 /** The words the viewer shows over saved data; the painted floor shows the same. */
@@ -39,6 +42,10 @@ export interface PaintedRecord {
   view: Viewport;
   /** names this write: the markup starts with it and a newline, so a record is never paired with another write's markup */
   id: string;
+  /** the assets a click on the picture can open, by box (the picture draws many in one path) */
+  boxes: PaintedBox[];
+  /** the floor's own assets the picture shows: it stays until the viewer has them */
+  fixed: string[];
 }
 
 /** What index.html's script leaves for the app: whether it painted, and the asset a person clicked on it. */
@@ -46,6 +53,8 @@ export interface PaintedHandoff {
   floorId: string;
   view: Viewport | null;
   clicked: string | null;
+  /** the record's fixed assets, strings only */
+  fixed: string[];
 }
 
 declare global {
@@ -129,11 +138,6 @@ export function paintedPending(): boolean {
   return isPainted() || !!window.__storeyPainted?.clicked;
 }
 
-/** the floor's own assets the picture shows, read once per picture (it does not change) */
-let shown: { picture: Element; ids: string[] } | null = null;
-/** what comes and goes on a floor by itself: people, tags, tickets and voices may have moved or closed since the picture */
-const FIXED_ASSETS = '[data-painted-asset]:not(.asset-employee, .asset-auto_tag, .asset-ticket, .asset-voice)';
-
 /**
  * Whether the viewer has every fixed asset the picture shows of this floor
  * (rooms, desks, zones, the outline…), and the one clicked on it: saved data
@@ -144,12 +148,8 @@ export function paintedCovered(floorId: string, has: (id: string) => boolean): b
   const handoff = window.__storeyPainted;
   if (!handoff || handoff.floorId !== floorId) return true;
   if (handoff.clicked && !has(handoff.clicked)) return false;
-  const picture = document.querySelector('body > .painted');
-  if (!picture) return true;
-  if (shown?.picture !== picture) {
-    shown = { picture, ids: [...picture.querySelectorAll(FIXED_ASSETS)].map((el) => el.getAttribute('data-painted-asset')!) };
-  }
-  return shown.ids.every(has);
+  if (!document.querySelector('body > .painted')) return true;
+  return handoff.fixed.every(has);
 }
 
 /** How long the picture may stay over an app that has started: past it the app shows what it has. */
@@ -183,7 +183,7 @@ export function takePaintedView(floorId: string): boolean {
 const TRANSIENT = ['.popup-area > *', '.update-prompt', '.connection-banner', '.cache-indicator', '.live-region > *', '.drawing-floor'];
 /** Controls shown in the picture but not usable until the app is: inert (no focus, no click) */
 const INERT = ['.skip-links', 'header', 'aside', '.viewer-controls', '.playback-open'];
-/** Stands for the floor's SVG in the copy of the rest of the screen, replaced by its own markup. */
+/** Stands for the floor's assets in the copy of the rest of the screen, replaced by the picture's own. */
 const FLOOR_SLOT = 'painted-floor-slot';
 
 /** The picture's form controls show what the live ones hold (values live in properties, markup has attributes). */
@@ -205,7 +205,7 @@ function freezeForms(live: Element, copy: Element): void {
   }
 }
 
-/** A copy of the screen without the floor's SVG (a slot element in its place): a few hundred elements, not thousands. */
+/** A copy of the screen without the floor's assets (a slot element in their place): a few hundred elements, not thousands. */
 function copyAround(node: Node, floor: Element): Node {
   if (node === floor) return document.createElement(FLOOR_SLOT);
   const copy = node.cloneNode(false);
@@ -213,45 +213,24 @@ function copyAround(node: Node, floor: Element): Node {
   return copy;
 }
 
-/**
- * The floor's SVG as the browser serialises it (its own escaping: `"` and `&` in
- * attribute values, `<`, `>` and `&` in text), marked as saved data, with what the
- * picture does not need taken out by exact attribute patterns: the assets' names,
- * roles, tab stops and data attributes (the picture is hidden from assistive
- * technology; index.html's script says "Starting…" to it), and the status marks
- * when the zoom hides them. An asset keeps its id as data-painted-asset, which
- * only index.html's script reads. About half the markup to store, parse and style.
- */
-function floorMarkup(svgHtml: string, detail: boolean): string {
-  // start tags only: text (names from the server) is never rewritten
-  let html = svgHtml.replace(/<[a-zA-Z][^>]*>/g, (tag) =>
-    tag
-      .replace(/ (?:aria-label|role|tabindex|data-kind|data-status-kind|data-status|data-color|aria-hidden|pointer-events)="[^"]*"/g, '')
-      .replace(/ data-asset-id="/, ' data-painted-asset="')
-      .replace(/ data-from-cache="false"/, ' data-from-cache="true"'),
-  );
-  if (!detail) html = html.replace(/<path class="status-mark[^"]*"[^>]*><\/path>/g, '');
-  return html;
-}
-
-/** The screen as read in one task (takePainted): the rest of the screen's markup with a slot, and the floor's SVG as serialised. */
+/** The screen as read in one task (takePainted): the rest of the screen's markup with a slot, and the floor's assets as read. */
 export interface TakenScreen {
   around: string;
-  svg: string;
-  /** whether the zoom shows status marks */
-  detail: boolean;
+  layer: ReadLayer;
 }
 
 /**
  * Reads the screen for the painted floor: a copy of the app's own DOM (React's
  * output, so every server text is a text node and every attribute the app
  * set), with what was transient taken out, the saved-data notice put in; the
- * floor's SVG as the browser serialises it. Null when the screen has no floor.
+ * floor's assets read for a picture built for painting (lib/paintedLayer.ts).
+ * Null when the screen has no floor.
  */
 export function takePainted(root: HTMLElement): TakenScreen | null {
   const svg = root.querySelector('svg.floor-svg');
-  if (!svg) return null;
-  const copy = copyAround(root, svg) as HTMLElement;
+  const assets = svg?.querySelector('g.layer-assets');
+  if (!svg || !assets) return null;
+  const copy = copyAround(root, assets) as HTMLElement;
   freezeForms(root, copy);
   copy.querySelectorAll(TRANSIENT.join(',')).forEach((el) => el.remove());
   copy.querySelectorAll(INERT.join(',')).forEach((el) => el.setAttribute('inert', ''));
@@ -266,22 +245,27 @@ export function takePainted(root: HTMLElement): TakenScreen | null {
     note.textContent = SAVED_DATA_NOTICE;
     notices.prepend(note);
   }
+  // the floor's SVG is a picture now: hidden from assistive technology (the splash speaks), saved data
+  const floor = copy.querySelector('svg.floor-svg')!;
+  for (const name of ['role', 'aria-label', 'aria-roledescription', 'tabindex']) floor.removeAttribute(name);
+  floor.setAttribute('data-from-cache', 'true');
   const painted = document.createElement('div');
   painted.className = 'painted';
   painted.setAttribute('aria-hidden', 'true');
   painted.append(...copy.childNodes);
   const detail = svg.querySelector('g.world')?.getAttribute('data-detail') !== 'false';
-  return { around: painted.outerHTML, svg: svg.outerHTML, detail };
+  return { around: painted.outerHTML, layer: readLayer(assets, detail) };
 }
 
-/** The painted floor's markup from what was read (string work only: it may run in a task of its own). */
-export function finishPainted({ around, svg, detail }: TakenScreen): string {
+/** The painted floor's markup and its assets from what was read (string work only: it may run in a task of its own). */
+export function finishPainted({ around, layer }: TakenScreen): PaintedPicture {
   const [before, after] = around.split(`<${FLOOR_SLOT}></${FLOOR_SLOT}>`);
-  return `${before}${floorMarkup(svg, detail)}${after}`;
+  const { html, boxes, fixed } = layerMarkup(layer);
+  return { html: `${before}${html}${after}`, boxes, fixed };
 }
 
-/** `div.painted` markup of the screen (takePainted, then finishPainted), or null when it has no floor. */
-export function capturePainted(root: HTMLElement): string | null {
+/** `div.painted` markup of the screen and its assets (takePainted, then finishPainted), or null when it has no floor. */
+export function capturePainted(root: HTMLElement): PaintedPicture | null {
   const taken = takePainted(root);
   return taken ? finishPainted(taken) : null;
 }
@@ -309,11 +293,11 @@ export function savePainted(capture: PaintedCapture, storage: Storage | null = s
     // another tab signed out (or in as someone else) since this page joined: write nothing
     if (storage.getItem(PAINTED_EPOCH_KEY) !== epoch) return false;
     const { html, ...rest } = capture;
-    if (html.length > PAINTED_MAX_CHARS) {
+    const record: PaintedRecord = { v: PAINTED_VERSION, build: buildIdOf(document), epoch, id: '', ...rest };
+    if (html.length + JSON.stringify(record).length > PAINTED_MAX_CHARS) {
       clearPainted({}, storage);
       return false;
     }
-    const record: PaintedRecord = { v: PAINTED_VERSION, build: buildIdOf(document), epoch, id: '', ...rest };
     if (unchanged(storage, record, html)) return true;
     record.id = crypto.randomUUID();
     // a write cut short (the page closing) leaves a record and a markup of two writes: their ids differ
