@@ -23,9 +23,9 @@ export function assetPart(store: Store, asset: Asset): string {
 
 /** The cache part of a sensor: the part of the first asset on a floor it feeds. */
 export function sensorPart(store: Store, sensorId: Id): string {
-  for (const assetId of store.assetsBySensor.get(sensorId) ?? []) {
-    const asset = store.assets.get(assetId);
-    const part = asset ? assetPart(store, asset) : SHARED_PART;
+  // through the slots of the assets it feeds: every written sensor of a live load asks this (issue 14)
+  for (const slot of store.fedBy.get(sensorId) ?? []) {
+    const part = slot.record ? assetPart(store, slot.record) : SHARED_PART;
     if (part !== SHARED_PART) return part;
   }
   return SHARED_PART;

@@ -45,12 +45,14 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   // other readings place nothing, and are not walked again after the batch
   if (sensor.type === 'location') delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
-  const fed = store.assetsBySensor.get(sensorId);
+  // the assets it feeds as their slots: no set to walk and no lookup per asset (issue 14)
+  const fed = store.fedBy.get(sensorId);
   if (!fed) return;
   // a move re-indexes assets, so only then iterate over a copy
-  for (const assetId of sensor.type === 'location' ? [...fed] : fed) {
-    const asset = store.assets.get(assetId);
+  for (const slot of sensor.type === 'location' ? [...fed] : fed) {
+    const asset = slot.record;
     if (!asset) continue;
+    const assetId = slot.id;
     let changed = false;
     if (sensor.type === 'location' && newer) {
       placeAsset(store, asset, value);
@@ -100,9 +102,9 @@ function noteOccupancy(sensor: Sensor, value: MeasurementValue): void {
 
 /** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */
 function rememberValue(store: Store, sensorId: Id, value: MeasurementValue, newer: boolean): void {
-  const list = store.recentValues.get(sensorId) ?? [];
+  let list = store.recentValues.get(sensorId);
+  if (!list) store.recentValues.set(sensorId, (list = []));
   if (!newer && list[0]?.time === value.time) list[0] = value;
   else list.unshift(value);
   if (list.length > RECENT_VALUES_KEPT) list.length = RECENT_VALUES_KEPT;
-  store.recentValues.set(sensorId, list);
 }

@@ -3,6 +3,7 @@
 // place (no immer produce per change); views derive immutable state from it.
 
 import { isPrivacyZone } from '../../shared/rules/location.js';
+import { AssetMap, type AssetSlot } from './assetMap.js';
 import type {
   Asset, Building, ExternalObject, Floor, Id, Location, MeasurementValue, Notification, Organization, Sensor, User,
 } from '../../shared/types.js';
@@ -18,8 +19,8 @@ export interface Store {
   locations: Map<Id, Location>;
   buildings: Map<Id, Building>;
   floors: Map<Id, Floor>;
-  /** drawable assets (not buildings and floors, which live above) */
-  assets: Map<Id, Asset>;
+  /** drawable assets (not buildings and floors, which live above); slots of it are kept in step */
+  assets: AssetMap;
   sensors: Map<Id, Sensor>;
   externalObjects: Map<Id, ExternalObject>;
   users: Map<Id, User>;
@@ -32,6 +33,11 @@ export interface Store {
   floorOf: Map<Id, Id>;
   /** sensor id → ids of the assets it provides data for */
   assetsBySensor: Map<Id, Set<Id>>;
+  /**
+   * the same index as the assets' slots, in the same order: a live reading reaches the records it feeds
+   * through these, without a set to walk and a lookup per asset among thousands (issue 14)
+   */
+  fedBy: Map<Id, AssetSlot[]>;
   /** user id → ids of the assets that stand for that user (`config.user_id`, derived local assets) */
   assetsByUser: Map<Id, Set<Id>>;
   /** location tag (sensor) id → the user wearing it (`user.location_tag_id`) */
@@ -50,8 +56,8 @@ export interface Store {
 export function createStore(): Store {
   return {
     organizations: new Map(), locations: new Map(), buildings: new Map(), floors: new Map(),
-    assets: new Map(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
-    notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
+    assets: new AssetMap(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
+    notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(), fedBy: new Map(),
     assetsByUser: new Map(), userByTag: new Map(), tagOfUser: new Map(),
     recentValues: new Map(), myVotes: new Map(),
     locationId: null, organizationId: null,
@@ -99,6 +105,31 @@ function removeFrom(index: Map<Id, Set<Id>>, key: Id, value: Id) {
   if (set.size === 0) index.delete(key);
 }
 
+/** Links a sensor to an asset it feeds, in both forms of the sensor index. */
+function linkSensor(store: Store, sensorId: Id, assetId: Id) {
+  let ids = store.assetsBySensor.get(sensorId);
+  if (!ids) {
+    ids = new Set();
+    store.assetsBySensor.set(sensorId, ids);
+    store.fedBy.set(sensorId, []);
+  }
+  if (ids.has(assetId)) return;
+  ids.add(assetId);
+  store.fedBy.get(sensorId)!.push(store.assets.slot(assetId));
+}
+
+function unlinkSensor(store: Store, sensorId: Id, assetId: Id) {
+  const ids = store.assetsBySensor.get(sensorId);
+  if (!ids?.delete(assetId)) return;
+  if (ids.size === 0) {
+    store.assetsBySensor.delete(sensorId);
+    store.fedBy.delete(sensorId);
+    return;
+  }
+  const slots = store.fedBy.get(sensorId)!;
+  slots.splice(slots.findIndex((slot) => slot.id === assetId), 1);
+}
+
 /** The user an asset's config names (`config.user_id`), as the server's employee assets carry it. */
 export function configUserId(asset: Asset): Id | null {
   const raw = asset.config?.user_id;
@@ -120,9 +151,9 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
   // only to add it back would drop and rebuild that sensor's set on every live change (issue 14)
   const sensorIds = sensorIdsOf(asset);
   if (previous && previous !== asset) {
-    for (const s of sensorIdsOf(previous)) if (!sensorIds.includes(s)) removeFrom(store.assetsBySensor, s, asset.id);
+    for (const s of sensorIdsOf(previous)) if (!sensorIds.includes(s)) unlinkSensor(store, s, asset.id);
   }
-  for (const s of sensorIds) addTo(store.assetsBySensor, s, asset.id);
+  for (const s of sensorIds) linkSensor(store, s, asset.id);
   const previousUser = previous ? configUserId(previous) : null;
   const user = configUserId(asset);
   if (previousUser && previousUser !== user) removeFrom(store.assetsByUser, previousUser, asset.id);
@@ -134,7 +165,7 @@ export function unindexAsset(store: Store, asset: Asset): Id | null {
   const floor = store.floorOf.get(asset.id) ?? null;
   if (floor) { removeFrom(store.assetsByFloor, floor, asset.id); removeFrom(store.privacyZonesByFloor, floor, asset.id); }
   store.floorOf.delete(asset.id);
-  for (const s of sensorIdsOf(asset)) removeFrom(store.assetsBySensor, s, asset.id);
+  for (const s of sensorIdsOf(asset)) unlinkSensor(store, s, asset.id);
   const user = configUserId(asset);
   if (user) removeFrom(store.assetsByUser, user, asset.id);
   return floor;
@@ -146,10 +177,12 @@ export function reindexAll(store: Store): void {
   store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
+  store.fedBy.clear();
   store.assetsByUser.clear();
+  store.assets.dropEmptySlots();
   for (const asset of store.assets.values()) indexAsset(store, asset);
   for (const sensor of store.sensors.values()) {
-    if (sensor.asset_id && store.assets.has(sensor.asset_id)) addTo(store.assetsBySensor, sensor.id, sensor.asset_id);
+    if (sensor.asset_id && store.assets.has(sensor.asset_id)) linkSensor(store, sensor.id, sensor.asset_id);
   }
 }
 
@@ -157,9 +190,9 @@ export function reindexAll(store: Store): void {
 export function indexSensor(store: Store, sensor: Sensor, previous?: Sensor): void {
   if (previous?.asset_id && previous.asset_id !== sensor.asset_id) {
     const asset = store.assets.get(previous.asset_id);
-    if (!asset || !sensorIdsOf(asset).includes(sensor.id)) removeFrom(store.assetsBySensor, sensor.id, previous.asset_id);
+    if (!asset || !sensorIdsOf(asset).includes(sensor.id)) unlinkSensor(store, sensor.id, previous.asset_id);
   }
-  if (sensor.asset_id && store.assets.has(sensor.asset_id)) addTo(store.assetsBySensor, sensor.id, sensor.asset_id);
+  if (sensor.asset_id && store.assets.has(sensor.asset_id)) linkSensor(store, sensor.id, sensor.asset_id);
 }
 
 /** The sensors of an asset, by type, including a sensor that names the asset. */
@@ -195,6 +228,7 @@ export function clearLocationData(store: Store): void {
   store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
+  store.fedBy.clear();
   store.assetsByUser.clear();
   store.recentValues.clear();
   store.myVotes.clear();
