@@ -8,6 +8,7 @@
 
 import type { Id } from '../../shared/types.js';
 import type { Scheduler } from '../scheduler.js';
+import type { AssetSlot } from '../store/assetMap.js';
 import type { Store } from '../store/store.js';
 import { computeFacts, refreshFacts, type AssetFacts, type DeriveContext } from './assetFacts.js';
 
@@ -38,39 +39,62 @@ export const RECHECK_KEY_PREFIX = 'asset:';
 /** Kinds whose facts depend on their person's other assets (one position per person): never refreshed in part. */
 const PEOPLE: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
 
+/** One asset's cached facts, with what a refresh needs at hand (issue 14: a live load refreshes thousands a flush). */
+interface Entry {
+  facts: AssetFacts | null;
+  /** its readings changed since: re-derived from its standing facts on the next get */
+  stale: boolean;
+  /** the asset's slot: its current record without a lookup among thousands */
+  slot: AssetSlot;
+  /** its re-check's scheduler key, made once rather than per derivation */
+  readonly key: string;
+  /** whether the id is in the continuous set */
+  continuous: boolean;
+}
+
 export function createFactsCache(options: FactsCacheOptions): FactsCache {
   const { store, scheduler } = options;
-  const cache = new Map<Id, AssetFacts | null>();
-  /** cached facts whose readings changed since: re-derived from their standing facts on the next get */
-  const stale = new Set<Id>();
+  const cache = new Map<Id, Entry>();
   const continuous = new Set<Id>();
+
+  function forget(id: Id) {
+    cache.delete(id);
+    continuous.delete(id);
+  }
 
   function expire(id: Id) {
     // time alone moved on: a thing's standing facts still hold; a person's position choice may not
-    const facts = cache.get(id);
-    if (facts && !PEOPLE.has(facts.kind)) stale.add(id);
-    else { cache.delete(id); stale.delete(id); }
-    continuous.delete(id);
+    const entry = cache.get(id);
+    if (entry?.facts && !PEOPLE.has(entry.facts.kind)) {
+      entry.stale = true;
+      entry.continuous = false;
+      continuous.delete(id);
+    } else forget(id);
     options.onExpired(id);
   }
 
   return {
     get(id) {
-      // one lookup per map on the way (a live load gets thousands of refreshed desks a flush, issue 14)
-      const hit = cache.get(id);
-      const refreshing = hit !== undefined && stale.has(id);
-      if (hit !== undefined && !refreshing) return hit;
-      if (refreshing) stale.delete(id);
-      const asset = store.assets.get(id);
-      if (!asset) { cache.delete(id); return null; }
+      let entry = cache.get(id);
+      if (entry !== undefined && !entry.stale) return entry.facts;
+      let asset = entry?.slot.record;
+      if (!asset) {
+        asset = store.assets.get(id);
+        if (!asset) { forget(id); return null; }
+        // a slot handed out before the store was cleared holds nothing any more: take the id's current one
+        if (entry) entry.slot = store.assets.slot(id);
+      }
       // one plain object literal: spreading the context into a new object with the store cost a quarter of a
       // refreshed desk's derivation (issue 14)
       const c = options.context();
       const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
       // the record itself was replaced: nothing of the old facts stands
-      const facts = refreshing && hit && hit.asset === asset ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
-      cache.set(id, facts);
-      const key = RECHECK_KEY_PREFIX + id;
+      const hit = entry?.stale ? entry.facts : null;
+      const facts = hit && hit.asset === asset ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
+      if (entry) { entry.facts = facts; entry.stale = false; } else {
+        cache.set(id, (entry = { facts, stale: false, slot: store.assets.slot(id), key: RECHECK_KEY_PREFIX + id, continuous: false }));
+      }
+      const key = entry.key;
       if (facts?.nextChangeAt != null) {
         // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
         // nothing when nothing changed) and schedules the next one. Every new reading moves a desk's
@@ -81,17 +105,21 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
           scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
         }
       } else if (scheduler.has(key)) scheduler.cancel(key);
-      if (facts?.continuous) continuous.add(id); else continuous.delete(id);
+      const changesContinuously = !!facts?.continuous;
+      if (entry.continuous !== changesContinuously) {
+        entry.continuous = changesContinuously;
+        if (changesContinuously) continuous.add(id); else continuous.delete(id);
+      }
       return facts;
     },
     invalidate(ids) {
-      for (const id of ids) { cache.delete(id); stale.delete(id); continuous.delete(id); }
+      for (const id of ids) forget(id);
     },
     refresh(ids) {
       for (const id of ids) {
-        const facts = cache.get(id);
-        if (!facts) continue;
-        if (PEOPLE.has(facts.kind)) { cache.delete(id); stale.delete(id); continuous.delete(id); } else stale.add(id);
+        const entry = cache.get(id);
+        if (!entry?.facts) continue;
+        if (PEOPLE.has(entry.facts.kind)) forget(id); else entry.stale = true;
       }
     },
     beat(ids) {
@@ -99,14 +127,14 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       // derived yet will be derived with them, so those count as changed
       const out: Id[] = [];
       for (const id of ids) {
-        const facts = cache.get(id);
-        if (facts && facts.kind !== 'sensor') continue;
-        if (facts) stale.add(id);
+        const entry = cache.get(id);
+        if (entry?.facts && entry.facts.kind !== 'sensor') continue;
+        if (entry?.facts) entry.stale = true;
         out.push(id);
       }
       return out;
     },
-    invalidateAll() { cache.clear(); stale.clear(); continuous.clear(); },
+    invalidateAll() { cache.clear(); continuous.clear(); },
     continuous: () => [...continuous],
     size: () => cache.size,
   };

@@ -60,6 +60,26 @@ describe('factsCache', () => {
     });
   });
 
+  describe('the record a refresh derives from', () => {
+    it('is the one the store holds now, also after the store was emptied and filled again', () => {
+      const engine = loaded();
+      const { facts, store } = engine.internals;
+      const first = facts.get('d1')!;
+      // the cache follows each asset's record through its slot; emptying the store leaves no slot behind
+      store.assets.clear();
+      store.assets.set('d1', { ...first.asset, name: 'Again' });
+      facts.refresh(['d1']);
+      expect(facts.get('d1')!.asset.name).toBe('Again');
+      // and the slot taken then follows the next record
+      store.assets.set('d1', { ...first.asset, name: 'Third' });
+      facts.refresh(['d1']);
+      expect(facts.get('d1')!.asset.name).toBe('Third');
+      store.assets.delete('d1');
+      facts.refresh(['d1']);
+      expect(facts.get('d1')).toBeNull();
+    });
+  });
+
   describe('refresh reads the sensors its standing facts keep', () => {
     const LAYERS = ['desks', 'desk_usage', 'devices'] as const;
     const reading = (sensorId: string, value: Record<string, unknown>) => measurement(sensorId, 'occupancy', value);
