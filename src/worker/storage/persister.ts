@@ -79,8 +79,13 @@ export function createPersister(options: PersisterOptions): Persister {
   let failures = 0;
   /** the wait before the next write: the throttle, or longer after a large write */
   let delay = throttle;
-  /** entity → the part it was last written to, for entities outside the shared part */
-  const placed = new Map<string, string>();
+  /** per collection, entity id → the part it was last written to, for entities outside the shared part (no key text per entity) */
+  const placed = new Map<CachedCollection, Map<Id, string>>();
+  const placedIn = (collection: CachedCollection): Map<Id, string> => {
+    let ids = placed.get(collection);
+    if (!ids) placed.set(collection, (ids = new Map()));
+    return ids;
+  };
 
   function queue(collection: CachedCollection, id: Id) {
     let ids = pending.get(collection);
@@ -136,7 +141,7 @@ export function createPersister(options: PersisterOptions): Persister {
     const out: CacheWrite['changes'] = [];
     for (const { collection, id, value } of src.all()) {
       const part = src.part?.(collection, id, value) ?? SHARED_PART;
-      if (part !== SHARED_PART) placed.set(`${collection}\u0000${id}`, part);
+      if (part !== SHARED_PART) placedIn(collection).set(id, part);
       out.push({ collection, id, value, part });
     }
     return out;
@@ -144,16 +149,18 @@ export function createPersister(options: PersisterOptions): Persister {
 
   function placeChanges(src: PersistSource, batch: Map<CachedCollection, Set<Id>>): CacheWrite['changes'] {
     const out: CacheWrite['changes'] = [];
-    for (const [collection, ids] of batch) for (const id of ids) {
-      const key = `${collection}\u0000${id}`;
-      const value = src.read(collection, id);
-      const was = placed.get(key) ?? SHARED_PART;
-      const part = value === null ? was : src.part?.(collection, id, value) ?? SHARED_PART;
-      // moved to another part (a desk to another floor): gone from the old one
-      if (part !== was && value !== null) out.push({ collection, id, value: null, part: was });
-      out.push({ collection, id, value, part });
-      if (value === null || part === SHARED_PART) placed.delete(key);
-      else placed.set(key, part);
+    for (const [collection, ids] of batch) {
+      const parts = placedIn(collection);
+      for (const id of ids) {
+        const value = src.read(collection, id);
+        const was = parts.get(id) ?? SHARED_PART;
+        const part = value === null ? was : src.part?.(collection, id, value) ?? SHARED_PART;
+        // moved to another part (a desk to another floor): gone from the old one
+        if (part !== was && value !== null) out.push({ collection, id, value: null, part: was });
+        out.push({ collection, id, value, part });
+        if (value === null || part === SHARED_PART) parts.delete(id);
+        else parts.set(id, part);
+      }
     }
     return out;
   }
