@@ -4,7 +4,8 @@
 // in alternating rounds, so both see the same load on the shared cores.
 // Each round's time is CPU time and includes the rig's own persistence,
 // written before the next rig runs (no write lands in the other's round).
-// Prints the best and the median rate of each and the decode ceiling.
+// Prints the best and the median rate of each and the decode ceiling, and the
+// median of the paired rounds' ratios against the first checkout.
 //   node --import tsx bench/ingestAB.ts <kind|mix> <changes per round> <rounds> <checkout dir> <checkout dir>…
 import { inflate } from 'pako';
 import { loadavg } from 'node:os';
@@ -57,6 +58,11 @@ for (const s of sides) {
   const best = Math.min(...s.rounds);
   console.log(`${s.root}: ${kind}, best ${fmt(n / (best / 1000))} ch/s, median ${fmt(n / (median(s.rounds) / 1000))} ch/s; `
     + `decode ceiling ${fmt(n / (s.ceiling / 1000))} ch/s (best ratio ${(s.ceiling / best).toFixed(2)}×)`);
+}
+// each round's pair ran back to back: the median of their ratios holds better than either rate under a moving load
+for (const s of sides.slice(1)) {
+  const ratios = s.rounds.map((t, i) => sides[0]!.rounds[i]! / t);
+  console.log(`${s.root} vs ${sides[0]!.root}: ${median(ratios).toFixed(3)}× the rate, median of ${rounds} paired rounds`);
 }
 console.log(`${rounds} rounds of ${fmt(n)} changes each; load average ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
 for (const s of sides) { await s.rig.engine.dispose(); await s.rig.server.close(); }

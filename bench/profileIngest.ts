@@ -4,7 +4,10 @@
 // per function and as total time of the engine's main entry points.
 //   node --import tsx bench/profileIngest.ts [occupancy|environment|move|heartbeat|asset|mix] [changes]
 // PHASE=<words of a phase> also lists the self time inside that phase (e.g. PHASE='flush: other').
+// PROFILE_OUT=<file> writes the window's raw profile (.cpuprofile: open it in DevTools; its nodes'
+// positionTicks give line ticks when this script is bundled, e.g. by esbuild, so lines are kept).
 
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, yieldToLoop } from './lib/report.js';
@@ -47,6 +50,7 @@ const ms = await push(payloads);
 const cpu = cpuMs() - c0;
 const { profile } = await session.post('Profiler.stop') as { profile: Profile };
 session.disconnect();
+if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
