@@ -22,9 +22,12 @@ interface Context {
 export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta, options: Context): void {
   const { logger } = options;
   if (!isRecord(data)) { logger.warn('Ignoring malformed measurement', data); return; }
-  const sensorId = toId(data.sensor_id);
-  const sensor = sensorId ? store.sensors.get(sensorId) : undefined;
-  if (!sensorId || !sensor) { logger.warn(`Ignoring measurement for unknown sensor ${String(data.sensor_id)}`); return; }
+  const wireId = toId(data.sensor_id);
+  const sensor = wireId ? store.sensors.get(wireId) : undefined;
+  if (!sensor) { logger.warn(`Ignoring measurement for unknown sensor ${String(data.sensor_id)}`); return; }
+  // the stored id from here on (the very string the maps hold as key): each lookup below matches it by
+  // identity rather than by its text, and the sets the batch fills keep no copy of the packet (issue 14)
+  const sensorId = sensor.id;
   const value = normalizeMeasurementValue(data.value, { sensorId, type: sensor.type }, { logger });
   if (!value) return;
   const previous = sensor.last_measurement;
@@ -78,9 +81,10 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
 export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, options: Context): void {
   const { logger } = options;
   if (!isRecord(data)) { logger.warn('Ignoring malformed heartbeat', data); return; }
-  const sensorId = toId(data.sensor_id);
-  const sensor = sensorId ? store.sensors.get(sensorId) : undefined;
-  if (!sensorId || !sensor) { logger.warn(`Ignoring heartbeat for unknown sensor ${String(data.sensor_id)}`); return; }
+  const wireId = toId(data.sensor_id);
+  const sensor = wireId ? store.sensors.get(wireId) : undefined;
+  if (!sensor) { logger.warn(`Ignoring heartbeat for unknown sensor ${String(data.sensor_id)}`); return; }
+  const sensorId = sensor.id;
   const time = toTime(data.time);
   if (time === null) { logger.warn(`Ignoring heartbeat without a time (sensor ${sensorId})`); return; }
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
