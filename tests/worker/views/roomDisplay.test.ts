@@ -86,6 +86,22 @@ describe('roomDisplay view', () => {
     expect(entry()).toMatchObject({ status: 'free', statusKind: 'free', current: null, next: { subject: 'Review' }, bookMinutes: [15, 30, 60] });
   });
 
+  it("offers only lengths that end by midnight late in the day, then the new day's empty agenda and every length, by time alone", async () => {
+    setup(true);
+    const entry = await display();
+    await flush((13 * 60 + 20) * MIN); // 23:20 in the location's zone
+    expect(entry()).toMatchObject({ status: 'free', next: null, bookMinutes: [15, 30] });
+    expect(entry()!.agenda.map((e) => e.subject)).toEqual(['Standup', 'Review']);
+    await flush(11 * MIN); // 23:31
+    expect(entry()!.bookMinutes).toEqual([15]);
+    await flush(14 * MIN); // 23:45: a quarter of an hour still ends at midnight
+    expect(entry()!.bookMinutes).toEqual([15]);
+    await flush(MIN); // 23:46
+    expect(entry()!.bookMinutes).toEqual([]);
+    await flush(14 * MIN); // 00:00, the next day
+    expect(entry()).toMatchObject({ status: 'free', bookMinutes: [15, 30, 60], agenda: [] });
+  });
+
   it('is empty for an unknown room', async () => {
     setup(true);
     const view = await collect<RoomDisplayEntry>(engine, { view: 'roomDisplay', roomId: 'nope' });
