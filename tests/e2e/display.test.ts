@@ -29,12 +29,26 @@ let locationId: string;
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const screen = () => display.locator('main.room-display');
 
+/** The room's bookings as the server holds them. */
+function serverEvents(): ReservationEvent[] {
+  const { store } = server.server;
+  const sensorId = room.data_providers.find((id) => store.sensors.get(id)?.type === 'reservation')!;
+  return (store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+}
+
+/**
+ * The display shows a booking as soon as it is asked for (optimistically):
+ * wait until the server holds it, or freeing the room next would miss it.
+ */
+async function heldByServer(minutes: number): Promise<void> {
+  await expect.poll(() => serverEvents().some((e) => e.subject === 'Booked at the display' && e.end - e.start === minutes * 60_000), { timeout: 5000 }).toBe(true);
+}
+
 /** Every booking of the room cancelled and its occupancy reading old: the room is free whenever the test runs. */
 async function freeTheRoom(): Promise<void> {
   const { store } = server.server;
   const token = await server.signIn('edit');
-  const sensorId = room.data_providers.find((id) => store.sensors.get(id)?.type === 'reservation')!;
-  const events = (store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+  const events = serverEvents();
   for (const e of events) {
     const query = new URLSearchParams({ room_id: room.id, booking_ref: e.booking_ref });
     await server.api(`/booking?${query}`, { method: 'DELETE', token });
@@ -131,12 +145,14 @@ describe('room display in Chromium', () => {
     expect(await display.getByTestId('room-agenda').innerText()).toContain('Booked at the display');
     expect(await display.locator('.rd-message').innerText()).toMatch(/^Booked until \d\d:\d\d\.$/);
     await shot(display, 'display-04-booked-here');
+    await heldByServer(15);
     await freeTheRoom();
     const thirty = display.getByRole('button', { name: 'Book 30 min' });
     await thirty.waitFor({ timeout: 5000 });
     await thirty.focus();
     await display.keyboard.press('Enter');
     await expect.poll(() => display.getByTestId('room-status').innerText(), { timeout: 3000 }).toBe('Reserved');
+    await heldByServer(30);
   });
 
   it('keeps the room on screen with a small offline mark while the server is down, and clears it when it is back', async () => {
