@@ -4,7 +4,7 @@
 // main thread, the engine worker) the functions with the most self and total
 // time and the long tasks, and what V8's code cache did for each script.
 // `node --import tsx bench/profileApp.ts [cold|warm]`; REOPENS=n reopens n times
-// before the traced warm reopen.
+// before the traced warm reopen; TASK_CPU_MS=n lists the tasks with n ms of CPU.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,8 @@ const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
 const TOP = Number(process.env.TOP ?? 30);
 /** functions named per long task */
 const TASK_TOP = Number(process.env.TASK_TOP ?? 12);
+/** tasks listed also when shorter than 50 ms but with this much of the main thread's CPU time (TASK_CPU_MS=20) */
+const TASK_CPU_MS = Number(process.env.TASK_CPU_MS ?? 50);
 /** warm: reopens before the traced one (V8 reuses a code cache from the third load of a script on) */
 const REOPENS = Number(process.env.REOPENS ?? 0);
 
@@ -69,7 +71,8 @@ async function open(profile: string): Promise<{ context: BrowserContext; page: P
 
 const dist = mkdtempSync(join(tmpdir(), 'storey-profile-app-'));
 const profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
-await buildApp(dist, { minify: false });
+// APP_ROOT=<a checkout> profiles that checkout's app (e.g. `git archive main` unpacked, node_modules linked)
+await buildApp(dist, { minify: false, root: process.env.APP_ROOT || undefined });
 const server = await startStoreyServer({
   host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist,
   seed: { seed: 1, desks: 10_000, sensors: 20_000, historyDays: 1 },
@@ -140,10 +143,10 @@ try {
     }
   }
   const navAt = nav?.ts;
-  console.log('main-thread tasks > 50 ms, ms per timeline event inside (nested ones counted in each):');
-  for (const t of longTaskBreakdown(events)) {
+  console.log(`main-thread tasks > 50 ms (or > ${fmt(TASK_CPU_MS)} ms of CPU), wall ms (CPU ms), ms per timeline event inside (nested ones counted in each):`);
+  for (const t of longTaskBreakdown(events, 50, TASK_CPU_MS)) {
     const at = navAt !== undefined ? `+${fmt(t.at - navAt / 1000)} ms` : `${fmt(t.at)} ms`;
-    console.log(`  ${at} ${fmt(t.ms)} ms: ${t.phases.slice(0, 8).map((p) => `${p.name} ${fmt(p.ms)}`).join(', ')}`);
+    console.log(`  ${at} ${fmt(t.ms)} ms (${fmt(t.cpuMs)}): ${t.phases.slice(0, 8).map((p) => `${p.name} ${fmt(p.ms)}`).join(', ')}`);
     console.log(`      sampled: ${t.functions.slice(0, TASK_TOP).map((f) => `${f.fn} ${fmt(f.ms)}`).join('; ')}`);
   }
   for (const s of summarise(events)) {

@@ -3,8 +3,10 @@
 // and from the working tree, serves each from its own reference server (two
 // origins: two service workers, two databases, one seed), signs in once on
 // each, then reopens them in turns, so a change in the machine's load colours
-// both alike. Prints medians over the rounds of each step of the start-up.
-// `node --import tsx bench/reopenCompare.ts [ref=main] [rounds=5]`
+// both alike. Prints medians over the rounds of each step of the start-up,
+// and the main-thread long tasks of the saved → live swap and of cold
+// sign-ins (fresh profiles, also in turns).
+// `node --import tsx bench/reopenCompare.ts [ref=main] [rounds=5] [colds=2]`
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,12 +15,13 @@ import { join } from 'node:path';
 import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import { buildApp, ROOT } from './lib/browser.js';
 import { fmt, median, publish, type BenchRow } from './lib/report.js';
-import { cold, REOPEN_SEED, warm, type WarmRun } from './lib/reopenRuns.js';
+import { cold, LONG_TASK_LIMIT_MS, REOPEN_SEED, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
 
 const ref = process.argv[2] ?? 'main';
 const ROUNDS = Number(process.argv[3] ?? 5);
+const COLDS = Number(process.argv[4] ?? 2);
 
-interface Side { label: string; server: StoreyServer; profile: string; runs: WarmRun[] }
+interface Side { label: string; server: StoreyServer; profile: string; runs: WarmRun[]; colds: ColdRun[] }
 
 const steps: Array<[string, (w: WarmRun) => number | null | undefined]> = [
   ['first contentful paint', (w) => w.fcp],
@@ -41,9 +44,12 @@ async function main(): Promise<void> {
       const dist = tmp('storey-reopencompare-dist-');
       await buildApp(dist, { root });
       const server = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist, seed: REOPEN_SEED });
-      sides.push({ label, server, profile: tmp('storey-reopencompare-profile-'), runs: [] });
+      sides.push({ label, server, profile: tmp('storey-reopencompare-profile-'), runs: [], colds: [] });
     }
     for (const side of sides) await cold(side.server, side.profile, true);
+    for (let round = 0; round < COLDS; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.colds.push(await cold(side.server, tmp('storey-reopencompare-cold-'), false));
+    }
     for (let round = 0; round < ROUNDS; round++) {
       // alternate which side goes first
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await warm(side.server, side.profile));
@@ -61,7 +67,28 @@ async function main(): Promise<void> {
         });
       }
     }
+    // main-thread long tasks: the swap (after the saved floor was drawn) of each warm run, each cold sign-in
+    const longest = (lists: number[][]) => Math.max(0, ...lists.flat());
+    const count = (lists: number[][]) => median(lists.map((l) => l.filter((d) => d > LONG_TASK_LIMIT_MS).length));
+    const taskRows: Array<[string, (s: Side) => number[][]]> = [
+      ['saved → live swap: longest task', (s) => s.runs.map((w) => w.swapTasks)],
+      ['cold load: longest task', (s) => s.colds.map((c) => c.tasks)],
+    ];
+    for (const [name, of] of taskRows) {
+      const base = longest(of(before));
+      for (const side of sides) {
+        const v = longest(of(side));
+        rows.push({
+          bench: 'reopenCompare', case: `${side.label}: ${name}`, size: `${of(side).length} runs`, value: v, unit: 'ms',
+          baseline: side === before ? null : base, baselineLabel: `ms at ${commit}`, ratio: side === before || base === 0 ? null : v / base,
+          target: 'comparison', pass: null,
+        });
+      }
+    }
+    const list = (xs: number[]) => xs.map((x) => fmt(x)).join(', ');
     publish(`Warm reopen, ${commit} vs this tree, interleaved`, rows, [
+      ...sides.map((s) => `${s.label}: long tasks > ${LONG_TASK_LIMIT_MS} ms a run (median): swap ${fmt(count(s.runs.map((w) => w.swapTasks)))}, cold ${fmt(count(s.colds.map((c) => c.tasks)))}`),
+      ...sides.map((s) => `${s.label}: swap long tasks per run ${s.runs.map((w) => `[${list(w.swapTasks)}]`).join(' ')}; cold ${s.colds.map((c) => `[${list(c.tasks)}]`).join(' ')}`),
       ...sides.map((s) => `${s.label}: saved floor drawn per round ${s.runs.map((w) => fmt(w.savedMs)).join(' / ')} ms; saved snapshot in the page ${s.runs.map((w) => fmt(w.savedSnapshotAt ?? NaN)).join(' / ')} ms`),
       `medians of ${ROUNDS} warm reopens of each, taken in turns; ratio = this tree / ${commit}`,
     ]);

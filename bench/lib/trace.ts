@@ -233,6 +233,8 @@ export interface TaskBreakdown {
   /** ms on the trace clock */
   at: number;
   ms: number;
+  /** the main thread's CPU time in the task: what it costs without the machine's other load */
+  cpuMs: number;
   /** ms per timeline event name inside the task (nested events counted in each) */
   phases: Array<{ name: string; ms: number }>;
   /** sampled ms per function inside the task, including callees, largest first */
@@ -262,7 +264,8 @@ function mainSamples(events: TraceEvent[], threadKey: string): Array<{ t: number
 }
 
 /** What each top-level task longer than `minMs` on the renderer's main thread spent its time in. */
-export function longTaskBreakdown(events: TraceEvent[], minMs = 50): TaskBreakdown[] {
+/** Main-thread tasks of at least `minMs` wall time, or `minCpuMs` of the thread's CPU time, with what ran inside. */
+export function longTaskBreakdown(events: TraceEvent[], minMs = 50, minCpuMs = Infinity): TaskBreakdown[] {
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
   // the page's renderer only (the browser's own pages have renderers too)
@@ -273,7 +276,8 @@ export function longTaskBreakdown(events: TraceEvent[], minMs = 50): TaskBreakdo
     const mine = events.filter((e) => `${e.pid}:${e.tid}` === key && e.ph === 'X');
     const samples = mainSamples(events, key);
     for (const task of mine) {
-      if (task.name !== 'RunTask' || (task.dur ?? 0) < minMs * 1000) continue;
+      const cpu = ((task as { tdur?: number }).tdur ?? 0) / 1000;
+      if (task.name !== 'RunTask' || ((task.dur ?? 0) < minMs * 1000 && cpu < minCpuMs)) continue;
       const end = task.ts + task.dur!;
       const phases = new Map<string, number>();
       for (const e of mine) {
@@ -287,7 +291,7 @@ export function longTaskBreakdown(events: TraceEvent[], minMs = 50): TaskBreakdo
       }
       const sorted = (m: Map<string, number>) => [...m].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
       out.push({
-        at: task.ts / 1000, ms: task.dur! / 1000, phases: sorted(phases),
+        at: task.ts / 1000, ms: task.dur! / 1000, cpuMs: cpu, phases: sorted(phases),
         functions: sorted(functions).filter((f) => f.name !== '(root) :0').map((f) => ({ fn: f.name, ms: f.ms })),
       });
     }
