@@ -10,7 +10,13 @@ import { createWorkerEngine } from './engine/workerEngine.js';
 import { START_MARKS, startUp } from './engine/startUp.js';
 import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
+import { yieldTask } from './lib/yieldTask.js';
 import './styles.css';
+// every stylesheet of the app is in the page's head before index.html paints the saved floor: imported by
+// the components that use them, these two were renderApp's chunk's own stylesheet, added when the chunk
+// loads, which restyled the whole painted floor in the saved → live swap (issue 14: no task over 50 ms)
+import './components/route/route.css';
+import './display/display.css';
 import { registerSW } from 'virtual:pwa-register';
 
 function apiHost(): string {
@@ -20,6 +26,9 @@ function apiHost(): string {
 
 const host = apiHost();
 const engine = createWorkerEngine();
+// each step in a task of its own: on a reopen they run under index.html's painted floor, and the
+// browser paints and takes a click between them (issue 14: no main-thread task over 50 ms)
+await yieldTask();
 const firstScreen = startUp(engine.client, {
   host,
   hash: window.location.hash,
@@ -27,12 +36,14 @@ const firstScreen = startUp(engine.client, {
   layers: () => import('./lib/deepLink.js').then(({ parseDeepLink }) => parseDeepLink(window.location.search).layers),
 });
 
+await yieldTask();
 if ('serviceWorker' in navigator) {
   const update = registerSW({ onNeedRefresh: () => appUpdate.offer(() => update(true)) });
 }
+await yieldTask();
 
 const [{ renderApp }] = await Promise.all([import('./renderApp.js'), firstScreen]);
 performance.mark(START_MARKS.render);
-renderApp(engine.client, host);
+void renderApp(engine.client, host, engine.hold);
 // the viewer takes index.html's painted floor away once it has drawn its own; never later than this
 setTimeout(dropPainted, PAINTED_MAX_MS);

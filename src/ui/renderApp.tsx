@@ -1,22 +1,40 @@
 // The React side of the browser entry (main.tsx loads it while the engine
 // worker starts): the viewer app, or a room-status display on /display/room/{id}.
 
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { DisplayApp } from './display/DisplayApp.js';
 import { parseDisplayRoute } from './display/displayRoute.js';
 import type { EngineClient } from './engine/engineClient.js';
+import type { RenderHold } from './engine/renderHold.js';
+import { yieldTask } from './lib/yieldTask.js';
 
-export function renderApp(client: EngineClient, host: string): void {
+/**
+ * Calls `onCommitted` once the first screen is committed, before its effects: the views' changes
+ * taken meanwhile apply then, and the effects (subscriptions, "the floor is drawn") see them.
+ */
+function FirstCommit({ onCommitted }: { onCommitted(): void }) {
+  useLayoutEffect(() => onCommitted(), [onCommitted]);
+  return null;
+}
+
+/** `hold`: the mirrors' hold (engine/renderHold.ts), taken while React renders the first screen. */
+export async function renderApp(client: EngineClient, host: string, hold?: Pick<RenderHold, 'take'>): Promise<void> {
   const display = parseDisplayRoute(window.location.pathname, window.location.search);
   const root = createRoot(document.getElementById('root')!);
+  // the root (React's listeners on every event type) and the first render in tasks of their own
+  await yieldTask();
+  // the views' data stays as it is until the first screen is committed: a change would make React render
+  // it again in one synchronous task
+  const release = hold?.take() ?? (() => undefined);
   // a transition: React renders the first screen (the shell and its floor's first step) in slices
   // of a few ms, yielding between them, instead of one long task (issue 14: no task over 50 ms)
   startTransition(() => {
     root.render(
       <StrictMode>
         {display ? <DisplayApp client={client} route={display} /> : <App client={client} apiHost={host} />}
+        <FirstCommit onCommitted={release} />
       </StrictMode>,
     );
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createViewMirror, sameData } from '../../src/ui/engine/viewMirror.js';
 import { isSavedSnapshot } from '../../src/ui/engine/workerEngine.js';
+import { createRenderHold, HOLD_MAX_MS } from '../../src/ui/engine/renderHold.js';
 
 type Entry = { id: string; color: string };
 
@@ -236,6 +237,46 @@ describe('viewMirror', () => {
       expect(sameData({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] })).toBe(false);
       expect(sameData([1], { 0: 1 })).toBe(false);
       expect(sameData(null, {})).toBe(false);
+    });
+  });
+
+  describe('hold (the first render)', () => {
+    it('takes messages while held and applies them in order once released', () => {
+      const hold = createRenderHold();
+      const tasks: Array<() => void> = [];
+      const a = createViewMirror<Entry, { loading: boolean }>({ hold, schedule: (t) => tasks.push(t) });
+      const b = createViewMirror<Entry, { loading: boolean }>({ hold, schedule: (t) => tasks.push(t) });
+      a.apply({ type: 'snapshot', version: 1, entries: { x: { id: 'x', color: 'red' } }, meta: { loading: false } });
+      const release = hold.take();
+      const seen = vi.fn();
+      a.subscribe('x', seen);
+      a.apply({ type: 'patch', version: 2, upserted: { x: { id: 'x', color: 'green' } }, removed: [] });
+      a.apply({ type: 'patch', version: 3, upserted: { x: { id: 'x', color: 'blue' } }, removed: [] });
+      b.apply({ type: 'snapshot', version: 1, entries: { y: { id: 'y', color: 'red' } }, meta: { loading: false } });
+      // what React renders from stays as it was
+      expect(a.getSnapshot('x')?.color).toBe('red');
+      expect(b.ready).toBe(false);
+      expect(seen).not.toHaveBeenCalled();
+      release();
+      expect(a.getSnapshot('x')?.color).toBe('blue');
+      expect(seen).toHaveBeenCalledTimes(1);
+      expect(b.getSnapshot('y')?.color).toBe('red');
+      expect(tasks).toHaveLength(0);
+    });
+
+    it('lets go by itself when nobody releases it', () => {
+      vi.useFakeTimers();
+      try {
+        const hold = createRenderHold();
+        const m = createViewMirror<Entry, { loading: boolean }>({ hold });
+        hold.take();
+        m.apply({ type: 'snapshot', version: 1, entries: { x: { id: 'x', color: 'red' } }, meta: { loading: false } });
+        expect(m.ready).toBe(false);
+        vi.advanceTimersByTime(HOLD_MAX_MS);
+        expect(m.getSnapshot('x')?.color).toBe('red');
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 });

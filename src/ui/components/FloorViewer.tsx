@@ -16,7 +16,7 @@ import { KEY_ZOOM, useMapKeyboard } from '../hooks/useMapKeyboard.js';
 import { useViewMeta, useViewReady } from '../hooks/useView.js';
 import { createCamera } from '../lib/camera.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
-import { createDrawOrderStore } from '../lib/drawOrder.js';
+import { drawOrderOf } from '../lib/drawOrder.js';
 import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
@@ -84,7 +84,7 @@ export function FloorViewer(props: FloorViewerProps) {
   const cull = useMemo(() => createCullStore(), []);
   const roving = useMemo(() => createRovingStore(), []);
   // the store attaches to the mirror while subscribed, so StrictMode remounts are safe
-  const order = useMemo(() => createDrawOrderStore(mirror), [mirror]);
+  const order = drawOrderOf(mirror);
   const drawOrder = useSyncExternalStore(order.subscribe, order.getSnapshot, order.getSnapshot);
   // index.html painted this floor before the app ran (lib/paintedFloor.ts): the viewer draws it under the
   // picture at the same pan and zoom, and takes the picture away once its own floor is whole

@@ -150,15 +150,16 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const floorId = session.floorId;
   const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
-  // keep the URL in step, so a copied link opens the same view: in a task of its own, the latest of a
+  // keep the URL in step, so a copied link opens the same view: in tasks of their own, the latest of a
   // burst only (history.replaceState is a synchronous call to the browser: 30-120 ms of the cold load's
-  // effect flushes at load 8, issue 14)
+  // effect flushes at load 8, issue 14), the query string made in one and written in the next (the first
+  // one made, qs' code compiled on first use, and the write were one 114 ms task at load 8)
   useEffect(() => {
-    const timer = setTimeout(() => {
+    let timer = setTimeout(() => {
       const base = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
       const extra = panel === 'analytics' ? formatReportLink(report) : '';
       const next = extra ? `${base ? `${base}&` : '?'}${extra}` : base;
-      if (next !== location.search) location.replace(next);
+      if (next !== location.search) timer = setTimeout(() => location.replace(next), 0);
     }, 0);
     return () => clearTimeout(timer);
   }, [link, floorId, session.locationId, location, panel, report]);

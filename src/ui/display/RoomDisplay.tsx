@@ -9,7 +9,7 @@ import { formatLocalTime } from '../../shared/time.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
 import { textColorOn } from './contrast.js';
-import './display.css';
+// its styles (display.css) are in the page's head: main.tsx imports them
 
 /** At most this many agenda lines fit under the status at any screen size (no scrolling). */
 export const AGENDA_LINES = 6;

@@ -7,7 +7,8 @@
 // so React renders a floor of thousands of assets over a few frames instead
 // of one long task (issue 14: no main-thread task over 50 ms). The slice
 // size adapts to keep each slice, React's render included, near
-// SLICE_TARGET_MS. Messages are always applied in order.
+// SLICE_TARGET_MS. Messages are always applied in order; given a `hold`,
+// none while React renders the first screen from the mirrors.
 
 import type { ViewMessage, ViewName, ViewSnapshotMessage, ViewTypes } from '../../shared/api.js';
 
@@ -55,6 +56,19 @@ export interface ViewMirrorOptions {
    * in one commit (the saved floor a reopening user waits for, docs/ui.md); the rest is sliced
    */
   atOnce?: (message: ViewSnapshotMessage<unknown, unknown>) => boolean;
+  /** while held, messages are taken but not applied (React renders the first screen from what is there) */
+  hold?: MirrorHold;
+}
+
+/**
+ * Holds every mirror's changes while React renders from them in slices: a store that changes
+ * during a concurrent render makes React render the whole tree again in one synchronous task
+ * (the start-up's first render, 36 ms of CPU and 106 ms long at load 14, issue 14).
+ */
+export interface MirrorHold {
+  held(): boolean;
+  /** runs `task` once nothing holds any more */
+  whenReleased(task: () => void): void;
 }
 
 /** What one slice aims to cost, the render it causes included: well under a 50 ms long task, about a frame. */
@@ -122,6 +136,8 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
   let snapshotAccepted = false;
   let sliceSize = schedule ? options.sliceEntries ?? SLICE_FIRST_ENTRIES : Infinity;
   let scheduled = false;
+  /** a slice waits for the hold's release */
+  let held = false;
 
   function add<L>(set: Set<L>, listener: L): () => void {
     set.add(listener);
@@ -175,6 +191,16 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
 
   /** Applies up to one slice of the queue and notifies; returns whether anything changed. */
   function slice(): boolean {
+    const hold = options.hold;
+    if (hold?.held()) {
+      if (!held) {
+        held = true;
+        // at once: what the first screen shows is whole before its effects run (a floor being drawn is
+        // told from a whole one by what the mirror holds); a large message goes on in slices as ever
+        hold.whenReleased(() => { held = false; slice(); });
+      }
+      return false;
+    }
     const changed = new Set<string>();
     let keysChanged = false;
     let metaChanged = false;
@@ -254,8 +280,8 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     apply(message) {
       const wasIdle = queue.length === 0;
       if (!take(message)) return false;
-      // work already queued goes first; a slice is on its way for it
-      return wasIdle || !scheduled ? slice() : false;
+      // work already queued goes first; a slice is on its way for it (or the hold's release)
+      return (wasIdle || !scheduled) && !held ? slice() : false;
     },
     getSnapshot: (key) => entries.get(key),
     subscribe(key, listener) {

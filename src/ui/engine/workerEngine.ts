@@ -6,9 +6,12 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, ViewListener } from '../../shared/api.js';
 import { createEngineClient, type EngineClient, type EngineLike } from './engineClient.js';
+import { createRenderHold, type RenderHold } from './renderHold.js';
 
 export interface WorkerEngine {
   client: EngineClient;
+  /** holds every view's changes while React renders the first screen (renderHold.ts) */
+  hold: RenderHold;
   /** stops the worker and releases the Comlink proxy */
   terminate(): void;
 }
@@ -39,12 +42,14 @@ export function isSavedSnapshot(message: { meta: unknown }): boolean {
 export function createWorkerEngine(): WorkerEngine {
   const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<EngineApi>(worker);
+  const hold = createRenderHold();
   const client = createEngineClient(remote as unknown as EngineLike, {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
-    mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot },
+    mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot, hold },
   });
   return {
     client,
+    hold,
     terminate() {
       client.dispose();
       remote[Comlink.releaseProxy]();

@@ -6,7 +6,7 @@
 import { useEffect, useRef, type Ref } from 'react';
 import { SELF_KEY, type RouteEndpoint, type RouteView } from '../../../shared/api.js';
 import { useView, useViewEntry, useViewReady } from '../../hooks/useView.js';
-import './route.css';
+// its styles (route.css) are in the page's head: main.tsx imports them
 
 export interface RouteTarget {
   from: RouteEndpoint;
