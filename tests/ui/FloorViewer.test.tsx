@@ -7,6 +7,7 @@ import { MSG } from '../../src/shared/messages.js';
 import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
 import { createViewMirror, type ViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { STATUS_MARK_MIN_ZOOM } from '../../src/ui/lib/statusMark.js';
+import { PAINTED_COVER_WAIT_MS } from '../../src/ui/lib/paintedFloor.js';
 import { AppContext } from '../../src/ui/hooks/appContext.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine, detail, draw, floor, floorMeta, room, sessionView, signedInWorld, type FakeEngine } from './fakeEngine.js';
@@ -480,6 +481,22 @@ describe('FloorViewer', () => {
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(window.__storeyPainted?.clicked).toBeNull();
       expect(screen.getByRole('button', { name: 'Desk Desk d1, free' })).toBeTruthy();
+    });
+
+    it(`gives way after ${PAINTED_COVER_WAIT_MS} ms to saved data that lacks an asset it shows (offline, nothing more comes), the click kept for when it does`, async () => {
+      paint();
+      const mirror = renderPainted({ entries: { d1: draw('d1') }, fromCache: true });
+      await frames();
+      expect(picture!.isConnected).toBe(true);
+      // offline: neither the rest of the saved data nor live data comes; the app is not kept hidden
+      await waitFor(() => expect(picture!.isConnected).toBe(false), { timeout: PAINTED_COVER_WAIT_MS + 1000 });
+      expect(screen.getByRole('button', { name: 'Desk Desk d1, free' })).toBeTruthy();
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(window.__storeyPainted?.clicked).toBe('r1');
+      // back online, the room comes: the click made on the picture opens it
+      act(() => void mirror.apply({ type: 'patch', version: 2, upserted: { r1: room('r1') }, removed: [], meta: floorMeta({ fromCache: false }) }));
+      const dialog = await openedPopup();
+      expect(within(dialog).getByRole('heading', { name: 'Room r1' })).toBeTruthy();
     });
   });
 

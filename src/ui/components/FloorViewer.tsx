@@ -21,7 +21,7 @@ import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
-import { dropPainted, isPainted, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
+import { dropPainted, isPainted, PAINTED_COVER_WAIT_MS, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
 import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
@@ -187,19 +187,38 @@ export function FloorViewer(props: FloorViewerProps) {
   // (saved data can hold less of the floor than the picture: a reopen before the floor's part was written
   // draws only what the shared part places on it until the rest or live data comes)
   const takeOver = useRef(false);
+  const coverWait = useRef<{ since: number; timer: ReturnType<typeof setTimeout> | null } | null>(null);
   const takeOverPainted = () => {
     if (!floorId || !paintedPending()) return;
     const drawing = !mirror.ready || !mirror.settled || reveal.pending() > 0;
-    if (drawing || (mirror.getMeta()?.fromCache && !paintedCovered(floorId, (id) => mirror.getSnapshot(id) !== undefined))) {
+    if (drawing) {
       // looked at again after the next frame while it draws, and on every later change of the floor
-      if (drawing) scheduleTakeOver();
+      scheduleTakeOver();
       return;
     }
+    const saved = !!mirror.getMeta()?.fromCache;
+    const has = (id: string) => mirror.getSnapshot(id) !== undefined;
+    if (saved && isPainted() && !paintedCovered(floorId, has)) {
+      // saved data with less than the picture (another tab's older write, a part not written yet): the rest or
+      // live data may come at once; offline it does not, so after a short wait the app shows what it has
+      const wait = (coverWait.current ??= { since: performance.now(), timer: null });
+      const left = PAINTED_COVER_WAIT_MS - (performance.now() - wait.since);
+      if (left > 0) {
+        if (!wait.timer) wait.timer = setTimeout(() => { wait.timer = null; takeOverLatest.current(); }, left);
+        return;
+      }
+    }
     dropPainted();
-    // a click on an asset of the painted floor, made before the viewer was ready, opens its popup now
+    // a click on an asset of the painted floor, made before the viewer was ready, opens its popup now; while
+    // saved data lacks that asset the click stays kept for the rest or live data (nothing if live data lacks it)
+    const handoff = window.__storeyPainted;
+    if (!handoff?.clicked) return;
+    if (handoff.floorId === floorId && saved && !has(handoff.clicked)) return;
     const clicked = takePaintedClick(floorId);
-    if (clicked && mirror.getSnapshot(clicked)) openAsset(clicked, svgRef.current ? assetElement(svgRef.current, clicked) : null);
+    if (handoff.clicked && handoff.floorId !== floorId) handoff.clicked = null;
+    if (clicked && has(clicked)) openAsset(clicked, svgRef.current ? assetElement(svgRef.current, clicked) : null);
   };
+  useEffect(() => () => { if (coverWait.current?.timer) clearTimeout(coverWait.current.timer); }, []);
   const takeOverLatest = useRef(takeOverPainted);
   useLayoutEffect(() => {
     takeOverLatest.current = takeOverPainted;

@@ -152,6 +152,12 @@ export function paintedCovered(floorId: string, has: (id: string) => boolean): b
   return handoff.fixed.every(has);
 }
 
+/**
+ * How long the picture stays over a drawn saved floor that lacks assets it shows, waiting for the
+ * rest of the saved data or live data: offline neither may come, and the app must not stay hidden.
+ */
+export const PAINTED_COVER_WAIT_MS = 1_500;
+
 /** How long the picture may stay over an app that has started: past it the app shows what it has. */
 export const PAINTED_MAX_MS = 10_000;
 
