@@ -8,6 +8,8 @@ import type { Engine } from '../../../src/worker/engine.js';
 import { createEngine, type EngineDeps } from '../../../src/worker/engine.js';
 import type { ChangeBatch, Logger, Transport, TransportFactory } from '../../../src/worker/ports.js';
 import { systemClock } from '../../../src/worker/systemClock.js';
+import { applyBatch } from '../../../src/worker/store/applyBatch.js';
+import { createStore } from '../../../src/worker/store/store.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import type { StreamScope } from '../../../src/shared/protocol.js';
 
@@ -82,6 +84,17 @@ export function locationBatches(assets: unknown[], sensors: unknown[], users: un
       ],
     },
   ];
+}
+
+/** A store loaded with the location's structure plus these assets and sensors through the batch applier, and its apply. */
+export function loadedStore(assets: unknown[], sensors: unknown[], now: () => number) {
+  const store = createStore();
+  store.organizationId = ORG_ID;
+  store.locationId = LOCATION_ID;
+  const options = { logger: createTestLogger(), now, manualLocationTimeoutMs: 432e5 };
+  const apply = (batch: ChangeBatch) => applyBatch(store, batch, options);
+  for (const b of locationBatches(assets, sensors)) apply(b);
+  return { store, apply };
 }
 
 export const locationScope: StreamScope = { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID };

@@ -4,22 +4,15 @@
 // the asset records the id index names, as they are now.
 import { describe, expect, it } from 'vitest';
 import type { ChangeBatch } from '../../../src/worker/ports.js';
-import { applyBatch } from '../../../src/worker/store/applyBatch.js';
-import { createStore, type Store } from '../../../src/worker/store/store.js';
+import type { Store } from '../../../src/worker/store/store.js';
 import {
-  createTestLogger, LOCATION_ID, locationBatches, locationScope, measurement, ORG_ID, wireBuilding, wireDesk, wireFloor, wireOccupancySensor,
+  locationScope, measurement, wireBuilding, wireDesk, wireFloor, wireOccupancySensor, loadedStore,
 } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 
 function loaded(assets: unknown[], sensors: unknown[]) {
-  const store = createStore();
-  store.organizationId = ORG_ID;
-  store.locationId = LOCATION_ID;
-  const options = { logger: createTestLogger(), now: () => T0, manualLocationTimeoutMs: 432e5 };
-  const apply = (batch: ChangeBatch) => applyBatch(store, batch, options);
-  for (const b of locationBatches(assets, sensors)) apply(b);
-  return { store, apply };
+  return loadedStore(assets, sensors, () => T0);
 }
 
 const assetChange = (kind: 'created' | 'modified' | 'deleted', data: { id: string }): ChangeBatch => ({
