@@ -96,7 +96,7 @@ describe('asset finder in Chromium', () => {
     expect(await buildingSelect().inputValue()).toBe(buildingB.id);
     const node = page.locator(`[data-asset-id="${desk.id}"]`);
     await expect.poll(() => node.getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
-    expect(new URL(page.url()).searchParams.get('asset')).toBe(desk.id);
+    await expect.poll(() => new URL(page.url()).searchParams.get('asset')).toBe(desk.id);
     await shot('finder-03-desk-shown');
   });
 

@@ -110,7 +110,7 @@ describe('the painted floor', () => {
     await dialog.waitFor({ timeout: 20_000 });
     const title = (await dialog.locator('h2').textContent())!;
     expect(await page.locator(`[data-asset-id="${asset!.id}"]`).getAttribute('aria-label')).toContain(title);
-    expect(new URL(page.url()).searchParams.get('asset')).toBe(asset!.id);
+    await expect.poll(() => new URL(page.url()).searchParams.get('asset')).toBe(asset!.id);
     expect(await page.locator('.painted').count()).toBe(0);
     // the app took over where the picture was: the floor did not jump
     expect(await worldTransform(page)).toEqual(live);

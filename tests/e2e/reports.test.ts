@@ -211,7 +211,7 @@ describe('reports in Chromium', () => {
     await done();
     await page.getByRole('checkbox', { name: 'Report', exact: true }).click();
     await page.locator('rect.report-mark').first().waitFor({ timeout: 30_000 });
-    expect(new URL(page.url()).searchParams.get('layers')).toContain('report');
+    await expect.poll(() => new URL(page.url()).searchParams.get('layers')).toContain('report');
     const legend = page.locator('.map-legends', { hasText: 'Desk utilisation (desk,' });
     await legend.waitFor();
     expect(await legend.innerText()).toMatch(/Under-used \(15–50 %\)/);

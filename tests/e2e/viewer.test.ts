@@ -125,7 +125,7 @@ describe('viewer in Chromium', () => {
     // desks and co-workers arrive with the live initial loads, maybe after the rooms
     await page.locator('[data-asset-id][aria-label^="Desk "]').first().waitFor();
     await page.locator('g.asset-employee').first().waitFor();
-    expect(new URL(page.url()).searchParams.get('layers')).toBe('floorplan,info,room_reservation,desk_usage,co-workers');
+    await expect.poll(() => new URL(page.url()).searchParams.get('layers')).toBe('floorplan,info,room_reservation,desk_usage,co-workers');
     await shot('01-signed-in-floor');
   });
 
@@ -331,7 +331,7 @@ describe('viewer in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
     await expect.poll(() => page.getByLabel('Floor', { exact: true }).inputValue(), { timeout: 10_000 }).toBe(floorBefore);
-    expect(new URL(page.url()).searchParams.get('layers')).toBe(layersBefore);
+    await expect.poll(() => new URL(page.url()).searchParams.get('layers')).toBe(layersBefore);
     await page.locator('g.asset-room').first().waitFor();
     await shot('09a-signed-in-again');
     await page.getByRole('button', { name: 'Sign out' }).click();
