@@ -29,7 +29,9 @@ export function ensureLintTools() {
   if (installed()) return true;
   console.error('lint: installing tools/lint (npm ci)');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: toolDir, stdio: 'inherit' });
+  // npm's report goes to stderr: stdout carries ESLint's own output (JSON
+  // with --format json), which callers parse.
+  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: toolDir, stdio: [0, 2, 2] });
   if (r.status !== 0 || !existsSync(eslintBin)) return false;
   writeFileSync(stamp, lockHash());
   return true;

@@ -5,21 +5,12 @@
 // Deterministic for a seed, so counts in docs/reliability.md repeat.
 
 import { deflateSync } from 'node:zlib';
+import { createPrng } from '../../server/seed/prng.js';
 
+/** The demo seed's generator (mulberry32), with the fuzz tests' `int(n)`: 0 ≤ int < n. */
 export function createRng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
-  };
+  const prng = createPrng(seed);
+  return { next: prng.next, int: (n: number) => prng.int(0, n - 1), pick: prng.pick };
 }
 export type Rng = ReturnType<typeof createRng>;
 

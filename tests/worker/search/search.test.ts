@@ -15,7 +15,7 @@ const MIN = 60_000;
 let engine: Engine;
 
 beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
-afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); });
+afterEach(async () => { await engine?.dispose(); vi.useRealTimers(); vi.restoreAllMocks(); });
 
 const ASSETS = [
   wireDesk('d1', 'f1', { name: 'Desk 1.12' }),
@@ -177,9 +177,7 @@ describe('search view', () => {
     setup();
     const found = await search('co2');
     expect(found.ranked()[0]).toMatchObject({ id: 'air1', status: expect.stringContaining('812 ppm') });
-    // an earlier test's spy may still count
     const searched = vi.spyOn(MiniSearch.prototype, 'search');
-    searched.mockClear();
     const sent = found.view.messages.length;
     const reading = (sensorId: string, type: string, value: number) => ({
       collection: 'measurements' as const, kind: 'created' as const, id: sensorId, data: { sensor_id: sensorId, type, value: { time: T0, valid_for: 60 * MIN, value } },
