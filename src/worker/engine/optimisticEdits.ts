@@ -116,5 +116,10 @@ export function createTicketEdits(request: { kind: 'ticket' | 'voice'; floorId: 
       name: request.name, label: request.name, text: request.text, status: 'sending', unpublished: request.unpublished,
     }),
     recipe: () => undefined,
+    // the server's asset: one of this kind, put at this very spot under this name
+    arrived: (entry) => {
+      const e = entry as { id?: unknown; kind?: unknown; x?: unknown; y?: unknown; name?: unknown };
+      return e.id !== key && e.kind === request.kind && e.x === request.x && e.y === request.y && e.name === request.name;
+    },
   }];
 }

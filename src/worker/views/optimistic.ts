@@ -29,6 +29,13 @@ export interface OptimisticEdit {
   recipe(draft: Draft<Record<string, unknown>>): void;
   /** a new entry (a ticket being created): drafted from this while the source has none; removed again if refused */
   create?: () => Record<string, unknown>;
+  /**
+   * For a created entry: true for the source's entry that is the server's own
+   * version of it. The live stream often brings the new asset before the
+   * request's answer; the draft then gives way at once rather than drawing
+   * the same thing twice until the answer comes.
+   */
+  arrived?: (entry: unknown) => boolean;
 }
 
 export interface PendingAction {
@@ -108,6 +115,33 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
         return out;
       }
 
+      /** this view's keys among the overlay channel's dirty ones */
+      function overlayKeys(overlay: ReturnType<Dirty['get']>): string[] {
+        if (!overlay) return [];
+        if (overlay === 'all') return [...drafted.keys()];
+        const prefix = `${spec.view}\u0000`;
+        return [...overlay].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+      }
+
+      /** drops the created drafts whose server entry is among the changed keys; their keys, to be read again */
+      function arrivals(changed: Iterable<string>): string[] {
+        const waiting: { action: Action; edit: OptimisticEdit }[] = [];
+        for (const action of actions.values()) for (const e of action.edits) if (e.create && e.arrived && mine(e)) waiting.push({ action, edit: e });
+        if (waiting.length === 0) return [];
+        const gone: string[] = [];
+        for (const key of changed) {
+          const entry = source.entry(key);
+          if (entry === undefined) continue;
+          for (const { action, edit } of waiting) {
+            if (actions.has(action.id) && edit.arrived!(entry)) {
+              drop(action);
+              gone.push(edit.key);
+            }
+          }
+        }
+        return gone;
+      }
+
       return {
         keys() {
           const own = source.keys();
@@ -153,9 +187,11 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
               }
             }
           }
+          // a created draft gives way to the server's entry as soon as that shows, answered or not
+          const superseded = own && own !== 'all' ? arrivals(own) : [];
+          if (superseded.length) return new Set([...(own as Iterable<string>), ...superseded, ...overlayKeys(overlay)]);
           if (!overlay || own === 'all') return own;
-          const prefix = `${spec.view}\u0000`;
-          const keys = overlay === 'all' ? [...drafted.keys()] : [...overlay].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+          const keys = overlayKeys(overlay);
           if (keys.length === 0) return own;
           return new Set([...(own ?? []), ...keys]);
         },

@@ -147,6 +147,28 @@ describe('optimistic actions', () => {
     expect(tickets.map((t) => t.id)).toEqual(['t9']);
   });
 
+  it('draws the new ticket once when the live stream brings it before the server answers', async () => {
+    const backend = await signedIn({});
+    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
+    const server = deferred();
+    backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
+    const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
+    await settle();
+    const ticket = { id: 't9', type: 'ticket', name: 'Lamp broken', parent_id: 'f1', x: 2, y: 3, speech_bubble: 'Lamp broken', value: { time: Date.now(), valid_for: 3_600_000, status: 'open', text: 'Lamp broken' } };
+    // a colleague's ticket elsewhere on the floor is not this one: the draft stays
+    engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', data: { ...ticket, id: 't8', x: 7 } }] });
+    await settle();
+    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['pending-ticket:1', 't8'].sort());
+    // the live stream's copy of this one: drawn once, the draft gone
+    engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', data: ticket }] });
+    await settle();
+    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['t8', 't9']);
+    server.release({ status: 201, body: ticket });
+    expect((await creating).ok).toBe(true);
+    await settle();
+    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['t8', 't9']);
+  });
+
   it('places the viewer where they set their location at once', async () => {
     const backend = await signedIn({});
     const people = await collect<PersonEntry>(engine, { view: 'people' });
