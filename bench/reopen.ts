@@ -84,6 +84,8 @@ async function main(): Promise<void> {
       `cold runs ${list(colds.map((c) => c.ms))} ms (fresh profiles); warm runs: saved ${list(warms.map((w) => w.savedMs))} ms, live ${list(warms.map((w) => w.liveMs))} ms (medians above)`,
       `long tasks > ${LONG_TASK_LIMIT_MS} ms per run (median): cold ${fmt(over(colds.map((c) => c.tasks)))}, warm before the saved floor ${fmt(over(warms.map((w) => w.savedTasks)))}, swap ${fmt(over(warms.map((w) => w.swapTasks)))}`,
       `long tasks of the swap, every warm run: ${warms.map((w) => `[${list(w.swapTasks)}]`).join(' ')}`,
+      ...warms.flatMap((w, i) => w.swapDetail.map((d) => `  swap of warm run ${i + 1}: ${d}`)),
+      ...colds.flatMap((c, i) => c.taskDetail.map((d) => `  cold run ${i + 1}: ${d}`)),
       `warm start-up, median ms after navigation: first contentful paint ${fmt(median(warms.map((w) => w.fcp ?? NaN)))}, `
         + `the worker's first view message ${fmt(median(warms.map((w) => w.firstMessageAt ?? NaN)))}, `
         + `the saved floor's snapshot in the page ${fmt(median(warms.map((w) => w.savedSnapshotAt ?? NaN)))}; ${startMarks(warms)}; saved floor drawn ${fmt(savedMs)}`,

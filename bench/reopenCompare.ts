@@ -89,6 +89,10 @@ async function main(): Promise<void> {
     publish(`Warm reopen, ${commit} vs this tree, interleaved`, rows, [
       ...sides.map((s) => `${s.label}: long tasks > ${LONG_TASK_LIMIT_MS} ms a run (median): swap ${fmt(count(s.runs.map((w) => w.swapTasks)))}, cold ${fmt(count(s.colds.map((c) => c.tasks)))}`),
       ...sides.map((s) => `${s.label}: swap long tasks per run ${s.runs.map((w) => `[${list(w.swapTasks)}]`).join(' ')}; cold ${s.colds.map((c) => `[${list(c.tasks)}]`).join(' ')}`),
+      ...sides.flatMap((s) => [
+        ...s.runs.flatMap((w, i) => w.swapDetail.map((d) => `  ${s.label}, swap of round ${i + 1}: ${d}`)),
+        ...s.colds.flatMap((c, i) => c.taskDetail.map((d) => `  ${s.label}, cold ${i + 1}: ${d}`)),
+      ]),
       ...sides.map((s) => `${s.label}: saved floor drawn per round ${s.runs.map((w) => fmt(w.savedMs)).join(' / ')} ms; saved snapshot in the page ${s.runs.map((w) => fmt(w.savedSnapshotAt ?? NaN)).join(' / ')} ms`),
       `medians of ${ROUNDS} warm reopens of each, taken in turns; ratio = this tree / ${commit}`,
     ]);

@@ -14,8 +14,31 @@ export interface FloorFrame {
   fromCache: boolean | null;
 }
 
+/** A script of a long animation frame (the Long Animation Frames API): what ran, from which file, for how long. */
+export interface FrameScript {
+  /** e.g. "IdleRequestCallback", "MessagePort.onmessage", "FrameRequestCallback", "TimerHandler:setTimeout", "Module" */
+  invoker: string;
+  /** the script file's name (no path) and the function, where the browser knows them */
+  source: string;
+  at: number;
+  ms: number;
+  /** style and layout the script forced */
+  forcedMs: number;
+}
+
+/** A long animation frame: the tasks of one frame and its rendering, with the scripts that ran in them. */
+export interface LongFrame {
+  start: number;
+  duration: number;
+  /** the frame's own style, layout and paint (from renderStart) */
+  renderMs: number;
+  scripts: FrameScript[];
+}
+
 export interface ProbeData {
   longTasks: Array<{ start: number; duration: number }>;
+  /** long animation frames (> 50 ms), which say what ran in a long task */
+  longFrames: LongFrame[];
   frames: FloorFrame[];
   submitAt: number | null;
   /** first-contentful-paint, ms since navigation start */
@@ -32,7 +55,7 @@ export interface ProbeData {
  * bundler's helpers (`__name`), which do not exist in the page.
  */
 export const FLOOR_PROBE_SCRIPT = `(() => {
-  const data = { longTasks: [], frames: [], submitAt: null, fcp: null, firstMessageAt: null, savedSnapshotAt: null };
+  const data = { longTasks: [], longFrames: [], frames: [], submitAt: null, fcp: null, firstMessageAt: null, savedSnapshotAt: null };
   window.__probe = data;
   // view messages reach the page on the MessagePorts of Comlink's proxied listeners
   const addListener = MessagePort.prototype.addEventListener;
@@ -59,6 +82,18 @@ export const FLOOR_PROBE_SCRIPT = `(() => {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') data.fcp = e.startTime;
     }).observe({ type: 'paint', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        data.longFrames.push({
+          start: e.startTime, duration: e.duration, renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+          scripts: (e.scripts || []).map((s) => ({
+            invoker: (s.invoker || s.invokerType || '').split(location.origin + '/').join('').split('assets/').join(''),
+            source: ((s.sourceURL || '').split('/').pop() || '') + (s.sourceFunctionName ? ' ' + s.sourceFunctionName : '') + (s.sourceCharPosition >= 0 ? ':' + s.sourceCharPosition : ''),
+            at: s.startTime, ms: s.duration, forcedMs: s.forcedStyleAndLayoutDuration || 0,
+          })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
   } catch (error) {
     // without these entry types the bench reports what it has
   }
@@ -90,6 +125,21 @@ export const FLOOR_PROBE_SCRIPT = `(() => {
 /** The frame at which the floor reached `count` assets (the first of a run of frames that satisfy `when`). */
 export function firstFrame(frames: readonly FloorFrame[], when: (f: FloorFrame) => boolean): FloorFrame | null {
   return frames.find(when) ?? null;
+}
+
+/**
+ * What ran in each long task: the scripts (over 5 ms) of the long animation frame holding it, and the
+ * frame's rendering when it was long. One line per task; the bench prints them under its table.
+ */
+export function describeTasks(data: ProbeData, tasks: ReadonlyArray<{ start: number; duration: number }>): string[] {
+  return tasks.map((t) => {
+    const end = t.start + t.duration;
+    const scripts = data.longFrames.flatMap((f) => f.scripts).filter((s) => s.at >= t.start - 1 && s.at < end && s.ms >= 5);
+    const frame = data.longFrames.find((f) => f.start <= t.start + 1 && f.start + f.duration >= end - 1);
+    const parts = scripts.map((s) => `${s.invoker} ${s.source} ${Math.round(s.ms)}${s.forcedMs >= 5 ? ` (forced layout ${Math.round(s.forcedMs)})` : ''}`);
+    if (frame && frame.renderMs >= 10 && frame.start + frame.duration <= end + 1) parts.push(`rendering ${Math.round(frame.renderMs)}`);
+    return `${Math.round(t.duration)} ms at ${Math.round(t.start)}: ${parts.join('; ') || '(no script over 5 ms)'}`;
+  });
 }
 
 /** Long tasks that started in [from, to) (ms since navigation start). */

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import type { StoreyServer } from '../../server/app.js';
 import { launchProfile } from './browser.js';
-import { firstFrame, FLOOR_PROBE_SCRIPT, tasksIn, type ProbeData } from './floorProbe.js';
+import { describeTasks, firstFrame, FLOOR_PROBE_SCRIPT, tasksIn, type ProbeData } from './floorProbe.js';
 import { fmt, median } from './report.js';
 
 /** the 10,000-desk location of the reopen benches (docs/server.md: --desks 10000 --sensors 20000 --no-sim) */
@@ -17,9 +17,15 @@ const SETTLED_MS = 1_500;
 /** after a load, time for the throttled cache write (a full rewrite of the location) to land before Chromium closes */
 const WRITE_WAIT_MS = 6_000;
 
-export interface ColdRun { ms: number; assets: number; tasks: number[]; fcp: number | null }
+export interface ColdRun {
+  ms: number; assets: number; tasks: number[]; fcp: number | null;
+  /** what ran in each long task (floorProbe.ts describeTasks) */
+  taskDetail: string[];
+}
 export interface WarmRun {
   savedMs: number; liveMs: number; assets: number; savedTasks: number[]; swapTasks: number[]; fcp: number | null;
+  /** what ran in each of the swap's long tasks (floorProbe.ts describeTasks) */
+  swapDetail: string[];
   /** the app's start-up marks (src/ui/engine/startUp.ts), ms after navigation */
   marks: Record<string, number>;
   firstMessageAt: number | null;
@@ -58,11 +64,13 @@ export async function cold(server: StoreyServer, profile: string, keep: boolean)
     const drawn = firstFrame(data.frames, (f) => f.fromCache === false && f.count === final.count)!;
     if (data.submitAt === null) throw new Error('no sign-in submit seen');
     if (keep) await page.waitForTimeout(WRITE_WAIT_MS);
+    const tasks = tasksIn(data, data.submitAt, Infinity);
     return {
       ms: drawn.at - data.submitAt,
       assets: final.count,
-      tasks: tasksIn(data, data.submitAt, Infinity).map((t) => t.duration),
+      tasks: tasks.map((t) => t.duration),
       fcp: data.fcp,
+      taskDetail: describeTasks(data, tasks.filter((t) => t.duration > LONG_TASK_LIMIT_MS)),
     };
   } finally {
     await context.close();
@@ -84,12 +92,14 @@ export async function warm(server: StoreyServer, profile: string): Promise<WarmR
     const live = firstFrame(data.frames, (f) => f.at > saved.at && f.fromCache === false && f.count === final.count)!;
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
     await page.waitForTimeout(WRITE_WAIT_MS);
+    const swap = tasksIn(data, saved.at, Infinity);
     return {
       savedMs: saved.at,
       liveMs: live.at,
       assets: savedCount,
       savedTasks: tasksIn(data, 0, saved.at).map((t) => t.duration),
-      swapTasks: tasksIn(data, saved.at, Infinity).map((t) => t.duration),
+      swapTasks: swap.map((t) => t.duration),
+      swapDetail: describeTasks(data, swap.filter((t) => t.duration > LONG_TASK_LIMIT_MS)),
       fcp: data.fcp,
       marks,
       firstMessageAt: data.firstMessageAt,

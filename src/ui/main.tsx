@@ -43,6 +43,8 @@ if ('serviceWorker' in navigator) {
 await yieldTask();
 
 const [{ renderApp }] = await Promise.all([import('./renderApp.js'), firstScreen]);
+// the first screen's wait ends in the task that worked out the floor's draw order: React's root in the next
+await yieldTask();
 performance.mark(START_MARKS.render);
 void renderApp(engine.client, host, engine.hold);
 // the viewer takes index.html's painted floor away once it has drawn its own; never later than this

@@ -4,11 +4,14 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAINT_DEBOUNCE_MS, usePaintedFloor } from '../../src/ui/hooks/usePaintedFloor.js';
 import {
   capturePainted, clearPainted, joinPaintEpoch, PAINTED_EPOCH_KEY, PAINTED_HTML_KEY, PAINTED_KEY, PAINTED_MAX_CHARS, readPainted,
-  SAVED_DATA_NOTICE, savePainted, takePaintedClick, takePaintedView, type PaintedPicture,
+  SAVED_DATA_NOTICE, savePainted, startPainted, takePaintedClick, takePaintedView, type PaintedPicture,
 } from '../../src/ui/lib/paintedFloor.js';
+import { layerMarkup, readLayer } from '../../src/ui/lib/paintedLayer.js';
 
 const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
 const SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(INDEX)![1]!;
@@ -125,6 +128,78 @@ describe('capturePainted', () => {
   it('has nothing to keep on a screen without a floor', () => {
     document.body.innerHTML = '<div id="root"><main class="sign-in"></main></div>';
     expect(capturePainted(document.getElementById('root')!)).toBeNull();
+  });
+});
+
+describe('reading the floor in steps (issue 14: no task over 50 ms)', () => {
+  it('gives the picture of a read at once, an asset at a time; an asset taken away meanwhile is left out', () => {
+    const root = screen();
+    const whole = capturePainted(root)!;
+    const read = startPainted(root)!;
+    let steps = 1;
+    while (!read.layer.step(() => false)) steps++;
+    expect(steps).toBe(6);
+    expect(layerMarkup(read.layer.result())).toEqual(layerMarkup(readLayer(root.querySelector('.layer-assets')!, false)));
+    expect(whole.html).toContain(layerMarkup(read.layer.result()).html);
+
+    const later = startPainted(root)!;
+    later.layer.step(() => false);
+    root.querySelector('[data-asset-id="d2"]')!.remove();
+    while (!later.layer.step(() => false));
+    expect(later.layer.result().fixed).toEqual(['r1', 'o1', 'd1', 'd3']);
+    expect(later.layer.result().count).toBe(5);
+  });
+});
+
+describe('usePaintedFloor', () => {
+  const idle: Array<() => void> = [];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    // each reading of the clock moves it on 4 ms: a step of PAINT_SLICE_MS reads an asset or two
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 4));
+    joinPaintEpoch();
+  });
+  afterEach(() => {
+    idle.length = 0;
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  /** Runs the idle callbacks and timers until none is left; returns how many idle tasks ran. */
+  function runIdle(): number {
+    let ran = 0;
+    for (;;) {
+      act(() => vi.runAllTimers());
+      const task = idle.shift();
+      if (!task) return ran;
+      ran++;
+      act(() => task());
+    }
+  }
+
+  it('stores the screen over several idle tasks, the same record as a read at once', () => {
+    screen();
+    let view = VIEW;
+    const { result } = renderHook(() => usePaintedFloor({ target: { userId: 'u1', floorId: 'f1' }, ready: () => true, viewport: () => view }));
+    act(() => result.current());
+    act(() => vi.advanceTimersByTime(PAINT_DEBOUNCE_MS));
+    expect(runIdle()).toBeGreaterThan(2);
+    const stored = readPainted()!;
+    const whole = capturePainted(document.getElementById('root')!)!;
+    expect(stored.view).toEqual(VIEW);
+    expect(stored.boxes).toEqual(whole.boxes);
+    expect(localStorage.getItem(PAINTED_HTML_KEY)).toBe(`${stored.id}\n${whole.html}`);
+
+    // the map moves while the next read is under way: that read writes nothing (the move asks for another)
+    clearPainted();
+    act(() => result.current());
+    act(() => vi.advanceTimersByTime(PAINT_DEBOUNCE_MS));
+    act(() => idle.shift()!());
+    view = { ...VIEW, k: 20 };
+    runIdle();
+    expect(readPainted()).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@
 // and takes away that picture; index.html reads it (same keys, same build
 // id). docs/ui.md "Painted floor" says why it is safe.
 
-import { layerMarkup, readLayer, type PaintedBox, type PaintedPicture, type ReadLayer } from './paintedLayer.js';
+import { layerMarkup, layerReader, type LayerReader, type PaintedBox, type PaintedPicture, type ReadLayer } from './paintedLayer.js';
 import type { Viewport } from './viewport.js';
 
 export type { PaintedBox, PaintedPicture } from './paintedLayer.js';
@@ -219,20 +219,27 @@ function copyAround(node: Node, floor: Element): Node {
   return copy;
 }
 
-/** The screen as read in one task (takePainted): the rest of the screen's markup with a slot, and the floor's assets as read. */
+/** The screen as read (takePainted): the rest of the screen's markup with a slot, and the floor's assets as read. */
 export interface TakenScreen {
   around: string;
   layer: ReadLayer;
 }
 
+/** A read of the screen under way (startPainted): the rest of the screen is read, the floor's assets are read by `layer.step`. */
+export interface ScreenRead {
+  around: string;
+  layer: LayerReader;
+}
+
 /**
- * Reads the screen for the painted floor: a copy of the app's own DOM (React's
- * output, so every server text is a text node and every attribute the app
- * set), with what was transient taken out, the saved-data notice put in; the
- * floor's assets read for a picture built for painting (lib/paintedLayer.ts).
- * Null when the screen has no floor.
+ * Starts reading the screen for the painted floor: a copy of the app's own DOM
+ * (React's output, so every server text is a text node and every attribute the
+ * app set), with what was transient taken out, the saved-data notice put in,
+ * read now (a few hundred elements); the floor's assets are read for a picture
+ * built for painting (lib/paintedLayer.ts) by the returned reader, in as many
+ * steps as the caller likes. Null when the screen has no floor.
  */
-export function takePainted(root: HTMLElement): TakenScreen | null {
+export function startPainted(root: HTMLElement): ScreenRead | null {
   const svg = root.querySelector('svg.floor-svg');
   const assets = svg?.querySelector('g.layer-assets');
   if (!svg || !assets) return null;
@@ -260,7 +267,15 @@ export function takePainted(root: HTMLElement): TakenScreen | null {
   painted.setAttribute('aria-hidden', 'true');
   painted.append(...copy.childNodes);
   const detail = svg.querySelector('g.world')?.getAttribute('data-detail') !== 'false';
-  return { around: painted.outerHTML, layer: readLayer(assets, detail) };
+  return { around: painted.outerHTML, layer: layerReader(assets, detail) };
+}
+
+/** Reads the screen for the painted floor in one go (startPainted, every asset at once); null when it has no floor. */
+export function takePainted(root: HTMLElement): TakenScreen | null {
+  const read = startPainted(root);
+  if (!read) return null;
+  read.layer.step(() => true);
+  return { around: read.around, layer: read.layer.result() };
 }
 
 /** The painted floor's markup and its assets from what was read (string work only: it may run in a task of its own). */

@@ -110,21 +110,35 @@ function subpath(el: Element): { look: string; d: string; box: [number, number, 
   }
 }
 
+/** Reads the viewer's assets layer in steps (readLayer says what it keeps); `step` reads until `more()` says stop. */
+export interface LayerReader {
+  /** reads assets while `more()` allows (asked after each asset); true once every asset is read */
+  step(more: () => boolean): boolean;
+  /** what was read (whole once `step` said true) */
+  result(): ReadLayer;
+}
+
 /**
  * Reads the viewer's assets layer: each asset drawn as plain shapes at floor
  * coordinates (rooms, zones, outlines, unrotated desks) gives its shapes to
  * the look they share with others, its visible labels to its run's labels
  * and its box to the click list; any other asset is kept as drawn. Status
  * marks only when the zoom shows them; labels the layout hid are left out.
+ * The assets are those of the layer when the reader is made, in its paint
+ * order; one taken out of the layer meanwhile is left out (issue 14: the
+ * read runs over several short tasks, docs/ui.md "Painted floor").
  */
-export function readLayer(layer: Element, detail: boolean): ReadLayer {
+export function layerReader(layer: Element, detail: boolean): LayerReader {
   const runs: Run[] = [];
   const boxes: PaintedBox[] = [];
   const fixed: string[] = [];
   let count = 0;
-  for (let asset = layer.firstElementChild; asset; asset = asset.nextElementSibling) {
+  const assets = [...layer.children];
+  let next = 0;
+
+  function read(asset: Element): void {
     const id = asset.getAttribute('data-asset-id');
-    if (!id) continue;
+    if (!id || asset.parentNode !== layer) return;
     count++;
     const kind = asset.getAttribute('data-kind') ?? '';
     if (!COMES_AND_GOES.has(kind)) fixed.push(id);
@@ -153,7 +167,7 @@ export function readLayer(layer: Element, detail: boolean): ReadLayer {
       // drawn as the viewer drew it; a click finds it by its id
       const html = trimmed(asset.outerHTML).replace(/^<g/, `<g data-painted-asset="${escapeAttr(id)}"`);
       run.whole.push(detail ? html : html.replace(/<path class="status-mark[^"]*"[^>]*><\/path>/g, ''));
-      continue;
+      return;
     }
     const opacity = asset.getAttribute('opacity');
     const group = ` class="${escapeAttr(cls)}"${opacity === null ? '' : ` opacity="${escapeAttr(opacity)}"`}`;
@@ -171,7 +185,24 @@ export function readLayer(layer: Element, detail: boolean): ReadLayer {
     }
     if (!NOT_CLICKABLE.has(kind)) boxes.push([id, round(box[0]), round(box[1]), round(box[2]), round(box[3])]);
   }
-  return { runs, count, boxes, fixed };
+
+  return {
+    step(more) {
+      while (next < assets.length) {
+        read(assets[next++]!);
+        if (next < assets.length && !more()) return false;
+      }
+      return true;
+    },
+    result: () => ({ runs, count, boxes, fixed }),
+  };
+}
+
+/** The whole layer read at once (layerReader). */
+export function readLayer(layer: Element, detail: boolean): ReadLayer {
+  const reader = layerReader(layer, detail);
+  reader.step(() => true);
+  return reader.result();
 }
 
 /** The layer's markup: per run, one path per look, then the assets kept as drawn, then the labels. */
