@@ -48,6 +48,7 @@ import { createOptimisticOverlay } from './views/optimistic.js';
 import { createLazyReports } from './reports/lazyReports.js';
 import { createPlaybackService } from './reports/playback.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
+import type { TabChannel } from './tabChannel.js';
 
 export interface EngineDeps {
   clock: Clock;
@@ -68,6 +69,8 @@ export interface EngineDeps {
   pageCache?: (userId: () => Id | null) => UserPageCache;
   /** tests: how the code loaded on first use arrives (default: its own chunk) */
   modules?: Partial<ModuleLoaders>;
+  /** the other tabs of this app (a sign-out in one signs the same user out in all); none: this tab alone */
+  tabs?: TabChannel;
 }
 
 
@@ -571,6 +574,27 @@ export function createEngine(deps: EngineDeps): Engine {
   /** the last resume and the user epoch it began: a second call meanwhile gets its answer */
   let resuming: { epoch: number; result: Promise<boolean> } | null = null;
 
+  /** the signed-in (or resuming) user, if any */
+  const currentUserId = (): Id | null => settings?.user.id ?? resumingUserId ?? viewerUserId();
+
+  /** ends this tab's session; `elsewhere`: another tab already signed out on the server */
+  function endLocally(elsewhere: boolean) {
+    userEpoch += 1;
+    const s = session;
+    if (s && s.state().phase.name !== 'signedOut' && s.state().phase.name !== 'sessionExpired') {
+      if (elsewhere) s.signOutElsewhere();
+      else s.signOut();
+    } else if (resumingUserId || store.organizationId || fromCache) {
+      // no session yet (a resume still reading): forget what it may already have served
+      port.endSession('signOut');
+    }
+  }
+
+  const stopTabs = deps.tabs?.listen((message) => {
+    // another user signing out in another tab says nothing about this one
+    if (message.type === 'signedOut' && message.userId === currentUserId()) endLocally(true);
+  });
+
   function forgetReopen() {
     savedView = null;
     restoredParts = new Set();
@@ -700,11 +724,10 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     async signOut() {
-      userEpoch += 1;
-      const s = session;
-      if (s && s.state().phase.name !== 'signedOut' && s.state().phase.name !== 'sessionExpired') s.signOut();
-      // no session yet (a resume still reading): forget what it may already have served
-      else if (resumingUserId || store.organizationId || fromCache) port.endSession('signOut');
+      const uid = currentUserId();
+      endLocally(false);
+      // the same user's other tabs sign out too (a shared computer: signing out means everywhere)
+      if (uid) deps.tabs?.post({ type: 'signedOut', userId: uid });
     },
 
     selectOrganization: (organizationId) => (session ? session.selectOrganization(organizationId) : Promise.resolve(notInitialised())),
@@ -738,6 +761,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async dispose() {
       disposed = true;
+      stopTabs?.();
+      deps.tabs?.close();
       await persister.flush().catch(() => undefined);
       persister.dispose();
       hub.dispose();

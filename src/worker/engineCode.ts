@@ -9,6 +9,7 @@ import { createEngine, type Engine, type EngineDeps } from './engine.js';
 import type { Logger } from './ports.js';
 import { createIdbPageCache } from './storage/idbPageCache.js';
 import { createIdbStorage } from './storage/idbStorage.js';
+import { createBroadcastTabChannel } from './tabChannel.js';
 import { systemClock } from './systemClock.js';
 import { createTransport } from './transports/index.js';
 
@@ -30,6 +31,7 @@ export function createProductionEngine(overrides: Partial<EngineDeps> = {}): Eng
     storage: createIdbStorage(),
     logger: consoleLogger,
     pageCache: (user) => createIdbPageCache({ userId: user, now: () => clock.now() }),
+    tabs: createBroadcastTabChannel(),
     ...overrides,
   });
 }

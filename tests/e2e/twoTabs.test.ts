@@ -2,7 +2,8 @@
 // worker on the same IndexedDB database and both save the location while
 // the server changes it under them. Then the browser is closed and reopened
 // with no network: the saved floor holds every change both tabs saw, none
-// lost, none half-written (docs/reliability.md "More than one tab").
+// lost, none half-written (docs/reliability.md "More than one tab"). A
+// sign-out in one tab then signs the other out too.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,5 +95,30 @@ describe('two tabs of one user', () => {
     expect(await drawn(page, removed)).toBe(0);
     expect(await page.locator('body').textContent()).not.toContain(STORAGE_WARNINGS.UNREADABLE_DROPPED);
     await shot(page, '31-two-tabs-offline-reopen');
+  });
+
+  it('signs the user out in every tab when they sign out in one', async () => {
+    await viewer.start();
+    await proxy.start();
+    await context.setOffline(false);
+    const a = context.pages()[0]!;
+    await a.goto(`${viewer.url}/`);
+    // the browser reopened on the saved session: live again, signed in
+    await a.getByTestId('from-cache').waitFor({ state: 'hidden', timeout: 30_000 });
+    const b = await context.newPage();
+    await b.goto(`${viewer.url}/`);
+    await b.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
+    await a.getByRole('button', { name: 'Sign out' }).click();
+    await a.getByRole('form', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+    // the other tab did not wait for the server to refuse its token: it left at once
+    const form = b.getByRole('form', { name: 'Sign in' });
+    await form.waitFor({ timeout: 5000 });
+    expect(await b.getByRole('application', { name: /Floor plan of/ }).count()).toBe(0);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await shot(b, '32-two-tabs-signed-out-in-the-other');
+    // and stays out on a reload: nothing of the session is left to resume
+    await b.reload();
+    await b.getByRole('form', { name: 'Sign in' }).waitFor({ timeout: 20_000 });
+    expect(await b.locator('.painted').count()).toBe(0);
   });
 });

@@ -335,6 +335,8 @@ export function createSession(options: SessionOptions): Session {
       dispatch({ type: 'connectRequested' });
     },
     signOut() { dispatch({ type: 'signOut' }); },
+    // the other tab already ended the token on the server: without it, the sign-out below sends no logout
+    signOutElsewhere() { token = null; dispatch({ type: 'signOut' }); },
     unauthorized() { dispatch({ type: 'unauthorized' }); },
     setOnline(online) { dispatch({ type: online ? 'online' : 'offline' }); },
     async selectOrganization(organizationId) {

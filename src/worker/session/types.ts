@@ -81,6 +81,8 @@ export interface Session {
   /** spec §5: throws 'Current user is not set' without a token, 'Only one connection attempt can be ongoing!' during one */
   connect(): void;
   signOut(): void;
+  /** another tab signed this user out: the session ends here too, without asking the server again */
+  signOutElsewhere(): void;
   /** an authenticated call answered 401: the session ends */
   unauthorized(): void;
   setOnline(online: boolean): void;
