@@ -10,7 +10,7 @@
 import { inflate } from 'pako';
 import { loadavg } from 'node:os';
 import { base64ToBytes } from '../src/worker/decode.js';
-import type { IngestRig } from './lib/ingestRig.js';
+import { indexBuilt, type IngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, median, yieldToLoop } from './lib/report.js';
 import type { TrafficKind } from './lib/traffic.js';
 
@@ -27,6 +27,8 @@ for (const root of roots) {
   const mod = await import(`${root}/bench/lib/ingestRig.ts`) as { openIngestRig(): Promise<IngestRig> };
   sides.push({ root, rig: await mod.openIngestRig(), rounds: [], ceiling: Infinity });
 }
+// every side alike, whether its own rig waits for the finder's index or not
+for (const s of sides) await indexBuilt(s.rig.engine);
 const take = (s: Side, count: number) => s.rig.packets(kind === 'mix' ? s.rig.traffic.take(count) : s.rig.traffic.take(count, kind), 10);
 
 async function push(s: Side, payloads: string[]): Promise<number> {

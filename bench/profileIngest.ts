@@ -2,7 +2,7 @@
 // engine, location and app views, one kind of live change (or the mix) in
 // 10-change packets under V8's sampling profiler, summarised as self time
 // per function and as total time of the engine's main entry points.
-//   node --import tsx bench/profileIngest.ts [occupancy|environment|move|heartbeat|asset|mix] [changes]
+//   node --import tsx bench/profileIngest.ts [occupancy|environment|move|heartbeat|asset|mix] [changes] [changes per packet, 10]
 // PHASE=<words of a phase> also lists the self time inside that phase (e.g. PHASE='flush: other').
 // PROFILE_OUT=<file> writes the window's raw profile (.cpuprofile: open it in DevTools; its nodes'
 // positionTicks give line ticks when this script is bundled, e.g. by esbuild, so lines are kept).
@@ -18,13 +18,14 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 const kind = (process.argv[2] ?? 'occupancy') as TrafficKind | 'mix';
 const n = Number(process.argv[3] ?? 20_000);
+const perPacket = Number(process.argv[4] ?? 10);
 const YIELD_EVERY_MS = 2;
 
 const { server, loc, transport, engine, traffic, packets } = await openIngestRig();
 
 /** the packets are encoded before the profiler starts: the server's deflate is not the engine's work */
 function encode(count: number): string[] {
-  return packets(kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), 10);
+  return packets(kind === 'mix' ? traffic.take(count) : traffic.take(count, kind), perPacket);
 }
 
 async function push(payloads: string[]): Promise<number> {
@@ -109,7 +110,7 @@ for (const [id, t] of self) {
 }
 const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k)
   .map(([l, t]) => `${fmt(t).padStart(8)} ms ${fmt((100 * t) / all).padStart(5)} %  ${l}`).join('\n');
-console.log(`${fmt(n)} changes (${kind}) in ${fmt(ms)} ms = ${fmt(n / (ms / 1000))} ch/s wall, ${fmt(cpu)} ms CPU (profiler on); ${fmt(all)} ms sampled`);
+console.log(`${fmt(n)} changes (${kind}, ${perPacket} a packet) in ${fmt(ms)} ms = ${fmt(n / (ms / 1000))} ch/s wall, ${fmt(cpu)} ms CPU (profiler on); ${fmt(all)} ms sampled`);
 console.log(`\n## by phase\n${top(phaseBy, 20)}`);
 if (process.env.PHASE) console.log(`\n## in phase\n${top(inPhase, 30)}`);
 console.log(`\n## self time\n${top(selfBy, 40)}`);

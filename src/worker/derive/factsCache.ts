@@ -14,10 +14,12 @@ import { computeFacts, refreshFacts, type AssetFacts, type DeriveContext } from 
 
 export interface FactsCache {
   get(id: Id): AssetFacts | null;
-  /** the assets changed (record, floor, user, structure…): derived afresh */
+  /**
+   * the assets changed (record, floor, user, structure…): derived afresh. Readings alone need no call: they
+   * move the asset's slot's version (`AssetSlot.version`), and facts derived at another version are
+   * refreshed from their standing facts on the next get (from scratch when the record was replaced)
+   */
   invalidate(ids: Iterable<Id>): void;
-  /** only readings of these assets' sensors changed: their standing facts are kept */
-  refresh(ids: Iterable<Id>): void;
   /** only heartbeats (battery, last communication) reached these assets; returns those whose facts may change (devices) */
   beat(ids: Iterable<Id>): Id[];
   invalidateAll(): void;
@@ -42,12 +44,16 @@ const PEOPLE: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
 /** One asset's cached facts, with what a refresh needs at hand (issue 14: a live load refreshes thousands a flush). */
 interface Entry {
   facts: AssetFacts | null;
-  /** its readings changed since: re-derived from its standing facts on the next get */
+  /** time or a heartbeat changed its readings' part since: re-derived from its standing facts on the next get */
   stale: boolean;
-  /** the asset's slot: its current record without a lookup among thousands */
+  /** the asset's slot: its current record without a lookup among thousands, and its version */
   slot: AssetSlot;
+  /** the slot's version the facts were derived at: another means new readings, or a record replaced or gone */
+  version: number;
   /** its re-check's scheduler key, made once rather than per derivation */
   readonly key: string;
+  /** when its re-check is due as this cache scheduled it (null: none), or undefined when not known here */
+  due: number | null | undefined;
   /** whether the id is in the continuous set */
   continuous: boolean;
 }
@@ -67,6 +73,8 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
     const entry = cache.get(id);
     if (entry?.facts && !PEOPLE.has(entry.facts.kind)) {
       entry.stale = true;
+      // the scheduler ran (and dropped) this very task
+      entry.due = null;
       entry.continuous = false;
       continuous.delete(id);
     } else forget(id);
@@ -76,7 +84,7 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
   return {
     get(id) {
       let entry = cache.get(id);
-      if (entry !== undefined && !entry.stale) return entry.facts;
+      if (entry !== undefined && !entry.stale && entry.version === entry.slot.version) return entry.facts;
       let asset = entry?.slot.record;
       if (!asset) {
         asset = store.assets.get(id);
@@ -88,23 +96,31 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       // refreshed desk's derivation (issue 14)
       const c = options.context();
       const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
-      // the record itself was replaced: nothing of the old facts stands
-      const hit = entry?.stale ? entry.facts : null;
-      const facts = hit && hit.asset === asset ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
+      // only the readings' part is derived again, from the same record (one replaced leaves nothing of the old
+      // facts standing), and never for people, whose position choice depends on their other assets
+      const hit = entry?.facts;
+      const facts = hit && hit.asset === asset && !PEOPLE.has(hit.kind) ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
       if (entry) { entry.facts = facts; entry.stale = false; } else {
-        cache.set(id, (entry = { facts, stale: false, slot: store.assets.slot(id), key: RECHECK_KEY_PREFIX + id, continuous: false }));
+        const slot = store.assets.slot(id);
+        cache.set(id, (entry = { facts, stale: false, slot, version: 0, key: RECHECK_KEY_PREFIX + id, due: undefined, continuous: false }));
       }
+      entry.version = entry.slot.version;
       const key = entry.key;
       if (facts?.nextChangeAt != null) {
         // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
         // nothing when nothing changed) and schedules the next one. Every new reading moves a desk's
         // change instant later (its validity), and rescheduling per reading churned the scheduler's
         // heap under a live load (issue 14). People re-derive with their other assets, so theirs moves.
-        const due = scheduler.dueAt(key);
+        // The due time this cache set is kept in the entry: no lookup in the scheduler per refresh.
+        const due = entry.due !== undefined ? entry.due : scheduler.dueAt(key);
         if (due === null || due > facts.nextChangeAt || (due !== facts.nextChangeAt && PEOPLE.has(facts.kind))) {
           scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
-        }
-      } else if (scheduler.has(key)) scheduler.cancel(key);
+          entry.due = facts.nextChangeAt;
+        } else entry.due = due;
+      } else if (entry.due !== null) {
+        if (scheduler.has(key)) scheduler.cancel(key);
+        entry.due = null;
+      }
       const changesContinuously = !!facts?.continuous;
       if (entry.continuous !== changesContinuously) {
         entry.continuous = changesContinuously;
@@ -114,13 +130,6 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
     },
     invalidate(ids) {
       for (const id of ids) forget(id);
-    },
-    refresh(ids) {
-      for (const id of ids) {
-        const entry = cache.get(id);
-        if (!entry?.facts) continue;
-        if (PEOPLE.has(entry.facts.kind)) forget(id); else entry.stale = true;
-      }
     },
     beat(ids) {
       // battery and last communication are facts of sensor assets only (devices, monitoring); facts not

@@ -79,7 +79,7 @@ export function assetHistory(store: Store, asset: Asset, sensors: readonly Senso
   const items: HistoryItem[] = [];
   const seen = new Set<number>();
   if (sensor) {
-    const recent = store.recentValues.get(sensor.id);
+    const recent = store.sensors.entry(sensor.id)?.recent;
     if (recent) for (const v of recent) if (v) addItem(items, seen, v.time, historyText(v.value, unit, sensor.type));
     const last = sensor.last_measurement;
     if (last) addItem(items, seen, last.time, historyText(last.value, unit, sensor.type));

@@ -24,7 +24,7 @@ export function assetPart(store: Store, asset: Asset): string {
 /** The cache part of a sensor: the part of the first asset on a floor it feeds. */
 export function sensorPart(store: Store, sensorId: Id): string {
   // through the slots of the assets it feeds: every written sensor of a live load asks this (issue 14)
-  for (const slot of store.fedBy.get(sensorId) ?? []) {
+  for (const slot of store.sensors.entry(sensorId)?.fed ?? []) {
     const part = slot.record ? assetPart(store, slot.record) : SHARED_PART;
     if (part !== SHARED_PART) return part;
   }

@@ -48,11 +48,9 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
       r.facts.invalidate(ids);
       r.hub.markDirty('assets', ids);
     }
-    // only readings changed: standing facts are kept, and views that show no readings are not woken
-    if (delta.values.size) {
-      r.facts.refresh(delta.values);
-      r.hub.markDirty('values', delta.values);
-    }
+    // only readings changed: standing facts are kept (the readings counted on the assets' slots mark their
+    // facts for a refresh, store/measurements.ts), and views that show no readings are not woken
+    if (delta.values.size) r.hub.markDirty('values', delta.values);
     if (delta.beats.size) {
       const changed = r.facts.beat(delta.beats);
       if (changed.length) r.hub.markDirty('values', changed);

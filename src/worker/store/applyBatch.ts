@@ -148,7 +148,7 @@ function touched(store: Store, collection: EntityCollection, id: Id, delta: Stor
       break;
     }
     case 'sensors': {
-      if (!store.sensors.has(id)) store.recentValues.delete(id);
+      // a deleted sensor's recent values went with its record (store/sensorMap.ts)
       delta.sensors.add(id);
       for (const a of store.assetsBySensor.get(id) ?? []) delta.assets.add(a);
       break;

@@ -5,10 +5,26 @@
 
 import type { Asset, Id } from '../../shared/types.js';
 
+/** Asset types that stand for a person (one position per person, chosen among their assets). */
+export const PERSON_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
+
 /** One asset id's current record, kept in step by the map that handed it out. */
 export interface AssetSlot {
   readonly id: Id;
   record: Asset | undefined;
+  /**
+   * what a reading asks of the record, kept here so that most readings never touch it (issue 14): whether it
+   * stands for a person, and whether it watches sensor types for activity (`alert_on_activity`, which only
+   * store/measurements.ts changes in place, and keeps this in step)
+   */
+  person: boolean;
+  watching: boolean;
+  /**
+   * moves with every record set or removed under the id and every reading applied to it
+   * (store/measurements.ts): the facts cache derives again what it derived at another version, so a reading
+   * marks an asset's facts without a lookup (issue 14), and a record gone or replaced is never served
+   */
+  version: number;
 }
 
 export class AssetMap extends Map<Id, Asset> {
@@ -18,7 +34,11 @@ export class AssetMap extends Map<Id, Asset> {
   /** The slot of `id` (the same object while the map is not cleared), holding its record if there is one. */
   slot(id: Id): AssetSlot {
     let slot = this.slots.get(id);
-    if (!slot) this.slots.set(id, (slot = { id, record: this.get(id) }));
+    if (!slot) {
+      const record = this.get(id);
+      this.slots.set(id, (slot = { id, record, version: 0, person: false, watching: false }));
+      if (record) noteRecord(slot, record);
+    }
     return slot;
   }
 
@@ -26,18 +46,18 @@ export class AssetMap extends Map<Id, Asset> {
     super.set(id, asset);
     // Map's constructor may call set before the field exists; this map is always made empty
     const slot = this.slots?.get(id);
-    if (slot) slot.record = asset;
+    if (slot) { slot.record = asset; slot.version += 1; noteRecord(slot, asset); }
     return this;
   }
 
   override delete(id: Id): boolean {
     const slot = this.slots.get(id);
-    if (slot) slot.record = undefined;
+    if (slot) { slot.record = undefined; slot.version += 1; }
     return super.delete(id);
   }
 
   override clear(): void {
-    for (const slot of this.slots.values()) slot.record = undefined;
+    for (const slot of this.slots.values()) { slot.record = undefined; slot.version += 1; }
     this.slots.clear();
     super.clear();
   }
@@ -46,4 +66,9 @@ export class AssetMap extends Map<Id, Asset> {
   dropEmptySlots(): void {
     for (const [id, slot] of this.slots) if (!slot.record) this.slots.delete(id);
   }
+}
+
+function noteRecord(slot: AssetSlot, asset: Asset): void {
+  slot.person = PERSON_TYPES.has(asset.type);
+  slot.watching = asset.alert_on_activity.length > 0;
 }

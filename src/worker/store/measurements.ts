@@ -11,9 +11,8 @@ import { isRecord, toId, toNumOrNull, toTime } from '../../shared/normalize/prim
 import type { Logger } from '../ports.js';
 import { markPersist, type StoreDelta } from './delta.js';
 import { placeAsset } from './located.js';
-import { PERSON_TYPES } from './people.js';
 import { RECENT_VALUES_KEPT, type Store } from './store.js';
-import type { Id, MeasurementValue, Sensor } from '../../shared/types.js';
+import type { MeasurementValue, Sensor } from '../../shared/types.js';
 
 interface Context {
   logger: Logger;
@@ -23,11 +22,13 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   const { logger } = options;
   if (!isRecord(data)) { logger.warn('Ignoring malformed measurement', data); return; }
   const wireId = toId(data.sensor_id);
-  const sensor = wireId ? store.sensors.get(wireId) : undefined;
+  // one lookup: the record, its recent values and the assets it feeds (issue 14)
+  const entry = wireId ? store.sensors.entry(wireId) : undefined;
+  const sensor = entry?.record;
   if (!sensor) { logger.warn(`Ignoring measurement for unknown sensor ${String(data.sensor_id)}`); return; }
   // the stored id from here on (the very string the maps hold as key): each lookup below matches it by
   // identity rather than by its text, and the sets the batch fills keep no copy of the packet (issue 14)
-  const sensorId = sensor.id;
+  const sensorId = entry.id;
   const value = normalizeMeasurementValue(data.value, { sensorId, type: sensor.type }, { logger });
   if (!value) return;
   const previous = sensor.last_measurement;
@@ -37,7 +38,7 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   }
   const newer = !previous || value.time > previous.time;
   if (newer) sensor.previous_measurement = previous;
-  rememberValue(store, sensorId, value, newer);
+  rememberValue(entry.recent, value, newer);
   sensor.last_measurement = value;
   if (newer && isOccupancySensorType(sensor.type)) noteOccupancy(sensor, value);
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
@@ -49,8 +50,7 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   if (sensor.type === 'location') delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
   // the assets it feeds as their slots: no set to walk and no lookup per asset (issue 14)
-  const fed = store.fedBy.get(sensorId);
-  if (!fed) return;
+  const fed = entry.fed;
   // a move re-indexes assets, so only then iterate over a copy
   for (const slot of sensor.type === 'location' ? [...fed] : fed) {
     const asset = slot.record;
@@ -62,10 +62,11 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
       markPersist(delta, 'assets', assetId);
       changed = true;
     }
-    // most assets watch nothing: no result object per reading for them
-    const alert = asset.alert_on_activity.length ? clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous) : null;
+    // most assets watch nothing: no result object per reading for them, and the record is not even read
+    const alert = slot.watching ? clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous) : null;
     if (alert?.triggered) {
       asset.alert_on_activity = alert.watched;
+      slot.watching = alert.watched.length > 0;
       delta.activity.push({ assetId, sensorType: sensor.type });
       markPersist(delta, 'assets', assetId);
       changed = true;
@@ -73,8 +74,12 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
     // a moved asset or a cleared alert is the asset's own change, and so is any reading of a person's asset
     // (which of their assets places them may change: derived afresh with their other assets); otherwise only
     // its readings changed. Decided here, where the asset is at hand, not by looking each one up again later.
-    if (changed || sensor.type === 'location' || PERSON_TYPES.has(asset.type)) delta.assets.add(assetId);
-    else delta.values.add(assetId);
+    if (changed || sensor.type === 'location' || slot.person) delta.assets.add(assetId);
+    else {
+      delta.values.add(assetId);
+      // the facts cache sees the version move and re-derives the readings' part on the next get
+      slot.version += 1;
+    }
   }
 }
 
@@ -82,9 +87,10 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   const { logger } = options;
   if (!isRecord(data)) { logger.warn('Ignoring malformed heartbeat', data); return; }
   const wireId = toId(data.sensor_id);
-  const sensor = wireId ? store.sensors.get(wireId) : undefined;
+  const entry = wireId ? store.sensors.entry(wireId) : undefined;
+  const sensor = entry?.record;
   if (!sensor) { logger.warn(`Ignoring heartbeat for unknown sensor ${String(data.sensor_id)}`); return; }
-  const sensorId = sensor.id;
+  const sensorId = entry.id;
   const time = toTime(data.time);
   if (time === null) { logger.warn(`Ignoring heartbeat without a time (sensor ${sensorId})`); return; }
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
@@ -92,7 +98,7 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   if (battery !== null) sensor.last_status = { battery_level: battery };
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
-  for (const assetId of store.assetsBySensor.get(sensorId) ?? []) delta.beats.add(assetId);
+  for (const slot of entry.fed) delta.beats.add(slot.id);
 }
 
 /**
@@ -105,9 +111,7 @@ function noteOccupancy(sensor: Sensor, value: MeasurementValue): void {
 }
 
 /** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */
-function rememberValue(store: Store, sensorId: Id, value: MeasurementValue, newer: boolean): void {
-  let list = store.recentValues.get(sensorId);
-  if (!list) store.recentValues.set(sensorId, (list = []));
+function rememberValue(list: MeasurementValue[], value: MeasurementValue, newer: boolean): void {
   if (!newer && list[0]?.time === value.time) list[0] = value;
   else list.unshift(value);
   if (list.length > RECENT_VALUES_KEPT) list.length = RECENT_VALUES_KEPT;

@@ -5,12 +5,12 @@
 // so a person has one position, never two.
 
 import type { Asset, Id, MeasurementValue } from '../../shared/types.js';
+import { PERSON_TYPES } from './assetMap.js';
 import { latestLocation } from './located.js';
 import { configUserId, sensorIdsOf, sensorsOf, type Store } from './store.js';
 
-/** Asset types that stand for a person (spec §3: employee; auto_tag when tagged to a user). */
-/** Asset types that stand for a person (one position per person, chosen among their assets). */
-export const PERSON_TYPES: ReadonlySet<string> = new Set(['employee', 'auto_tag']);
+/** Asset types that stand for a person (spec §3: employee; auto_tag when tagged to a user), kept with the slots. */
+export { PERSON_TYPES };
 
 export interface PositionSource {
   assetId: Id;

@@ -3,9 +3,10 @@
 // place (no immer produce per change); views derive immutable state from it.
 
 import { isPrivacyZone } from '../../shared/rules/location.js';
-import { AssetMap, type AssetSlot } from './assetMap.js';
+import { AssetMap } from './assetMap.js';
+import { SensorMap } from './sensorMap.js';
 import type {
-  Asset, Building, ExternalObject, Floor, Id, Location, MeasurementValue, Notification, Organization, Sensor, User,
+  Asset, Building, ExternalObject, Floor, Id, Location, Notification, Organization, Sensor, User,
 } from '../../shared/types.js';
 
 /** Parent chains deeper than this are treated as cycles in bad data. */
@@ -21,7 +22,12 @@ export interface Store {
   floors: Map<Id, Floor>;
   /** drawable assets (not buildings and floors, which live above); slots of it are kept in step */
   assets: AssetMap;
-  sensors: Map<Id, Sensor>;
+  /**
+   * sensors, with one entry per id holding the record, its recent live values (popup history; not
+   * persisted) and the assets it feeds as their slots, in the order of `assetsBySensor`: a live reading
+   * reaches all of them with one lookup, and its assets without a set to walk or a lookup each (issue 14)
+   */
+  sensors: SensorMap;
   externalObjects: Map<Id, ExternalObject>;
   users: Map<Id, User>;
   notifications: Map<Id, Notification>;
@@ -33,19 +39,12 @@ export interface Store {
   floorOf: Map<Id, Id>;
   /** sensor id → ids of the assets it provides data for */
   assetsBySensor: Map<Id, Set<Id>>;
-  /**
-   * the same index as the assets' slots, in the same order: a live reading reaches the records it feeds
-   * through these, without a set to walk and a lookup per asset among thousands (issue 14)
-   */
-  fedBy: Map<Id, AssetSlot[]>;
   /** user id → ids of the assets that stand for that user (`config.user_id`, derived local assets) */
   assetsByUser: Map<Id, Set<Id>>;
   /** location tag (sensor) id → the user wearing it (`user.location_tag_id`) */
   userByTag: Map<Id, Id>;
   /** user id → their location tag id (the reverse of userByTag) */
   tagOfUser: Map<Id, Id>;
-  /** sensor id → the last few values received live, newest first (popup history; not persisted) */
-  recentValues: Map<Id, MeasurementValue[]>;
   /** asset id → the viewer's own vote, which the server's asset records do not carry */
   myVotes: Map<Id, 1 | -1 | 0>;
   /** location id of the store's location data (assets, sensors, structure) */
@@ -56,10 +55,10 @@ export interface Store {
 export function createStore(): Store {
   return {
     organizations: new Map(), locations: new Map(), buildings: new Map(), floors: new Map(),
-    assets: new AssetMap(), sensors: new Map(), externalObjects: new Map(), users: new Map(),
-    notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(), fedBy: new Map(),
+    assets: new AssetMap(), sensors: new SensorMap(), externalObjects: new Map(), users: new Map(),
+    notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
     assetsByUser: new Map(), userByTag: new Map(), tagOfUser: new Map(),
-    recentValues: new Map(), myVotes: new Map(),
+    myVotes: new Map(),
     locationId: null, organizationId: null,
   };
 }
@@ -105,29 +104,23 @@ function removeFrom(index: Map<Id, Set<Id>>, key: Id, value: Id) {
   if (set.size === 0) index.delete(key);
 }
 
-/** Links a sensor to an asset it feeds, in both forms of the sensor index. */
+/** Links a sensor to an asset it feeds, in both forms of the sensor index (the ids, the sensor entry's slots). */
 function linkSensor(store: Store, sensorId: Id, assetId: Id) {
   let ids = store.assetsBySensor.get(sensorId);
-  if (!ids) {
-    ids = new Set();
-    store.assetsBySensor.set(sensorId, ids);
-    store.fedBy.set(sensorId, []);
-  }
+  if (!ids) store.assetsBySensor.set(sensorId, (ids = new Set()));
   if (ids.has(assetId)) return;
   ids.add(assetId);
-  store.fedBy.get(sensorId)!.push(store.assets.slot(assetId));
+  store.sensors.link(sensorId).fed.push(store.assets.slot(assetId));
 }
 
 function unlinkSensor(store: Store, sensorId: Id, assetId: Id) {
   const ids = store.assetsBySensor.get(sensorId);
   if (!ids?.delete(assetId)) return;
-  if (ids.size === 0) {
-    store.assetsBySensor.delete(sensorId);
-    store.fedBy.delete(sensorId);
-    return;
-  }
-  const slots = store.fedBy.get(sensorId)!;
-  slots.splice(slots.findIndex((slot) => slot.id === assetId), 1);
+  if (ids.size === 0) store.assetsBySensor.delete(sensorId);
+  const entry = store.sensors.entry(sensorId)!;
+  entry.fed.splice(entry.fed.findIndex((slot) => slot.id === assetId), 1);
+  // an id nobody loaded keeps no entry once nothing names it
+  if (entry.fed.length === 0 && !entry.record) store.sensors.delete(sensorId);
 }
 
 /** The user an asset's config names (`config.user_id`), as the server's employee assets carry it. */
@@ -177,7 +170,7 @@ export function reindexAll(store: Store): void {
   store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
-  store.fedBy.clear();
+  store.sensors.unlinkAll();
   store.assetsByUser.clear();
   store.assets.dropEmptySlots();
   for (const asset of store.assets.values()) indexAsset(store, asset);
@@ -228,9 +221,7 @@ export function clearLocationData(store: Store): void {
   store.privacyZonesByFloor.clear();
   store.floorOf.clear();
   store.assetsBySensor.clear();
-  store.fedBy.clear();
   store.assetsByUser.clear();
-  store.recentValues.clear();
   store.myVotes.clear();
   store.locationId = null;
 }

@@ -71,8 +71,16 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
     entry(key) {
       const view = saved();
       if (view) return view.get(key);
-      const facts = store.floorOf.get(key) === floorId && floorReachable() ? state.facts.get(key) : null;
       const last = drawn.get(key);
+      let facts: AssetFacts | null = null;
+      if (floorReachable()) {
+        if (last) {
+          // drawn here from the same standing facts: the asset is still on this floor (a floor change derives
+          // facts afresh), so a reading's redraw asks no index where it is (issue 14)
+          facts = state.facts.get(key);
+          if (facts && facts.standing !== last.facts.standing && store.floorOf.get(key) !== floorId) facts = null;
+        } else if (store.floorOf.get(key) === floorId) facts = state.facts.get(key);
+      }
       if (!facts) {
         if (last) drawn.delete(key);
         return undefined;

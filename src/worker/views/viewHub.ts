@@ -111,7 +111,10 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     const affected = sub.source.affected(d);
     const metaChanged = sub.source.metaAffected(d);
     if (affected === null && !metaChanged) return;
-    const upserted: Record<string, unknown> = {};
+    // the upserts in message-sized parts as they are found: a large patch is not gathered and cut again
+    const parts: Array<Record<string, unknown>> = [];
+    let upserted: Record<string, unknown> = {};
+    let inPart = 0;
     const removed: string[] = [];
     let count = 0;
     if (affected !== null) {
@@ -125,7 +128,9 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
           if (prev !== undefined) { sub.sent.delete(key); removed.push(key); count++; }
         } else if (prev === undefined || !deepEqual(prev, entry)) {
           sub.sent.set(key, entry);
+          if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
           upserted[key] = entry;
+          inPart++;
           count++;
         }
       }
@@ -137,16 +142,13 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       if (!deepEqual(meta, sub.sentMeta)) { sub.sentMeta = meta; sendMeta = true; }
     }
     if (count === 0 && !sendMeta) return;
-    // a large patch goes as several, each a whole patch of its own version; the meta comes with the last
-    // a patch of one message sends the upserts as gathered (no key list, no copy)
-    const keys = count - removed.length > MESSAGE_ENTRIES ? Object.keys(upserted) : null;
-    for (let i = 0; i === 0 || (keys !== null && i < keys.length); i += MESSAGE_ENTRIES) {
-      const last = keys === null || i + MESSAGE_ENTRIES >= keys.length;
-      let part = upserted;
-      if (keys !== null) { part = {}; for (const key of keys.slice(i, i + MESSAGE_ENTRIES)) part[key] = upserted[key]; }
+    // a large patch goes as several, each a whole patch of its own version: the removals with the first, the
+    // meta with the last
+    parts.push(upserted);
+    for (let i = 0; i < parts.length; i++) {
       sub.version += 1;
-      const message: ViewMessage = { type: 'patch', version: sub.version, upserted: part, removed: i === 0 ? removed : [] };
-      if (last && sendMeta) message.meta = meta;
+      const message: ViewMessage = { type: 'patch', version: sub.version, upserted: parts[i]!, removed: i === 0 ? removed : [] };
+      if (i === parts.length - 1 && sendMeta) message.meta = meta;
       deliver(sub, message);
     }
   }

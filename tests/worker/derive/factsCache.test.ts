@@ -68,14 +68,11 @@ describe('factsCache', () => {
       // the cache follows each asset's record through its slot; emptying the store leaves no slot behind
       store.assets.clear();
       store.assets.set('d1', { ...first.asset, name: 'Again' });
-      facts.refresh(['d1']);
       expect(facts.get('d1')!.asset.name).toBe('Again');
       // and the slot taken then follows the next record
       store.assets.set('d1', { ...first.asset, name: 'Third' });
-      facts.refresh(['d1']);
       expect(facts.get('d1')!.asset.name).toBe('Third');
       store.assets.delete('d1');
-      facts.refresh(['d1']);
       expect(facts.get('d1')).toBeNull();
     });
   });
@@ -216,6 +213,34 @@ describe('factsCache', () => {
       // past the later reading's: no data
       await vi.advanceTimersByTimeAsync(30_000);
       engine.internals.hub.flush();
+      expect(floor.entries.get('d1')?.statusKind).toBe('unknown');
+    });
+  });
+
+  describe('re-checks the cache keeps the due time of', () => {
+    it('re-checks a desk derived afresh while its re-check was pending, and schedules the next one after it ran', async () => {
+      const { engine } = createTestEngine();
+      engines.push(engine);
+      feedLocation(engine, [wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 1, 60_000)]);
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['desks', 'desk_usage'] });
+      const { scheduler, sink, hub } = engine.internals;
+      expect(scheduler.dueAt('asset:d1')).toBe(T0 + 60_001);
+      await vi.advanceTimersByTimeAsync(30_000);
+      // the record changes: its facts are derived afresh by a new entry, which takes the pending re-check as it is
+      sink.apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'modified', id: 'd1', data: wireDesk('d1', 'f1', { name: 'Renamed' }) }] });
+      hub.flush();
+      expect(floor.entries.get('d1')).toMatchObject({ statusKind: 'busy' });
+      expect(scheduler.dueAt('asset:d1')).toBe(T0 + 60_001);
+      await vi.advanceTimersByTimeAsync(31_000);
+      hub.flush();
+      expect(floor.entries.get('d1')?.statusKind).toBe('unknown');
+      // the re-check ran: a new reading schedules the next one at its own validity's end
+      sink.apply(measurement('s-d1', 'occupancy', { time: Date.now(), valid_for: 60_000, value: 1 }));
+      hub.flush();
+      expect(floor.entries.get('d1')?.statusKind).toBe('busy');
+      expect(scheduler.dueAt('asset:d1')).toBe(Date.now() + 60_001);
+      await vi.advanceTimersByTimeAsync(61_000);
+      hub.flush();
       expect(floor.entries.get('d1')?.statusKind).toBe('unknown');
     });
   });

@@ -1,7 +1,9 @@
-// The sensor index as the assets' slots (store.fedBy, issue 14): a live reading
-// reaches the records its sensor feeds without looking each up, so whatever
-// moves, replaces or deletes an asset must leave a reading acting on exactly
-// the asset records the id index names, as they are now.
+// The sensor index as the assets' slots, held in the sensor's one entry
+// (store.sensors.entry, issue 14): a live reading reaches the records its
+// sensor feeds without looking each up, so whatever moves, replaces or deletes
+// an asset must leave a reading acting on exactly the asset records the id
+// index names, as they are now; and whatever replaces or deletes a sensor must
+// leave its entry holding the record, history and assets the store has now.
 import { describe, expect, it } from 'vitest';
 import type { ChangeBatch } from '../../../src/worker/ports.js';
 import type { Store } from '../../../src/worker/store/store.js';
@@ -15,7 +17,7 @@ function loaded(assets: unknown[], sensors: unknown[]) {
   return loadedStore(assets, sensors, () => T0);
 }
 
-const assetChange = (kind: 'created' | 'modified' | 'deleted', data: { id: string }): ChangeBatch => ({
+const assetChange = (kind: 'created' | 'modified' | 'deleted', data: { id: string } & Record<string, unknown>): ChangeBatch => ({
   scope: locationScope, changes: [{ collection: 'assets', kind, id: data.id, data }],
 });
 let clock = T0;
@@ -24,12 +26,14 @@ const reading = (sensorId: string) => measurement(sensorId, 'occupancy', { time:
 
 /** The slots hold, in the id index's order, the records the store has under those ids now. */
 function expectIndexesAgree(store: Store) {
-  expect([...store.fedBy.keys()].sort()).toEqual([...store.assetsBySensor.keys()].sort());
+  expect([...store.sensors.linkedIds()].sort()).toEqual([...store.assetsBySensor.keys()].sort());
   for (const [sensorId, ids] of store.assetsBySensor) {
-    const slots = store.fedBy.get(sensorId)!;
+    const slots = store.sensors.entry(sensorId)!.fed;
     expect(slots.map((s) => s.id)).toEqual([...ids]);
     for (const slot of slots) expect(slot.record).toBe(store.assets.get(slot.id));
   }
+  // every loaded sensor's entry holds the record the store has
+  for (const [id, sensor] of store.sensors) expect(store.sensors.entry(id)!.record).toBe(sensor);
 }
 
 describe('a reading reaches the assets its sensor feeds now', () => {
@@ -64,7 +68,7 @@ describe('a reading reaches the assets its sensor feeds now', () => {
     apply(assetChange('deleted', { id: 'd1' }));
     const gone = apply(reading('s-d1'));
     expect(gone.values.size + gone.assets.size).toBe(0);
-    expect(store.fedBy.has('s-d1')).toBe(false);
+    expect(store.sensors.entry('s-d1')!.fed).toEqual([]);
     apply(assetChange('created', wireDesk('d1', 'f1', { alert_on_activity: ['occupancy'] })));
     const back = apply(reading('s-d1'));
     // a cleared alert is the asset's own change
@@ -108,5 +112,105 @@ describe('a reading reaches the assets its sensor feeds now', () => {
     const delta = apply(reading('s-d1'));
     expect([...delta.assets]).toEqual(['d1']);
     expect(store.assets.get('d1')!.alert_on_activity).toEqual([]);
+  });
+});
+
+const sensorChange = (kind: 'created' | 'modified' | 'deleted', data: { id: string } & Record<string, unknown>): ChangeBatch => ({
+  scope: locationScope, changes: [{ collection: 'sensors', kind, id: data.id, data }],
+});
+const recentTimes = (store: Store, sensorId: string) => store.sensors.entry(sensorId)?.recent.map((v) => v.time) ?? [];
+
+describe('a sensor\'s one entry: its record, its recent values and the assets it feeds', () => {
+  it('keeps the recent values through a record update, and drops them with the sensor', () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
+    apply(reading('s-d1'));
+    const t1 = clock;
+    apply(reading('s-d1'));
+    expect(recentTimes(store, 's-d1')).toEqual([clock, t1]);
+    // the server's record of the sensor changes (a rename): what live data taught stays
+    apply(sensorChange('modified', { ...wireOccupancySensor('s-d1', T0, 0), name: 'Renamed' }));
+    expect(recentTimes(store, 's-d1')).toEqual([clock, t1]);
+    expect(store.sensors.entry('s-d1')!.record).toBe(store.sensors.get('s-d1'));
+    expect([...apply(reading('s-d1')).values]).toEqual(['d1']);
+    expectIndexesAgree(store);
+    // deleted: a reading of it is dropped, and the desk it fed is still linked for when it comes back
+    apply(sensorChange('deleted', { id: 's-d1' }));
+    const dropped = apply(reading('s-d1'));
+    expect(dropped.values.size + dropped.assets.size).toBe(0);
+    expect(dropped.persist.size).toBe(0);
+    expect(recentTimes(store, 's-d1')).toEqual([]);
+    apply(sensorChange('created', wireOccupancySensor('s-d1', T0, 0)));
+    // created again: its history starts afresh, and its readings reach the desk again
+    expect(recentTimes(store, 's-d1')).toEqual([]);
+    expect([...apply(reading('s-d1')).values]).toEqual(['d1']);
+    expect(recentTimes(store, 's-d1')).toEqual([clock]);
+    expectIndexesAgree(store);
+  });
+
+  it('reaches a desk that named the sensor before the sensor was loaded', () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1', { data_providers: ['s-late'] })], []);
+    // the desk names a provider nobody loaded: a reading of it is an unknown sensor's
+    expect(store.sensors.has('s-late')).toBe(false);
+    expect(apply(reading('s-late')).values.size).toBe(0);
+    apply(sensorChange('created', wireOccupancySensor('s-late', T0, 0)));
+    expect([...apply(reading('s-late')).values]).toEqual(['d1']);
+    expectIndexesAgree(store);
+  });
+
+  it('takes a heartbeat to every asset the sensor feeds, and none once they stopped naming it', () => {
+    const { store, apply } = loaded(
+      [wireDesk('d1', 'f1', { data_providers: ['s1'] }), wireDesk('d2', 'f2', { data_providers: ['s1'] })],
+      [wireOccupancySensor('s1', T0, 0)],
+    );
+    const beat = (): ChangeBatch => ({
+      scope: locationScope, changes: [{ collection: 'heartbeats', kind: 'created', id: 's1', data: { sensor_id: 's1', time: (clock += 1000), battery_level: 40 } }],
+    });
+    expect([...apply(beat()).beats].sort()).toEqual(['d1', 'd2']);
+    expect(store.sensors.get('s1')!.last_status).toEqual({ battery_level: 40 });
+    apply(assetChange('modified', wireDesk('d1', 'f1', { data_providers: [] })));
+    expect([...apply(beat()).beats]).toEqual(['d2']);
+    apply(assetChange('modified', wireDesk('d2', 'f2', { data_providers: [] })));
+    expect(apply(beat()).beats.size).toBe(0);
+    expectIndexesAgree(store);
+  });
+
+  it('forgets an id nobody loaded once no asset names it any more', () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1', { data_providers: ['s-ghost'] })], []);
+    expect(store.sensors.entry('s-ghost')?.fed.map((s) => s.id)).toEqual(['d1']);
+    apply(assetChange('modified', wireDesk('d1', 'f1', { data_providers: [] })));
+    expect(store.sensors.entry('s-ghost')).toBeUndefined();
+    expectIndexesAgree(store);
+  });
+});
+
+describe('what a reading asks of the record, kept with the slot', () => {
+  it('fires an activity watch once, and again only after a record that watches again', () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1', { alert_on_activity: ['occupancy'] })], [wireOccupancySensor('s-d1', T0, 0)]);
+    const first = apply(reading('s-d1'));
+    expect(first.activity).toEqual([{ assetId: 'd1', sensorType: 'occupancy' }]);
+    expect([...first.assets]).toEqual(['d1']);
+    // cleared: the next reading is a reading only
+    const second = apply(reading('s-d1'));
+    expect(second.activity).toEqual([]);
+    expect([...second.values]).toEqual(['d1']);
+    expect(second.assets.size).toBe(0);
+    apply(assetChange('modified', wireDesk('d1', 'f1', { alert_on_activity: ['occupancy'] })));
+    expect(apply(reading('s-d1')).activity).toEqual([{ assetId: 'd1', sensorType: 'occupancy' }]);
+    // a watch of another sensor type stays and fires nothing
+    apply(assetChange('modified', wireDesk('d1', 'f1', { alert_on_activity: ['temperature'] })));
+    const other = apply(reading('s-d1'));
+    expect(other.activity).toEqual([]);
+    expect(store.assets.get('d1')!.alert_on_activity).toEqual(['temperature']);
+  });
+
+  it("takes a reading as the asset's own change once the record stands for a person, and as a reading again after", () => {
+    const { apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
+    expect([...apply(reading('s-d1')).values]).toEqual(['d1']);
+    apply(assetChange('modified', { ...wireDesk('d1', 'f1'), type: 'employee', subtype: null }));
+    const asPerson = apply(reading('s-d1'));
+    expect([...asPerson.assets]).toEqual(['d1']);
+    expect(asPerson.values.size).toBe(0);
+    apply(assetChange('modified', wireDesk('d1', 'f1')));
+    expect([...apply(reading('s-d1')).values]).toEqual(['d1']);
   });
 });

@@ -74,6 +74,33 @@ describe('viewHub', () => {
       expect(mirror.getSnapshot('k7')).toEqual({ n: -1 });
     });
 
+    it('cuts a patch only past MESSAGE_ENTRIES upserts, with the removals in its first part', () => {
+      const data = new Map<string, unknown>(Array.from({ length: MESSAGE_ENTRIES + 2 }, (_, i) => [`k${i}`, { n: i }]));
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });
+      const messages: ViewMessage[] = [];
+      const mirror = createViewMirror();
+      hub.subscribe({ view: 'people' }, (m) => { messages.push(m); mirror.apply(m); });
+      const shape = () => messages.splice(0).map((m) => m.type === 'patch' ? [m.version, Object.keys(m.upserted).length, m.removed] : [m.type]);
+      shape();
+      // exactly a message's worth of upserts, and a removal: one patch
+      const changed = [...data.keys()].slice(0, MESSAGE_ENTRIES);
+      for (const key of changed) data.set(key, { n: -1 });
+      data.delete(`k${MESSAGE_ENTRIES + 1}`);
+      hub.markDirty('assets', [...changed, `k${MESSAGE_ENTRIES + 1}`]);
+      hub.flush();
+      expect(shape()).toEqual([[2, MESSAGE_ENTRIES, [`k${MESSAGE_ENTRIES + 1}`]]]);
+      // one upsert more than a message holds: two patches, the removal with the first
+      for (const key of data.keys()) data.set(key, { n: -2 });
+      data.set('new', { n: 0 });
+      data.delete('k0');
+      hub.markDirty('assets', [...data.keys(), 'k0']);
+      hub.flush();
+      expect(shape()).toEqual([[3, MESSAGE_ENTRIES, ['k0']], [4, 1, []]]);
+      expect(mirror.getKeys()).toHaveLength(MESSAGE_ENTRIES + 1);
+      expect(mirror.getSnapshot('k1')).toEqual({ n: -2 });
+      expect(mirror.getSnapshot('k0')).toBeUndefined();
+    });
+
     it('tells what a view was last sent', () => {
       const data = new Map<string, unknown>([['a', 1]]);
       const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => mapSource(data) });

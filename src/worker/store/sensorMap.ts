@@ -1,0 +1,72 @@
+// The store's sensors by id, with one entry per sensor id holding what a live
+// reading needs: the record, its recent values and the slots of the assets it
+// feeds. A reading finds all three with one lookup instead of one per map
+// (issue 14: a reading's cost is the large tables it misses in), and the map
+// keeps each entry in step with every set, delete and clear of a record.
+
+import type { Id, MeasurementValue, Sensor } from '../../shared/types.js';
+import type { AssetSlot } from './assetMap.js';
+
+/** One sensor id: its record (if loaded), its recent live values and the assets it feeds. */
+export interface SensorEntry {
+  /** the stored id: the very string the maps hold as key */
+  readonly id: Id;
+  record: Sensor | undefined;
+  /** the last few values received live, newest first (popup history; not persisted) */
+  recent: MeasurementValue[];
+  /** the assets it provides data for, as their slots, in the order the index linked them */
+  fed: AssetSlot[];
+}
+
+export class SensorMap extends Map<Id, Sensor> {
+  /** ids with a record or some asset linked (a provider an asset names may not be loaded yet) */
+  private readonly byId = new Map<Id, SensorEntry>();
+
+  /** The entry of `id`, or undefined when it has neither a record nor an asset it feeds. */
+  entry(id: Id): SensorEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The entry of `id`, made (empty) when there is none: the index links assets to it. */
+  link(id: Id): SensorEntry {
+    let entry = this.byId.get(id);
+    if (!entry) this.byId.set(id, (entry = { id, record: super.get(id), recent: [], fed: [] }));
+    return entry;
+  }
+
+  override set(id: Id, sensor: Sensor): this {
+    super.set(id, sensor);
+    // Map's constructor may call set before the field exists; this map is always made empty
+    if (this.byId) this.link(id).record = sensor;
+    return this;
+  }
+
+  override delete(id: Id): boolean {
+    const entry = this.byId.get(id);
+    if (entry) {
+      // a deleted sensor's history goes with it; a sensor of the same id made later starts afresh
+      entry.record = undefined;
+      entry.recent = [];
+      if (entry.fed.length === 0) this.byId.delete(id);
+    }
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.byId.clear();
+    super.clear();
+  }
+
+  /** Forgets every asset link (the index is being rebuilt); entries of ids without a record go. */
+  unlinkAll(): void {
+    for (const [id, entry] of this.byId) {
+      if (entry.record) entry.fed = [];
+      else this.byId.delete(id);
+    }
+  }
+
+  /** Ids linked to at least one asset (diagnostics and tests: the index's keys). */
+  *linkedIds(): IterableIterator<Id> {
+    for (const [id, entry] of this.byId) if (entry.fed.length) yield id;
+  }
+}
