@@ -174,7 +174,18 @@ export function FloorViewer(props: FloorViewerProps) {
     settled.current = onSettle;
   });
 
-  useEffect(() => keyboard.syncTabStop());
+  // the tab stop follows what is drawn: after a render, in a task of its own (it looks at every drawn asset,
+  // and a render of the floor's first data is already a large task; issue 14), once for a burst of renders
+  const tabStopLater = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const syncTabStop = useRef(keyboard.syncTabStop);
+  useEffect(() => {
+    syncTabStop.current = keyboard.syncTabStop;
+    tabStopLater.current ??= setTimeout(() => {
+      tabStopLater.current = null;
+      syncTabStop.current();
+    }, 0);
+  });
+  useEffect(() => () => { if (tabStopLater.current) clearTimeout(tabStopLater.current); }, []);
   // a floor drawn over a few frames: its tab stop and its labels once it is all there
   const onDrawn = () => {
     keyboard.syncTabStop();

@@ -5,13 +5,14 @@ import { useId, useMemo, useState } from 'react';
 import type { PersonEntry } from '../../shared/api.js';
 import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
+import { compareText } from '../lib/collate.js';
 
 const MAX_RESULTS = 20;
 
 export function matchPeople(people: readonly PersonEntry[], query: string): PersonEntry[] {
   const q = query.trim().toLowerCase();
   const hits = q ? people.filter((p) => p.name.toLowerCase().includes(q) || p.email.toLowerCase().includes(q)) : [...people];
-  return hits.sort((a, b) => Number(b.visible) - Number(a.visible) || a.name.localeCompare(b.name)).slice(0, MAX_RESULTS);
+  return hits.sort((a, b) => Number(b.visible) - Number(a.visible) || compareText(a.name, b.name)).slice(0, MAX_RESULTS);
 }
 
 export interface PeopleFinderProps {

@@ -5,6 +5,7 @@ import { useId, useMemo, useState } from 'react';
 import type { RoomEntry } from '../../shared/api.js';
 import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useViewEntries, useViewReady } from '../hooks/useView.js';
+import { compareText } from '../lib/collate.js';
 import { BookingControls } from './BookingControls.js';
 
 export type RoomFilter = 'all' | 'free' | 'busy';
@@ -14,7 +15,7 @@ export function filterRooms(rooms: readonly RoomEntry[], query: string, filter: 
   return rooms
     .filter((r) => (filter === 'all' ? true : filter === 'free' ? r.free : !r.free))
     .filter((r) => !q || r.name.toLowerCase().includes(q))
-    .sort((a, b) => Number(b.free) - Number(a.free) || a.name.localeCompare(b.name));
+    .sort((a, b) => Number(b.free) - Number(a.free) || compareText(a.name, b.name));
 }
 
 export interface RoomFinderProps {

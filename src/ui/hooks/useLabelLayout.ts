@@ -23,11 +23,14 @@ function sameLayers(a: readonly string[], b: readonly string[]): boolean {
 /** Live changes are laid out at most this often. */
 const LABEL_LAYOUT_THROTTLE_MS = 250;
 /**
- * A floor's labels are measured this many assets per task when the floor comes: measuring
- * 1,690 at once (a room's label point is its outline's pole of inaccessibility) was one of
- * the long tasks of the first render (issue 14). Until then its labels are drawn unchecked.
+ * Labels are measured (a room's label point is its outline's pole of inaccessibility) in tasks of
+ * about this long, wall time: a floor's 1,690 assets at once, or a live slice of a few hundred with
+ * their rooms, was one of the long tasks of the first render and of the cold load (issue 14: no task
+ * over 50 ms). Until then those labels are drawn unchecked.
  */
-export const LABEL_TRACK_SLICE = 200;
+export const LABEL_TRACK_MS = 4;
+/** A live change of up to this many keys is measured in the task that brought it. */
+const LABEL_TRACK_AT_ONCE = 32;
 
 export interface LabelLayoutOptions {
   svgRef: RefObject<SVGSVGElement | null>;
@@ -94,20 +97,36 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
       return moved;
     };
     boxes.clear();
-    // what the floor holds now, a slice per task; a live change of a key is tracked as it comes
-    const keys = mirror.getKeys();
-    let next = 0;
+    // what the floor holds now, and large changes, measured over tasks of LABEL_TRACK_MS; a small live
+    // change as it comes
+    const waiting = new Set<string>(mirror.getKeys());
+    let moved = false;
     let slicer: ReturnType<typeof setTimeout> | null = null;
     const slice = () => {
       slicer = null;
-      track(keys.slice(next, next + LABEL_TRACK_SLICE));
-      next += LABEL_TRACK_SLICE;
-      if (next < keys.length) slicer = setTimeout(slice, 0);
-      else schedule();
+      const end = performance.now() + LABEL_TRACK_MS;
+      for (const key of waiting) {
+        waiting.delete(key);
+        if (track([key])) moved = true;
+        if (performance.now() >= end) break;
+      }
+      if (waiting.size > 0) {
+        slicer = setTimeout(slice, 0);
+        return;
+      }
+      if (moved) schedule();
+      moved = false;
     };
     slicer = setTimeout(slice, 0);
+    // the first pass lays the labels out when it is done, moved or not
+    moved = true;
     const off = mirror.subscribeChanges((changed) => {
-      if (track(changed)) schedule();
+      if (changed.size <= LABEL_TRACK_AT_ONCE && waiting.size === 0) {
+        if (track(changed)) schedule();
+        return;
+      }
+      for (const key of changed) waiting.add(key);
+      slicer ??= setTimeout(slice, 0);
     });
     return () => {
       off();

@@ -16,7 +16,7 @@ export const REVEAL_STEP_MS = 16;
 /** Up to this many new tiles (of 16 keys) are shown at once, without steps. */
 export const REVEAL_AT_ONCE_TILES = 8;
 /** Tiles of the first step, before any measurement. */
-export const REVEAL_FIRST_TILES = 6;
+export const REVEAL_FIRST_TILES = 3;
 
 /** What the SVG draws: the shown blocks, in paint order, and the heat keys. */
 export type ShownOrder = Pick<DrawOrder, 'blocks' | 'heat'>;
