@@ -72,7 +72,8 @@ async function open(profile: string): Promise<{ context: BrowserContext; page: P
 const dist = mkdtempSync(join(tmpdir(), 'storey-profile-app-'));
 const profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
 // APP_ROOT=<a checkout> profiles that checkout's app (e.g. `git archive main` unpacked, node_modules linked)
-await buildApp(dist, { minify: false, root: process.env.APP_ROOT || undefined });
+// MINIFY=1 profiles the build users get (function names are then the minifier's)
+await buildApp(dist, { minify: !!process.env.MINIFY, root: process.env.APP_ROOT || undefined });
 const server = await startStoreyServer({
   host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist,
   seed: { seed: 1, desks: 10_000, sensors: 20_000, historyDays: 1 },

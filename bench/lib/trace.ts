@@ -5,9 +5,12 @@
 
 import type { CDPSession, Page } from 'playwright-core';
 
+// NO_SAMPLES=1 leaves V8's sampling profiler out: with it on, V8 reuses no code cache, so a trace without
+// it shows the start-up as users get it (a script's code cache read, not a compile)
 const CATEGORIES = [
-  'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute',
-  'disabled-by-default-v8.cpu_profiler', 'toplevel', 'blink.user_timing',
+  'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8',
+  ...(process.env.NO_SAMPLES ? [] : ['disabled-by-default-v8.cpu_profiler']), 'toplevel', 'blink.user_timing',
+  ...(process.env.TRACE_CATEGORIES ? process.env.TRACE_CATEGORIES.split(',') : []),
 ].join(',');
 
 interface TraceEvent {

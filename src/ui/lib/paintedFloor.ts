@@ -81,10 +81,16 @@ function storageOf(): Storage | null {
   }
 }
 
+/** the last record parsed, by its text: the app's start reads it in two effects, and its boxes make it ~60 KB of JSON */
+let lastRead: { raw: string; record: PaintedRecord } | null = null;
+
+/** The stored record (the same object while its text is the same: do not change it), or null. */
 export function readPainted(storage: Storage | null = storageOf()): PaintedRecord | null {
   try {
     const raw = storage?.getItem(PAINTED_KEY);
-    return raw ? (JSON.parse(raw) as PaintedRecord) : null;
+    if (!raw) return null;
+    if (lastRead?.raw !== raw) lastRead = { raw, record: JSON.parse(raw) as PaintedRecord };
+    return lastRead.record;
   } catch {
     return null;
   }
