@@ -12,11 +12,11 @@
 import type { DrawBlock, DrawOrder, DrawOrderStore, DrawTile } from './drawOrder.js';
 
 /** What React's render and commit of one step aim to cost, ms: the frame that paints it comes on top. */
-export const REVEAL_STEP_MS = 16;
+export const REVEAL_STEP_MS = 10;
 /** Up to this many new tiles (of 16 keys) are shown at once, without steps. */
 export const REVEAL_AT_ONCE_TILES = 8;
 /** Tiles of the first step, before any measurement. */
-export const REVEAL_FIRST_TILES = 3;
+export const REVEAL_FIRST_TILES = 1;
 
 /** What the SVG draws: the shown blocks, in paint order, and the heat keys. */
 export type ShownOrder = Pick<DrawOrder, 'blocks' | 'heat'>;
