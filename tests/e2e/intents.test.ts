@@ -28,6 +28,8 @@ async function signedIn(who: 'regular' | 'service'): Promise<{ context: BrowserC
   await page.getByLabel('Password').fill(server.accounts[who].password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+  // the address follows the shown floor a task or two after it is drawn (Shell's deep link): the tests read it
+  await page.waitForURL((url) => url.searchParams.has('location') && url.searchParams.has('floor'));
   return { context, page };
 }
 
