@@ -45,7 +45,10 @@ if ('serviceWorker' in navigator) {
 }
 await yieldTask();
 
-const [{ renderApp }] = await Promise.all([import('./renderApp.js'), firstScreen]);
+// React DOM's start (its module's evaluation, one task no yield can split) and the app's modules in
+// separate tasks: together they were the saved → live swap's longest task (issue 14)
+const app = import('react-dom/client').then(() => yieldTask()).then(() => import('./renderApp.js'));
+const [{ renderApp }] = await Promise.all([app, firstScreen]);
 // the first screen's wait ends in the task that worked out the floor's draw order: React's root in the next
 await yieldTask();
 performance.mark(START_MARKS.render);

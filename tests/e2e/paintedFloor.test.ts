@@ -108,6 +108,8 @@ describe('the painted floor', () => {
     release();
     const dialog = popup(page);
     await dialog.waitFor({ timeout: 20_000 });
+    // "Asset" until the popup's detail view has answered
+    await expect.poll(() => dialog.locator('h2').textContent(), { timeout: 10_000 }).not.toBe('Asset');
     const title = (await dialog.locator('h2').textContent())!;
     expect(await page.locator(`[data-asset-id="${asset!.id}"]`).getAttribute('aria-label')).toContain(title);
     await expect.poll(() => new URL(page.url()).searchParams.get('asset')).toBe(asset!.id);
