@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type SessionView } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
@@ -10,6 +10,8 @@ import { collect, createFakeBackend, createTestEngine } from './harness.js';
 const HOST = 'http://127.0.0.1:9';
 const engines: Engine[] = [];
 let channelName = '';
+// a channel of its own per test: no message of one test reaches the next
+beforeEach(() => { channelName = `storey-tabs-test-${Math.random()}`; });
 afterEach(async () => { await Promise.all(engines.splice(0).map((e) => e.dispose())); });
 
 async function tab(userId: string, storage = createMemoryStorage()) {
@@ -26,7 +28,6 @@ async function tab(userId: string, storage = createMemoryStorage()) {
 
 describe('tabs of one browser', () => {
   it('signs the same user out in every tab when they sign out in one, telling the server once', async () => {
-    channelName = `storey-tabs-test-${Math.random()}`;
     const storage = createMemoryStorage();
     const first = await tab('u1', storage);
     const second = await tab('u1', storage);
@@ -41,7 +42,6 @@ describe('tabs of one browser', () => {
   });
 
   it("leaves another user's tab signed in", async () => {
-    channelName = `storey-tabs-test-${Math.random()}`;
     const ann = await tab('u1');
     const bob = await tab('u2');
     await ann.engine.signOut();

@@ -118,55 +118,53 @@ describe('optimistic actions', () => {
     expect(floor.entries.get('d1')).toMatchObject({ name: 'Desk 1', label: 'Desk 1' });
   });
 
-  it('draws a new ticket at once, marked as being sent, and takes it away when the server refuses', async () => {
+  /** "Lamp broken" being sent as a ticket at (2, 3) of f1 while the floor is open; the server answers when the test says. */
+  async function creatingTicket() {
     const backend = await signedIn({});
     const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
     const server = deferred();
     backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
     const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
     await settle();
-    const pending = [...floor.entries.values()].filter((e) => e.kind === 'ticket');
-    expect(pending).toMatchObject([{ name: 'Lamp broken', status: 'sending', x: 2, y: 3 }]);
+    const tickets = () => [...floor.entries.values()].filter((e) => e.kind === 'ticket');
+    return { server, creating, tickets, ids: () => tickets().map((t) => t.id).sort() };
+  }
+  /** the ticket as the server makes it */
+  const lampTicket = () => ({ id: 't9', type: 'ticket', name: 'Lamp broken', parent_id: 'f1', x: 2, y: 3, speech_bubble: 'Lamp broken', value: { time: Date.now(), valid_for: 3_600_000, status: 'open', text: 'Lamp broken' } });
+  const liveCreated = (data: unknown) => engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', data }] });
+
+  it('draws a new ticket at once, marked as being sent, and takes it away when the server refuses', async () => {
+    const { server, creating, tickets } = await creatingTicket();
+    expect(tickets()).toMatchObject([{ name: 'Lamp broken', status: 'sending', x: 2, y: 3 }]);
     server.release({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'No' } });
     expect((await creating).ok).toBe(false);
     await settle();
-    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket')).toEqual([]);
+    expect(tickets()).toEqual([]);
   });
 
   it('swaps the drafted ticket for the real one when the server agrees', async () => {
-    const backend = await signedIn({});
-    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
-    const server = deferred();
-    backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
-    const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
-    await settle();
-    server.release({ status: 201, body: { id: 't9', type: 'ticket', name: 'Lamp broken', parent_id: 'f1', x: 2, y: 3, speech_bubble: 'Lamp broken', value: { time: Date.now(), valid_for: 3_600_000, status: 'open', text: 'Lamp broken' } } });
+    const { server, creating, ids } = await creatingTicket();
+    server.release({ status: 201, body: lampTicket() });
     expect((await creating).ok).toBe(true);
     await settle();
-    const tickets = [...floor.entries.values()].filter((e) => e.kind === 'ticket');
-    expect(tickets.map((t) => t.id)).toEqual(['t9']);
+    expect(ids()).toEqual(['t9']);
   });
 
   it('draws the new ticket once when the live stream brings it before the server answers', async () => {
-    const backend = await signedIn({});
-    const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['info'] });
-    const server = deferred();
-    backend.routes.set(`POST ${base}/assets`, () => server.answer as never);
-    const creating = engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 2, y: 3, label: '', text: 'Lamp broken' });
-    await settle();
-    const ticket = { id: 't9', type: 'ticket', name: 'Lamp broken', parent_id: 'f1', x: 2, y: 3, speech_bubble: 'Lamp broken', value: { time: Date.now(), valid_for: 3_600_000, status: 'open', text: 'Lamp broken' } };
+    const { server, creating, ids } = await creatingTicket();
+    const ticket = lampTicket();
     // a colleague's ticket elsewhere on the floor is not this one: the draft stays
-    engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', data: { ...ticket, id: 't8', x: 7 } }] });
+    liveCreated({ ...ticket, id: 't8', x: 7 });
     await settle();
-    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['pending-ticket:1', 't8'].sort());
+    expect(ids()).toEqual(['pending-ticket:1', 't8'].sort());
     // the live stream's copy of this one: drawn once, the draft gone
-    engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', data: ticket }] });
+    liveCreated(ticket);
     await settle();
-    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['t8', 't9']);
+    expect(ids()).toEqual(['t8', 't9']);
     server.release({ status: 201, body: ticket });
     expect((await creating).ok).toBe(true);
     await settle();
-    expect([...floor.entries.values()].filter((e) => e.kind === 'ticket').map((t) => t.id).sort()).toEqual(['t8', 't9']);
+    expect(ids()).toEqual(['t8', 't9']);
   });
 
   it('places the viewer where they set their location at once', async () => {
