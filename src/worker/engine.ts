@@ -297,7 +297,7 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   const afterDelta = (delta: StoreDelta) => {
     routeDelta(routing, delta);
-    if (searchIndex) noteForSearch(searchIndex, delta);
+    if (searchIndex) noteForSearch(searchIndex, delta, store);
   };
   const correctedNow = () => corrected.now();
   const applyOptions = () => ({

@@ -15,7 +15,7 @@ import { assetKind } from '../derive/classify.js';
 import { lookOf, statusKindOf } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import { linkedUserId } from '../store/people.js';
-import { sensorsOf, type Store } from '../store/store.js';
+import { sameSensorIds, sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
 import type { StoreDelta } from '../store/delta.js';
 import type { SearchDoc, SearchDocSource, SearchIndex } from './searchIndex.js';
 
@@ -36,11 +36,14 @@ function findable(facts: AssetFacts | null): facts is AssetFacts {
   return !!facts && facts.reachable && facts.floorId !== null && facts.freshness.visible && searchGroupOf(facts.kind) !== null;
 }
 
+/** Kinds whose speech bubble is one of their words. */
+const WORDED_BUBBLES: ReadonlySet<string> = new Set(['ticket', 'voice']);
+
 function assetWords(store: Store, asset: Asset, kind: string): string {
   const words = new Set<string>([asset.type, kind.replace('_', ' ')]);
   if (asset.subtype) words.add(asset.subtype);
   for (const s of sensorsOf(store, asset)) words.add(s.type);
-  if ((kind === 'ticket' || kind === 'voice') && asset.speech_bubble) words.add(asset.speech_bubble);
+  if (WORDED_BUBBLES.has(kind) && asset.speech_bubble) words.add(asset.speech_bubble);
   return [...words].join(' ');
 }
 
@@ -117,10 +120,35 @@ export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
   };
 }
 
+const shapeOf = (asset: Asset) => asset.categories?.shape;
+
+/**
+ * Whether the asset's document reads the same as before the batch: its record was replaced (a modified
+ * desk) by one equal in everything `assetDoc` and `assetWords` read — kind, name, visibility, ticket
+ * text, the same sensors, none of whose records the batch changed — on the same floor. Such a record is
+ * not read and re-worded at the next search (issue 14: most live edits change a colour or a bubble).
+ */
+function keepsDoc(store: Store, delta: StoreDelta, id: Id): boolean {
+  const was = delta.replaced.get(id);
+  const now = was && store.assets.get(id);
+  if (!was || !now || (store.floorOf.get(id) ?? null) !== was.floorId) return false;
+  const before = was.record;
+  if (before.name !== now.name || before.type !== now.type || before.subtype !== now.subtype || shapeOf(before) !== shapeOf(now)
+    || before.unpublished !== now.unpublished || !sameSensorIds(before, now)) return false;
+  // the bubble is a word of tickets and voices only (assetWords); the kind is the same as before here
+  if (before.speech_bubble !== now.speech_bubble && WORDED_BUBBLES.has(assetKind(now) ?? '')) return false;
+  for (const sensorId of sensorIdsOf(now)) if (delta.sensors.has(sensorId)) return false;
+  return true;
+}
+
 /** What a batch changed, told to the index: only keys are noted (the work waits for the next search). */
-export function noteForSearch(index: SearchIndex, delta: StoreDelta): void {
+export function noteForSearch(index: SearchIndex, delta: StoreDelta, store: Store): void {
   if (!index.built) return;
   if (delta.all || delta.structure) { index.reset(); return; }
-  if (delta.assets.size) index.invalidate([...delta.assets].map((id) => ASSET_PREFIX + id));
+  if (delta.assets.size) {
+    const keys: string[] = [];
+    for (const id of delta.assets) if (!keepsDoc(store, delta, id)) keys.push(ASSET_PREFIX + id);
+    if (keys.length) index.invalidate(keys);
+  }
   if (delta.users.size) index.invalidate([...delta.users].map((id) => PERSON_PREFIX + id));
 }

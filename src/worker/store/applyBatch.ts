@@ -17,7 +17,7 @@ import {
 } from './normalizeEntities.js';
 import { latestLocation, placeAsset, refilterFloor, relocate } from './located.js';
 import {
-  indexAsset, indexSensor, reindexAll, sensorsOf, unindexAsset, type Store,
+  indexAsset, indexSensor, keepsIndexes, reindexAll, sensorsOf, unindexAsset, type Store,
 } from './store.js';
 import { syncUserEntities, removeUserEntities } from './userEntities.js';
 
@@ -326,8 +326,12 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
     return true;
   }
   if (previous) notePrivacyFloor(store, previous, delta);
+  // the finder asks what the record was before the batch first touched it (search/searchDocs.ts noteForSearch)
+  if (previous && !delta.assets.has(asset.id) && !delta.replaced.has(asset.id)) {
+    delta.replaced.set(asset.id, { record: previous, floorId: store.floorOf.get(asset.id) ?? null });
+  }
   store.assets.set(asset.id, asset);
-  indexAsset(store, asset, previous);
+  if (!previous || !keepsIndexes(store, previous, asset)) indexAsset(store, asset, previous);
   relocate(store, asset);
   notePrivacyFloor(store, asset, delta);
   delta.assets.add(asset.id);

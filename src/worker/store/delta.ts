@@ -2,7 +2,7 @@
 // touch only that: changed asset ids (including moves and sensor-driven
 // changes), structure, users, notifications and the entities to persist.
 
-import type { Id } from '../../shared/types.js';
+import type { Asset, Id } from '../../shared/types.js';
 import type { CachedCollection } from '../storage/storagePort.js';
 
 export interface ActivityAlert {
@@ -34,12 +34,23 @@ export interface StoreDelta {
   activity: ActivityAlert[];
   /** floors whose privacy zones were created, moved, re-typed or deleted: their employees are re-filtered */
   privacyFloors: Set<Id>;
+  /**
+   * assets whose record a change replaced, with the record and floor they had before the batch first
+   * touched them (an id some other change of the batch touched first is not here): what the finder
+   * indexes may be compared with them instead of being read and re-worded again (issue 14)
+   */
+  replaced: Map<Id, ReplacedAsset>;
+}
+
+export interface ReplacedAsset {
+  record: Asset;
+  floorId: Id | null;
 }
 
 export function createDelta(): StoreDelta {
   return {
     assets: new Set(), values: new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
-    all: false, persist: new Map(), activity: [], privacyFloors: new Set(),
+    all: false, persist: new Map(), activity: [], privacyFloors: new Set(), replaced: new Map(),
   };
 }
 

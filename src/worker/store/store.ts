@@ -154,6 +154,33 @@ export function indexAsset(store: Store, asset: Asset, previous?: Asset): [Id | 
   return [before, after];
 }
 
+/**
+ * Whether indexing `next` in place of `previous` (the record it replaces) would leave every index as it is:
+ * the same parent and floor, the same sensors in the same order, the same user, the same privacy-zone
+ * membership. A modified desk usually changes none of them (a reservation's colour, a speech bubble), and
+ * indexing it anyway costs a lookup in several location-sized maps (issue 14).
+ */
+export function keepsIndexes(store: Store, previous: Asset, next: Asset): boolean {
+  if (previous.parent_id !== next.parent_id || isPrivacyZone(previous) !== isPrivacyZone(next)) return false;
+  if (configUserId(previous) !== configUserId(next) || !sameSensorIds(previous, next)) return false;
+  // the floor is decided again: a parent created since may have given a floor to an asset that had none
+  return resolveFloorId(store, next) === (store.floorOf.get(next.id) ?? null);
+}
+
+/** The same sensor ids in the same order, in both fields that name them (a different order counts as a change). */
+export function sameSensorIds(a: Asset, b: Asset): boolean {
+  const pa = a.data_providers;
+  const pb = b.data_providers;
+  if (pa.length !== pb.length) return false;
+  for (let i = 0; i < pa.length; i++) if (pa[i] !== pb[i]) return false;
+  const ra = a.data_provider_refs;
+  const rb = b.data_provider_refs;
+  let count = 0;
+  for (const type in ra) { if (ra[type] !== rb[type]) return false; count += 1; }
+  for (const type in rb) if (--count < 0 || !(type in ra)) return false;
+  return true;
+}
+
 export function unindexAsset(store: Store, asset: Asset): Id | null {
   const floor = store.floorOf.get(asset.id) ?? null;
   if (floor) { removeFrom(store.assetsByFloor, floor, asset.id); removeFrom(store.privacyZonesByFloor, floor, asset.id); }

@@ -205,6 +205,46 @@ describe('search view', () => {
     expect(found.ranked()[0]).toMatchObject({ key: 'p:u1', floorId: 'f2', x: 7, y: 8 });
   });
 
+  // an edit that changes nothing the finder reads is not read and re-worded again (issue 14); these are the
+  // edits that do change what it reads, alone and with another change of the same batch before or after it
+  it('follows an edit of what a thing is found by, while edits of its look change nothing found', async () => {
+    setup();
+    const edit = (data: Record<string, unknown>) => ({ collection: 'assets' as const, kind: 'modified' as const, id: data.id as string, data });
+    const apply = (...changes: unknown[]) => { engine.internals.sink.apply({ scope: locationScope, changes } as never); engine.internals.hub.flush(); };
+    const window = await search('window');
+    const lamp = await search('lamp');
+    const desk = await search('desk 1.12');
+    // a ticket's bubble is what it says: found by the new text only
+    apply(edit({ ...ASSETS[6], speech_bubble: 'The lamp flickers' }));
+    expect(window.names()).toEqual([]);
+    expect(lamp.names()).toEqual(['Broken chair']);
+    // a desk's colour and bubble are not words of it: found as before
+    apply(edit({ ...ASSETS[0], overriding_color: [255, 152, 0], speech_bubble: 'Reserved for the team day' }));
+    expect(desk.names()).toEqual(['Desk 1.12']);
+    // made a locker: found among the lockers
+    apply(edit({ ...ASSETS[0], subtype: 'locker', categories: { shape: 'locker' } }));
+    expect((await search('lockers')).names()).toContain('Desk 1.12');
+    // unpublished: no longer found by a regular user
+    apply(edit({ ...ASSETS[1], unpublished: true }));
+    expect((await search('desk 1.13')).names()).toEqual([]);
+  });
+
+  it('finds a thing by the type of a sensor replaced in the same batch as an edit of its look, either order', async () => {
+    setup();
+    const look = { collection: 'assets', kind: 'modified', id: 'air1', data: { ...ASSETS[5], overriding_color: [1, 2, 3] } };
+    const sensor = (type: string) => ({ collection: 'sensors', kind: 'modified', id: 's-co2', data: { ...SENSORS[3], type } });
+    const temperature = await search('temperature');
+    const co2 = await search('co2');
+    engine.internals.sink.apply({ scope: locationScope, changes: [look, sensor('temperature')] } as never);
+    engine.internals.hub.flush();
+    expect(temperature.names()).toEqual(['Air 1']);
+    expect(co2.names()).toEqual([]);
+    engine.internals.sink.apply({ scope: locationScope, changes: [sensor('co2'), look] } as never);
+    engine.internals.hub.flush();
+    expect(co2.names()).toEqual(['Air 1']);
+    expect(temperature.names()).toEqual([]);
+  });
+
   it('forgets a deleted asset', async () => {
     setup();
     const found = await search('Aurora');
