@@ -11,7 +11,6 @@ import { START_MARKS, startUp } from './engine/startUp.js';
 import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
 import { yieldTask } from './lib/yieldTask.js';
-import { prepareCollator } from './lib/collate.js';
 import './styles.css';
 // every stylesheet of the app is in the page's head before index.html paints the saved floor: imported by
 // the components that use them, these two were renderApp's chunk's own stylesheet, added when the chunk
@@ -26,8 +25,6 @@ function apiHost(): string {
 }
 
 const host = apiHost();
-// the people and room lists' collator, made while the page waits for the worker, not in their first render
-if (typeof requestIdleCallback === 'function') requestIdleCallback(prepareCollator, { timeout: 1_000 });
 const engine = createWorkerEngine();
 // each step in a task of its own: on a reopen they run under index.html's painted floor, and the
 // browser paints and takes a click between them (issue 14: no main-thread task over 50 ms)

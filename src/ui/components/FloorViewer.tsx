@@ -17,6 +17,7 @@ import { useViewMeta, useViewReady } from '../hooks/useView.js';
 import { createCamera } from '../lib/camera.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
 import { drawOrderOf } from '../lib/drawOrder.js';
+import { prepareCollatorSoon } from '../lib/collate.js';
 import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
@@ -245,7 +246,10 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => mirror.subscribeAll(() => { if (paintedPending()) scheduleTakeOver(); }), [mirror]);
   const fromCache = !!meta?.fromCache;
   useEffect(() => {
-    if (ready && !fromCache) paintLater();
+    if (!ready || fromCache) return;
+    paintLater();
+    // the finders' collator, once the live floor's frames are done (lib/collate.ts)
+    prepareCollatorSoon();
   }, [ready, fromCache, paintLater]);
 
   // fit once per floor, when its first data is there

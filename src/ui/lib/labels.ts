@@ -7,7 +7,6 @@
 import polylabel from 'polylabel';
 import type { DrawState } from '../../shared/api.js';
 import type { AssetKind } from '../../shared/kinds.js';
-import { compareText } from './collate.js';
 import { boxOf, svgY } from './viewport.js';
 
 export interface LabelBox {
@@ -142,7 +141,8 @@ export function collidingLabels(boxes: readonly LabelBox[], k: number, gapPx = 2
   const hidden = new Set<string>();
   const cell = 64;
   const grid = new Map<string, Array<{ x0: number; y0: number; x1: number; y1: number }>>();
-  const order = [...boxes].sort((a, b) => b.priority - a.priority || compareText(a.id, b.id));
+  // ids are codes, not words: any fixed order will do, and a collator would cost the start-up its data (lib/collate.ts)
+  const order = [...boxes].sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const b of order) {
     const x0 = (b.cx - b.w / 2) * k - gapPx;
     const x1 = (b.cx + b.w / 2) * k + gapPx;
