@@ -144,7 +144,29 @@ export function latestValue(asset: Asset, sensors: readonly Sensor[]): ValidityW
   return preferred ?? best;
 }
 
-function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): RoomFacts {
+/**
+ * The soonest instant after `now` among those a derivation names: kept as they come rather than listed and
+ * searched after, and one accumulator for every derivation (they never nest), so a refresh per reading makes
+ * no list (issue 14: allocations per change are what the garbage collector pays for).
+ */
+class Soonest {
+  private now = 0;
+  /** some instant after now was named */
+  future = false;
+  at = Infinity;
+  from(now: number): this {
+    this.now = now;
+    this.future = false;
+    this.at = Infinity;
+    return this;
+  }
+  push(t: number): void {
+    if (t > this.now) { this.future = true; if (t < this.at) this.at = t; }
+  }
+}
+const soonest = new Soonest();
+
+function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: Soonest): RoomFacts {
   const occupancy = sensors.find(isOccupancy) ?? null;
   const reservation = sensors.find((s) => s.type === RESERVATION_SENSOR_TYPE) ?? null;
   const events = reservation?.last_measurement?.events ?? [];
@@ -176,7 +198,7 @@ function roomFacts(asset: Asset, sensors: readonly Sensor[], ctx: DeriveContext,
  * clean-desk phase on its d3 colour scale. The phase resets at local
  * midnight; an expired reading shows the missing colour.
  */
-function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): DeskFacts | null {
+function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: Soonest): DeskFacts | null {
   const sensor = sensors.find(isOccupancy);
   const colors = config.statusColors;
   if (!sensor) return null;
@@ -203,7 +225,7 @@ function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: Resol
   };
 }
 
-function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: number[]): AssetFacts['sensors'] {
+function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: Soonest): AssetFacts['sensors'] {
   const out: AssetFacts['sensors'] = {};
   for (const s of sensors) {
     if (!isSensorLayer(s.type)) continue;
@@ -282,7 +304,7 @@ function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveCo
   // spec §4: 'not drawn when privacy-filtered and not local' — local is the asset's own flag (§3),
   // the client-derived employee asset of a user, not "stands for the viewer" (docs/domain.md)
   const freshness = computeFreshness(asset, latest, now);
-  const next: number[] = [];
+  const next = soonest.from(now);
   if (freshness.recheckAt !== null && freshness.action !== 'none') next.push(freshness.recheckAt);
   // a fade starts later: from then on the timeline re-derives it
   if (freshness.action === 'fade_out' && latest) next.push(latest.valid_to - (latest.valid_to - latest.time) * FADE_OUT_PORTION);
@@ -294,10 +316,7 @@ function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveCo
     const span = latest.valid_to - latest.time;
     heat = span > 0 ? Math.max(0, Math.min(1, (latest.valid_to - now) / span)) : (now > latest.valid_to ? 0 : 1);
   }
-  let soonest = Infinity;
-  let future = false;
-  for (const t of next) if (t > now) { future = true; if (t < soonest) soonest = t; }
-  const nextChangeAt = future ? Math.min(soonest, now + MAX_RECHECK_DELAY_MS) : null;
+  const nextChangeAt = next.future ? Math.min(next.at, now + MAX_RECHECK_DELAY_MS) : null;
   return {
     asset, kind, floorId: base.floorId, reachable: base.reachable, own, superseded: base.superseded,
     layers: base.layers,

@@ -13,6 +13,7 @@ import { markPersist, type StoreDelta } from './delta.js';
 import { placeAsset } from './located.js';
 import { RECENT_VALUES_KEPT, type Store } from './store.js';
 import type { MeasurementValue, Sensor } from '../../shared/types.js';
+import type { AssetSlot } from './assetMap.js';
 
 interface Context {
   logger: Logger;
@@ -43,43 +44,50 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   if (newer && isOccupancySensorType(sensor.type)) noteOccupancy(sensor, value);
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
   sensor.value = value.value;
-  if (value.battery_level !== null) sensor.last_status = { battery_level: value.battery_level };
+  // a new status object only when the level changed: most readings repeat it, and each object kept costs the GC
+  if (value.battery_level !== null && value.battery_level !== sensor.last_status.battery_level) sensor.last_status = { battery_level: value.battery_level };
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
   // a location value places its assets (again after the batch, when it replaced one of the same time);
   // other readings place nothing, and are not walked again after the batch
   if (sensor.type === 'location') delta.sensors.add(sensorId);
   markPersist(delta, 'sensors', sensorId);
-  // the assets it feeds as their slots: no set to walk and no lookup per asset (issue 14)
-  const fed = entry.fed;
-  // a move re-indexes assets, so only then iterate over a copy
-  for (const slot of sensor.type === 'location' ? [...fed] : fed) {
-    const asset = slot.record;
-    if (!asset) continue;
-    const assetId = slot.id;
-    let changed = false;
-    if (sensor.type === 'location' && newer) {
-      placeAsset(store, asset, value);
-      markPersist(delta, 'assets', assetId);
-      changed = true;
-    }
-    // most assets watch nothing: no result object per reading for them, and the record is not even read
-    const alert = slot.watching ? clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous) : null;
-    if (alert?.triggered) {
-      asset.alert_on_activity = alert.watched;
-      slot.watching = alert.watched.length > 0;
-      delta.activity.push({ assetId, sensorType: sensor.type });
-      markPersist(delta, 'assets', assetId);
-      changed = true;
-    }
-    // a moved asset or a cleared alert is the asset's own change, and so is any reading of a person's asset
-    // (which of their assets places them may change: derived afresh with their other assets); otherwise only
-    // its readings changed. Decided here, where the asset is at hand, not by looking each one up again later.
-    if (changed || sensor.type === 'location' || slot.person) delta.assets.add(assetId);
-    else {
-      delta.values.add(assetId);
-      // the facts cache sees the version move and re-derives the readings' part on the next get
-      slot.version += 1;
-    }
+  // the assets it feeds as their slots: no set to walk and no lookup per asset (issue 14); a move re-indexes
+  // assets, so only then iterate over a copy; the one asset of most sensors without the list
+  if (sensor.type === 'location') for (const slot of [...entry.fed]) reach(store, slot, sensor, value, previous, newer, delta);
+  else if (entry.only) reach(store, entry.only, sensor, value, previous, newer, delta);
+  else for (const slot of entry.fed) reach(store, slot, sensor, value, previous, newer, delta);
+}
+
+/** A reading of `sensor` reaches one asset it feeds. */
+function reach(
+  store: Store, slot: AssetSlot, sensor: Sensor, value: MeasurementValue, previous: MeasurementValue | null, newer: boolean, delta: StoreDelta,
+): void {
+  const asset = slot.record;
+  if (!asset) return;
+  const assetId = slot.id;
+  let changed = false;
+  if (sensor.type === 'location' && newer) {
+    placeAsset(store, asset, value);
+    markPersist(delta, 'assets', assetId);
+    changed = true;
+  }
+  // most assets watch nothing: no result object per reading for them, and the record is not even read
+  const alert = slot.watching ? clearAlertOnActivity(asset.alert_on_activity, sensor.type, value, previous) : null;
+  if (alert?.triggered) {
+    asset.alert_on_activity = alert.watched;
+    slot.watching = alert.watched.length > 0;
+    delta.activity.push({ assetId, sensorType: sensor.type });
+    markPersist(delta, 'assets', assetId);
+    changed = true;
+  }
+  // a moved asset or a cleared alert is the asset's own change, and so is any reading of a person's asset
+  // (which of their assets places them may change: derived afresh with their other assets); otherwise only
+  // its readings changed. Decided here, where the asset is at hand, not by looking each one up again later.
+  if (changed || sensor.type === 'location' || slot.person) delta.assets.add(assetId);
+  else {
+    delta.values.add(assetId);
+    // the facts cache sees the version move and re-derives the readings' part on the next get
+    slot.version += 1;
   }
 }
 
@@ -95,10 +103,11 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   if (time === null) { logger.warn(`Ignoring heartbeat without a time (sensor ${sensorId})`); return; }
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
   const battery = toNumOrNull(data.battery_level);
-  if (battery !== null) sensor.last_status = { battery_level: battery };
+  if (battery !== null && battery !== sensor.last_status.battery_level) sensor.last_status = { battery_level: battery };
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
-  for (const slot of entry.fed) delta.beats.add(slot.id);
+  if (entry.only) delta.beats.add(entry.only.id);
+  else for (const slot of entry.fed) delta.beats.add(slot.id);
 }
 
 /**

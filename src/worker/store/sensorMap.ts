@@ -16,6 +16,11 @@ export interface SensorEntry {
   recent: MeasurementValue[];
   /** the assets it provides data for, as their slots, in the order the index linked them */
   fed: AssetSlot[];
+  /**
+   * the one asset it feeds when it feeds exactly one (most sensors), else null: a reading reaches it
+   * without touching the list, one object fewer to miss per reading (issue 14); kept by feed and unfeed
+   */
+  only: AssetSlot | null;
 }
 
 export class SensorMap extends Map<Id, Sensor> {
@@ -30,8 +35,26 @@ export class SensorMap extends Map<Id, Sensor> {
   /** The entry of `id`, made (empty) when there is none: the index links assets to it. */
   link(id: Id): SensorEntry {
     let entry = this.byId.get(id);
-    if (!entry) this.byId.set(id, (entry = { id, record: super.get(id), recent: [], fed: [] }));
+    if (!entry) this.byId.set(id, (entry = { id, record: super.get(id), recent: [], fed: [], only: null }));
     return entry;
+  }
+
+  /** Adds an asset the sensor `id` feeds (its entry made when there is none). */
+  feed(id: Id, slot: AssetSlot): void {
+    const entry = this.link(id);
+    entry.fed.push(slot);
+    entry.only = entry.fed.length === 1 ? slot : null;
+  }
+
+  /** Removes an asset the sensor `id` fed; the entry of an id nobody loaded goes once it feeds nothing. */
+  unfeed(id: Id, assetId: Id): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    const at = entry.fed.findIndex((slot) => slot.id === assetId);
+    if (at < 0) return;
+    entry.fed.splice(at, 1);
+    entry.only = entry.fed.length === 1 ? entry.fed[0]! : null;
+    if (entry.fed.length === 0 && !entry.record) this.byId.delete(id);
   }
 
   override set(id: Id, sensor: Sensor): this {
@@ -60,7 +83,7 @@ export class SensorMap extends Map<Id, Sensor> {
   /** Forgets every asset link (the index is being rebuilt); entries of ids without a record go. */
   unlinkAll(): void {
     for (const [id, entry] of this.byId) {
-      if (entry.record) entry.fed = [];
+      if (entry.record) { entry.fed = []; entry.only = null; }
       else this.byId.delete(id);
     }
   }

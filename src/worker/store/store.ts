@@ -110,17 +110,15 @@ function linkSensor(store: Store, sensorId: Id, assetId: Id) {
   if (!ids) store.assetsBySensor.set(sensorId, (ids = new Set()));
   if (ids.has(assetId)) return;
   ids.add(assetId);
-  store.sensors.link(sensorId).fed.push(store.assets.slot(assetId));
+  store.sensors.feed(sensorId, store.assets.slot(assetId));
 }
 
 function unlinkSensor(store: Store, sensorId: Id, assetId: Id) {
   const ids = store.assetsBySensor.get(sensorId);
   if (!ids?.delete(assetId)) return;
   if (ids.size === 0) store.assetsBySensor.delete(sensorId);
-  const entry = store.sensors.entry(sensorId)!;
-  entry.fed.splice(entry.fed.findIndex((slot) => slot.id === assetId), 1);
   // an id nobody loaded keeps no entry once nothing names it
-  if (entry.fed.length === 0 && !entry.record) store.sensors.delete(sensorId);
+  store.sensors.unfeed(sensorId, assetId);
 }
 
 /** The user an asset's config names (`config.user_id`), as the server's employee assets carry it. */

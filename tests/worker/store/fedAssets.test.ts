@@ -30,6 +30,8 @@ function expectIndexesAgree(store: Store) {
   for (const [sensorId, ids] of store.assetsBySensor) {
     const slots = store.sensors.entry(sensorId)!.fed;
     expect(slots.map((s) => s.id)).toEqual([...ids]);
+    // the one asset of a sensor feeding exactly one, reached without the list
+    expect(store.sensors.entry(sensorId)!.only).toBe(slots.length === 1 ? slots[0] : null);
     for (const slot of slots) expect(slot.record).toBe(store.assets.get(slot.id));
   }
   // every loaded sensor's entry holds the record the store has
@@ -46,6 +48,40 @@ describe('a reading reaches the assets its sensor feeds now', () => {
     expect([...delta.values]).toEqual(['d2']);
     expect(delta.assets.size).toBe(0);
     expectIndexesAgree(store);
+  });
+
+  it('reaches both assets of a sensor feeding two, then the one left, then two again', () => {
+    const shared = { data_providers: ['s1'] };
+    const { store, apply } = loaded([wireDesk('d1', 'f1', shared), wireDesk('d2', 'f1', shared)], [wireOccupancySensor('s1', T0, 0)]);
+    expect([...apply(reading('s1')).values].sort()).toEqual(['d1', 'd2']);
+    expectIndexesAgree(store);
+    apply(assetChange('modified', wireDesk('d1', 'f1', { data_providers: [] })));
+    expect([...apply(reading('s1')).values]).toEqual(['d2']);
+    expectIndexesAgree(store);
+    apply(assetChange('deleted', { id: 'd2' }));
+    expect(apply(reading('s1')).values.size).toBe(0);
+    expectIndexesAgree(store);
+    apply(assetChange('created', wireDesk('d2', 'f1', shared)));
+    apply(assetChange('modified', wireDesk('d1', 'f1', shared)));
+    expect([...apply(reading('s1')).values].sort()).toEqual(['d1', 'd2']);
+    expectIndexesAgree(store);
+    // a heartbeat reaches the same two
+    const beat = apply({ scope: locationScope, changes: [{ collection: 'heartbeats', kind: 'created', id: 's1', data: { sensor_id: 's1', time: (clock += 1000) } }] });
+    expect([...beat.beats].sort()).toEqual(['d1', 'd2']);
+  });
+
+  it('keeps a sensor\'s status object while the battery level repeats, and a new one when it changes', () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
+    const level = (battery: number) => measurement('s-d1', 'occupancy', { time: (clock += 1000), value: 1, battery_level: battery });
+    apply(level(80));
+    const status = store.sensors.get('s-d1')!.last_status;
+    expect(status).toEqual({ battery_level: 80 });
+    apply(level(80));
+    expect(store.sensors.get('s-d1')!.last_status).toBe(status);
+    apply(level(79));
+    expect(store.sensors.get('s-d1')!.last_status).toEqual({ battery_level: 79 });
+    // the object a view may hold is not changed under it
+    expect(status).toEqual({ battery_level: 80 });
   });
 
   it('acts on the record that replaced the one it was indexed with', () => {
