@@ -129,7 +129,7 @@ const shapeOf = (asset: Asset) => asset.categories?.shape;
  * not read and re-worded at the next search (issue 14: most live edits change a colour or a bubble).
  */
 function keepsDoc(store: Store, delta: StoreDelta, id: Id): boolean {
-  const was = delta.replaced.get(id);
+  const was = delta.replaced?.get(id);
   const now = was && store.assets.get(id);
   if (!was || !now || (store.floorOf.get(id) ?? null) !== was.floorId) return false;
   const before = was.record;
@@ -147,7 +147,7 @@ export function noteForSearch(index: SearchIndex, delta: StoreDelta, store: Stor
   if (delta.all || delta.structure) { index.reset(); return; }
   if (delta.assets.size) {
     const keys: string[] = [];
-    for (const id of delta.assets) if (!keepsDoc(store, delta, id)) keys.push(ASSET_PREFIX + id);
+    for (const id of delta.assets) if (!delta.replaced || !keepsDoc(store, delta, id)) keys.push(ASSET_PREFIX + id);
     if (keys.length) index.invalidate(keys);
   }
   if (delta.users.size) index.invalidate([...delta.users].map((id) => PERSON_PREFIX + id));

@@ -327,8 +327,8 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
   }
   if (previous) notePrivacyFloor(store, previous, delta);
   // the finder asks what the record was before the batch first touched it (search/searchDocs.ts noteForSearch)
-  if (previous && !delta.assets.has(asset.id) && !delta.replaced.has(asset.id)) {
-    delta.replaced.set(asset.id, { record: previous, floorId: store.floorOf.get(asset.id) ?? null });
+  if (previous && !delta.assets.has(asset.id) && !delta.replaced?.has(asset.id)) {
+    (delta.replaced ??= new Map()).set(asset.id, { record: previous, floorId: store.floorOf.get(asset.id) ?? null });
   }
   store.assets.set(asset.id, asset);
   if (!previous || !keepsIndexes(store, previous, asset)) indexAsset(store, asset, previous);

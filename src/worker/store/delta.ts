@@ -37,9 +37,10 @@ export interface StoreDelta {
   /**
    * assets whose record a change replaced, with the record and floor they had before the batch first
    * touched them (an id some other change of the batch touched first is not here): what the finder
-   * indexes may be compared with them instead of being read and re-worded again (issue 14)
+   * indexes may be compared with them instead of being read and re-worded again (issue 14). Null until a
+   * batch replaces one: most batches are readings, and a map each is garbage a small packet pays for
    */
-  replaced: Map<Id, ReplacedAsset>;
+  replaced: Map<Id, ReplacedAsset> | null;
 }
 
 export interface ReplacedAsset {
@@ -50,7 +51,7 @@ export interface ReplacedAsset {
 export function createDelta(): StoreDelta {
   return {
     assets: new Set(), values: new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
-    all: false, persist: new Map(), activity: [], privacyFloors: new Set(), replaced: new Map(),
+    all: false, persist: new Map(), activity: [], privacyFloors: new Set(), replaced: null,
   };
 }
 
