@@ -96,6 +96,13 @@ export interface Engine extends EngineApi {
 const TIMELINE_KEY = 'engine:timeline';
 /** a reopen reads the other floors once the first floor snapshot went out, or after this long without one */
 const REST_RESTORE_FALLBACK_MS = 300;
+/**
+ * A reopen reads the floors other than the shown one this long after the shown one, unless live data
+ * replaced the saved location first (then they are never read) or another floor or the finder is opened
+ * (then at once): read beside the live load they were about half of the engine worker's work while the
+ * page reveals the floor, and they pushed the live data back (issue 14, docs/engine.md "Reopen").
+ */
+export const REST_OTHER_FLOORS_MS = 3_000;
 const SEARCH_BUILD_KEY = 'engine:search-build';
 const ROOM_DISPLAY_KEY = 'engine:room-display:';
 const SIGNED_OUT = initialSessionState();
@@ -128,6 +135,8 @@ export function createEngine(deps: EngineDeps): Engine {
   let savedView: { floorId: Id; layers: string[]; entries: Map<string, DrawState> } | null = null;
   let restoredParts = new Set<string>();
   let restRestore: (() => void) | null = null;
+  /** reads the other floors of a reopen now (another floor or the finder was opened), while they wait */
+  let openOtherFloors: ((floorId?: Id) => void) | null = null;
   /** parts of a saved location are still being read: the store cannot be written whole yet */
   let restoring = false;
   /** the browser's online state, kept while no session exists yet */
@@ -317,6 +326,8 @@ export function createEngine(deps: EngineDeps): Engine {
       fromCache = false;
       savedView = null;
       restRestore = null;
+      // the other floors' wait ends: live data has them (restoreRest stops, nothing is read)
+      openOtherFloors?.();
       viewSaver.start();
       rederiveUsers();
       reports.locationReady();
@@ -455,7 +466,17 @@ export function createEngine(deps: EngineDeps): Engine {
   async function restoreRest(userId: Id, locationId: Id, parts: string[], wanted: () => boolean): Promise<void> {
     const shown = navigation.floor(roles)?.id ?? null;
     const ordered = [...parts].sort((a, b) => Number(b === shown) - Number(a === shown));
+    let others: Promise<void> | null = null;
     for (const part of ordered) {
+      if (part !== shown && part !== SHARED_PART) {
+        others ??= new Promise<void>((resolve) => {
+          const timer = clock.setTimeout(() => open(), REST_OTHER_FLOORS_MS);
+          const open = () => { clock.clearTimeout(timer); openOtherFloors = null; resolve(); };
+          openOtherFloors = (floorId) => { if (floorId === undefined || floorId !== shown) open(); };
+        });
+        await others;
+      }
+      if (!wanted()) return;
       const merged = await cache.restore(userId, locationId, false, wanted, { parts: () => [part], merge: true });
       if (!merged || !wanted()) return;
       const added = applyCached(merged.batches);
@@ -599,6 +620,7 @@ export function createEngine(deps: EngineDeps): Engine {
     savedView = null;
     restoredParts = new Set();
     restRestore = null;
+    openOtherFloors?.();
     restoring = false;
     viewSaver.stop();
   }
@@ -702,6 +724,9 @@ export function createEngine(deps: EngineDeps): Engine {
       const id = hub.subscribe(spec, listener);
       // the first floor snapshot of a reopen is out: now the other floors may be read
       if (spec.view === 'floor') restRestore?.();
+      // another floor, or the finder across every floor: the other floors of a reopen are wanted now
+      if (spec.view === 'floor') openOtherFloors?.(spec.floorId);
+      else if (spec.view === 'search') openOtherFloors?.();
       return id;
     },
     async unsubscribe(id) { hub.unsubscribe(id); },

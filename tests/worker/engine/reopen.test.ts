@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DrawState, FloorViewMeta } from '../../../src/shared/api.js';
-import type { Engine } from '../../../src/worker/engine.js';
+import { REST_OTHER_FLOORS_MS, type Engine } from '../../../src/worker/engine.js';
 import { VIEW_FIRST_SAVE_MS } from '../../../src/worker/engine/viewSaver.js';
 import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
 import {
@@ -46,22 +46,29 @@ async function firstVisit(name: string, options: { view?: boolean; after?(engine
   engines.splice(engines.indexOf(engine), 1);
 }
 
+/** The saved parts a storage was asked for (the shared part, floor ids), in order. */
+function partsAsked(reads: { mock: { calls: unknown[][] } }): string[] {
+  return reads.mock.calls.flatMap((c) => (c[2] as { parts?(meta: { floorId: string }): readonly string[] } | undefined)?.parts?.({ floorId: 'f1' }) ?? []);
+}
+
 /** A reopen with the network held back, so what shows is the saved data alone. */
-function reopen(name: string): Engine {
+function reopen(name: string, storage = createIdbStorage({ name })): Engine {
   const { engine } = createTestEngine({
     fetch: () => new Promise<Response>(() => undefined),
     transportFactory: createFakeBackend().transportFactory,
-    storage: createIdbStorage({ name }),
+    storage,
   });
   engines.push(engine);
   return engine;
 }
 
 describe('reopen', () => {
-  it('restores the shown floor with the shared data first and the other floors once a floor snapshot went out', async () => {
+  it('restores the shown floor with the shared data first and the other floors REST_OTHER_FLOORS_MS later while no live data came', async () => {
     const name = `storey-reopen-${++dbCount}`;
     await firstVisit(name);
-    const engine = reopen(name);
+    const storage = createIdbStorage({ name });
+    const reads = vi.spyOn(storage, 'loadLocation');
+    const engine = reopen(name, storage);
     const { store } = engine.internals;
     expect(await engine.resume()).toBe(true);
     expect([...(store.assetsByFloor.get('f1') ?? [])].sort()).toEqual(['d1', 'd2']);
@@ -71,8 +78,59 @@ describe('reopen', () => {
     const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
     expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
     expect(floor.meta?.fromCache).toBe(true);
+    // the network is held back: the other floors wait their time, then come from the saved data
+    expect(REST_OTHER_FLOORS_MS).toBe(3_000);
+    await vi.advanceTimersByTimeAsync(REST_OTHER_FLOORS_MS - 100);
+    expect(partsAsked(reads)).not.toContain('f2');
+    expect(store.assets.has('d3')).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(partsAsked(reads)).toContain('f2');
     await vi.waitFor(() => expect(store.assetsByFloor.get('f2')?.has('d3')).toBe(true), WAIT);
     expect(store.sensors.has('s-d3')).toBe(true);
+  });
+
+  it('reads the other floors at once when another floor is opened, or the finder', async () => {
+    for (const open of [
+      (engine: Engine) => collect(engine, { view: 'floor', floorId: 'f2', layers: [...LAYERS] }),
+      (engine: Engine) => collect(engine, { view: 'search', query: 'd' }),
+    ]) {
+      const name = `storey-reopen-${++dbCount}`;
+      await firstVisit(name);
+      const engine = reopen(name);
+      const { store } = engine.internals;
+      await engine.resume();
+      await collect(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+      // the shown floor again (a second viewer of it) does not hurry them
+      await collect(engine, { view: 'floor', floorId: 'f1', layers: ['desks'] });
+      await vi.advanceTimersByTimeAsync(500);
+      expect(store.assets.has('d3')).toBe(false);
+      await open(engine);
+      // IndexedDB work is real: wait for it without moving the clock to the other floors' time
+      await vi.waitFor(() => expect(store.assets.has('d3')).toBe(true), { timeout: 10_000, interval: 20 });
+      expect(Date.now() - T0).toBeLessThan(REST_OTHER_FLOORS_MS);
+    }
+  });
+
+  it('never reads the other floors when live data replaces the saved location first', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    await firstVisit(name);
+    const backend = createFakeBackend({ assets: desks, sensors });
+    const storage = createIdbStorage({ name });
+    const { engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
+    engines.push(engine);
+    const reads = vi.spyOn(storage, 'loadLocation');
+    await engine.init({ host: HOST });
+    expect(await engine.resume()).toBe(true);
+    await collect(engine, { view: 'floor', floorId: 'f1', layers: [...LAYERS] });
+    const store = engine.internals.store;
+    // live data (the fake backend answers at once) brings every floor, d3 included
+    await vi.waitFor(() => expect(store.assets.has('d3')).toBe(true), { timeout: 10_000, interval: 20 });
+    expect(Date.now() - T0).toBeLessThan(REST_OTHER_FLOORS_MS);
+    await vi.advanceTimersByTimeAsync(REST_OTHER_FLOORS_MS * 2);
+    // the parts read from the saved data: the shared part and the shown floor, never the other floor's
+    expect(partsAsked(reads)).toContain('f1');
+    expect(partsAsked(reads)).not.toContain('f2');
+    expect(store.assets.has('d3')).toBe(true);
   });
 
   it('answers a resume asked twice (the page at start-up, then the app) with one read of the saved data', async () => {
@@ -108,7 +166,7 @@ describe('reopen', () => {
     const engine = reopen(name);
     await engine.resume();
     expect(engine.internals.store.assets.has('d3')).toBe(false);
-    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(500 + REST_OTHER_FLOORS_MS);
     await vi.waitFor(() => expect(engine.internals.store.assets.has('d3')).toBe(true), WAIT);
   });
 
