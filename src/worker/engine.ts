@@ -135,8 +135,15 @@ export function createEngine(deps: EngineDeps): Engine {
   let savedView: { floorId: Id; layers: string[]; entries: Map<string, DrawState> } | null = null;
   let restoredParts = new Set<string>();
   let restRestore: (() => void) | null = null;
-  /** reads the other floors of a reopen now (another floor or the finder was opened), while they wait */
-  let openOtherFloors: ((floorId?: Id) => void) | null = null;
+  /** ends the other floors' wait of a reopen (restoreRest) */
+  let openOtherFloors: (() => void) | null = null;
+  /** another floor or the finder was opened during a reopen: the other floors are read without waiting */
+  let otherFloorsNow = false;
+  function wantOtherFloors(floorId?: Id): void {
+    if (!restoring || (floorId !== undefined && floorId === (navigation.floor(roles)?.id ?? null))) return;
+    otherFloorsNow = true;
+    openOtherFloors?.();
+  }
   /** parts of a saved location are still being read: the store cannot be written whole yet */
   let restoring = false;
   /** the browser's online state, kept while no session exists yet */
@@ -422,6 +429,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const wanted = () => mine === epoch && !locationLive;
     const locationOnly = store.organizations.has(organizationId);
     restoring = true;
+    otherFloorsNow = false;
     const hint = navigation.chosenFloorId();
     const restored = await cache.restore(userId, locationId, locationOnly, wanted, {
       parts(meta) {
@@ -468,11 +476,11 @@ export function createEngine(deps: EngineDeps): Engine {
     const ordered = [...parts].sort((a, b) => Number(b === shown) - Number(a === shown));
     let others: Promise<void> | null = null;
     for (const part of ordered) {
-      if (part !== shown && part !== SHARED_PART) {
+      if (part !== shown && part !== SHARED_PART && !otherFloorsNow) {
         others ??= new Promise<void>((resolve) => {
           const timer = clock.setTimeout(() => open(), REST_OTHER_FLOORS_MS);
           const open = () => { clock.clearTimeout(timer); openOtherFloors = null; resolve(); };
-          openOtherFloors = (floorId) => { if (floorId === undefined || floorId !== shown) open(); };
+          openOtherFloors = open;
         });
         await others;
       }
@@ -725,8 +733,8 @@ export function createEngine(deps: EngineDeps): Engine {
       // the first floor snapshot of a reopen is out: now the other floors may be read
       if (spec.view === 'floor') restRestore?.();
       // another floor, or the finder across every floor: the other floors of a reopen are wanted now
-      if (spec.view === 'floor') openOtherFloors?.(spec.floorId);
-      else if (spec.view === 'search') openOtherFloors?.();
+      if (spec.view === 'floor') wantOtherFloors(spec.floorId);
+      else if (spec.view === 'search') wantOtherFloors();
       return id;
     },
     async unsubscribe(id) { hub.unsubscribe(id); },

@@ -131,7 +131,9 @@ describe('a cache that cannot be used', () => {
     s.faults.add({ path: /\/assets$/, action: { kind: 'hang' } });
     expect(await s.engine.resume()).toBe(true);
     const store = s.raw.internals.store;
-    // the first floor comes at once, the others right after; all while the live load still hangs
+    // the first floor comes at once; the others once another floor is opened (else they wait for live data
+    // a while, REST_OTHER_FLOORS_MS); all while the live load hangs
+    for (const floorId of store.floors.keys()) void s.raw.subscribe({ view: 'floor', floorId, layers: ['desks'] }, () => undefined);
     await vi.waitFor(() => { expect([...store.assets.values()].filter((a) => !a.local).length).toBe(assets.size); }, WAIT);
     expect(s.faults.hanging()).toBe(1);
     const cached = [...store.assets.values()].filter((a) => !a.local);
