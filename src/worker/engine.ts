@@ -94,7 +94,7 @@ export interface Engine extends EngineApi {
 }
 
 const TIMELINE_KEY = 'engine:timeline';
-/** a reopen reads the other floors once the first floor snapshot went out, or after this long without one */
+/** a reopen reads the rest of the saved location once the first floor snapshot went out, or after this long without one */
 const REST_RESTORE_FALLBACK_MS = 300;
 /**
  * A reopen reads the floors other than the shown one this long after the shown one, unless live data
@@ -131,10 +131,13 @@ export function createEngine(deps: EngineDeps): Engine {
   /** bumps at every location switch and session end: a slower cache read of an older one is dropped */
   let epoch = 0;
   // a reopen restores the saved location in parts (docs/engine.md, "Reopen"): the shared part and the
-  // shown floor (or its saved view) first, the other floors after the first floor snapshot went out
+  // shown floor (or its saved view) first, the rest after the first floor snapshot went out (the other floors
+  // only if live data is late, REST_OTHER_FLOORS_MS)
   let savedView: { floorId: Id; layers: string[]; entries: Map<string, DrawState> } | null = null;
   let restoredParts = new Set<string>();
   let restRestore: (() => void) | null = null;
+  /** parts of a saved location are still being read: the store cannot be written whole yet */
+  let restoring = false;
   /** ends the other floors' wait of a reopen (restoreRest) */
   let openOtherFloors: (() => void) | null = null;
   /** another floor or the finder was opened during a reopen: the other floors are read without waiting */
@@ -144,8 +147,6 @@ export function createEngine(deps: EngineDeps): Engine {
     otherFloorsNow = true;
     openOtherFloors?.();
   }
-  /** parts of a saved location are still being read: the store cannot be written whole yet */
-  let restoring = false;
   /** the browser's online state, kept while no session exists yet */
   let browserOnline = true;
   let disposed = false;
@@ -421,7 +422,7 @@ export function createEngine(deps: EngineDeps): Engine {
   /**
    * Serves a cached location at once, unless a newer switch, a sign-out or live data came
    * first: the shared part and the shown floor's part (or, with a saved view of that floor,
-   * only the shared part), then the other parts once a floor snapshot went out. True when
+   * only the shared part), then the rest once a floor snapshot went out (restoreRest). True when
    * the store now serves it. Cached entities pass applyBatch like network ones (issue 11 §3).
    */
   async function serveCached(userId: Id, organizationId: Id, locationId: Id, view: SavedView | null = null): Promise<boolean> {
@@ -464,13 +465,13 @@ export function createEngine(deps: EngineDeps): Engine {
         .catch((error: unknown) => deps.logger.warn('Serving the saved location failed', error))
         .finally(() => { if (mine === epoch) restoring = false; });
     };
-    // the first floor snapshot goes out before the worker parses the other floors; without one, soon anyway
+    // the first floor snapshot goes out before the worker parses the rest; without one, soon anyway
     const fallback = clock.setTimeout(start, REST_RESTORE_FALLBACK_MS);
     restRestore = () => { clock.clearTimeout(fallback); clock.setTimeout(start, 0); };
     return true;
   }
 
-  /** The rest of a reopen: the other parts of the saved location, the shown floor first, one at a time. */
+  /** The rest of a reopen: the other parts of the saved location, the shown floor first, one at a time; the other floors wait (REST_OTHER_FLOORS_MS). */
   async function restoreRest(userId: Id, locationId: Id, parts: string[], wanted: () => boolean): Promise<void> {
     const shown = navigation.floor(roles)?.id ?? null;
     const ordered = [...parts].sort((a, b) => Number(b === shown) - Number(a === shown));
@@ -730,11 +731,11 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async subscribe(spec: ViewSpec, listener: ViewListener) {
       const id = hub.subscribe(spec, listener);
-      // the first floor snapshot of a reopen is out: now the other floors may be read
-      if (spec.view === 'floor') restRestore?.();
-      // another floor, or the finder across every floor: the other floors of a reopen are wanted now
-      if (spec.view === 'floor') wantOtherFloors(spec.floorId);
-      else if (spec.view === 'search') wantOtherFloors();
+      if (spec.view === 'floor') {
+        // the first floor snapshot of a reopen is out: now the rest may be read; another floor wants them all
+        restRestore?.();
+        wantOtherFloors(spec.floorId);
+      } else if (spec.view === 'search') wantOtherFloors(); // the finder searches every floor
       return id;
     },
     async unsubscribe(id) { hub.unsubscribe(id); },
