@@ -143,7 +143,9 @@ export function createEngine(deps: EngineDeps): Engine {
   /** another floor or the finder was opened during a reopen: the other floors are read without waiting */
   let otherFloorsNow = false;
   function wantOtherFloors(floorId?: Id): void {
-    if (!restoring || (floorId !== undefined && floorId === (navigation.floor(roles)?.id ?? null))) return;
+    // the floor served first (its part, or its saved view) is not another floor; the shown floor is not asked:
+    // a floor switch makes the new floor the shown one before its viewer subscribes
+    if (!restoring || (floorId !== undefined && (restoredParts.has(floorId) || savedView?.floorId === floorId))) return;
     otherFloorsNow = true;
     openOtherFloors?.();
   }

@@ -95,6 +95,8 @@ describe('reopen', () => {
       [(engine: Engine) => collect(engine, { view: 'search', query: 'd' }), false],
       // opened right after the resume, before the worker began on the rest of the saved location
       [(engine: Engine) => collect(engine, { view: 'floor', floorId: 'f2', layers: [...LAYERS] }), true],
+      // as the app switches floor: the floor chosen first (it is the shown floor then), its viewer after
+      [async (engine: Engine) => { await engine.selectFloor('f2'); return collect(engine, { view: 'floor', floorId: 'f2', layers: [...LAYERS] }); }, false],
     ] as const) {
       const name = `storey-reopen-${++dbCount}`;
       await firstVisit(name);
