@@ -26,8 +26,8 @@ export type ViewSpec =
   | { view: 'feed' }
   /** a report of the loaded location (src/shared/reports/types.ts, docs/reports.md) */
   | { view: 'report'; report: ReportRequest }
-  /** one asset's popup details (entry SELF_KEY; none while the asset is not visible) */
-  | { view: 'asset'; assetId: Id }
+  /** one asset's popup details (entry SELF_KEY; none while the asset is not visible); with `playback`, as the replay shows it at its instant */
+  | { view: 'asset'; assetId: Id; playback?: PlaybackAt }
   /** the asset finder: results of one query, keyed by SearchResult.key (docs/ui.md) */
   | { view: 'search'; query: string }
   /** a room-status display's one room (entry SELF_KEY; none while the room is unknown or not visible) */
@@ -36,6 +36,12 @@ export type ViewSpec =
   | { view: 'route'; from: RouteEndpoint; to: RouteEndpoint }
   /** a floor replayed at a moment of a local day (worker/reports/playback.ts); setPlaybackTime moves it */
   | { view: 'playback'; floorId: Id; layers: readonly MapLayer[]; day: string };
+
+/** A floor's replay of a local day (the playback view's floor and day): a popup opened in it shows the replayed instant. */
+export interface PlaybackAt {
+  floorId: Id;
+  day: string;
+}
 
 /** One end of a route: the viewer, an asset, or a co-worker. */
 export type RouteEndpoint = { kind: 'me' } | { kind: 'asset'; id: Id } | { kind: 'person'; id: Id };
@@ -179,6 +185,8 @@ export interface AssetDetail {
   /** tickets and voices */
   votes: { up: number; down: number; mine: 1 | -1 | 0 } | null;
   actions: AssetActions;
+  /** opened in a replay: the instant it shows (only what was known then; no actions, no votes) */
+  replayAt?: number;
 }
 
 export interface FloorViewMeta {

@@ -1,8 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SELF_KEY, type DrawState, type PlaybackMeta, type SessionView, type StructureEntry } from '../../src/shared/api.js';
+import { SELF_KEY, type AssetDetail, type DrawState, type PlaybackMeta, type SessionView, type StructureEntry } from '../../src/shared/api.js';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
+import { formatValue } from '../../src/worker/derive/drawState.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
 import { systemClock } from '../../src/worker/ports.js';
 import { createMemoryStorage } from '../../src/worker/storage/memoryStorage.js';
@@ -77,6 +78,46 @@ describe('floor playback against the reference server', () => {
     // the live floor got no patch from the playback and looks as it did
     expect(live.messages.length).toBe(liveMessages);
     expect(JSON.stringify([...live.entries.entries()])).toBe(liveBefore);
+  });
+
+  it('shows a sensor of any type and its battery as they were at the instant, never their live values', async () => {
+    const locationId = t.server.seed.locationIds[0]!;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floors = new Set([...structure.entries.values()].flatMap((b) => b.floors.map((f) => f.id)));
+    // a stress sensor: a type playback used to take from the live store
+    const asset = [...t.server.store.assets.values()]
+      .find((a) => a.location_id === locationId && a.type === 'sensor' && a.subtype === 'stress' && floors.has(a.parent_id!))!;
+    const sensorId = asset.data_provider_refs.stress!;
+    const floorId = asset.parent_id!;
+    const day = addDaysToKey(dateKeyOf(Date.now(), tz), -2);
+    const instant = wallToEpoch(calendarDay(day, tz), 11);
+    // what the server knew at that instant: its newest reading of the sensor at or before it
+    const token = await t.signIn('regular');
+    const { start, end } = calendarDay(day, tz);
+    const res = await t.api(`/organizations/${t.accounts.regular.organizationId}/locations/${locationId}/measurements/stress?start=${start}&end=${end}&sensor_id=${sensorId}`, { token });
+    const page = (await res.json()) as { columns: string[]; rows: unknown[][] };
+    const [iTime, iValue, iBattery] = ['time', 'value', 'battery_level'].map((c) => page.columns.indexOf(c));
+    const then = page.rows.filter((r) => (r[iTime!] as number) <= instant).at(-1)!;
+    expect(then).toBeDefined();
+    // live, the sensor now reads 99 and its battery is nearly flat
+    const live = await collect<AssetDetail>(engine, { view: 'asset', assetId: asset.id });
+    t.server.store.addMeasurement(sensorId, { time: Date.now(), valid_for: 3_600_000, value: 99, battery_level: 3 });
+    t.server.store.heartbeat(sensorId, Date.now(), 3);
+    await vi.waitFor(() => { expect(live.entries.get(SELF_KEY)).toMatchObject({ battery: 3, value: { text: '99 %' } }); }, WAIT);
+
+    const replay = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...DEFAULT_LAYERS, 'stress', 'devices'], day });
+    await vi.waitFor(() => { expect(replay.meta?.progress.state).toBe('done'); }, WAIT);
+    await engine.setPlaybackTime(floorId, day, instant);
+    await vi.waitFor(() => { expect(replay.meta?.time).toBe(instant); }, WAIT);
+    const text = `${formatValue(then[iValue!] as number)} %`;
+    expect(replay.entries.get(asset.id)).toMatchObject({ text });
+    const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: asset.id, playback: { floorId, day } });
+    await vi.waitFor(() => { expect(popup.entries.get(SELF_KEY)).toBeDefined(); }, WAIT);
+    expect(popup.entries.get(SELF_KEY)).toMatchObject({
+      value: { text }, battery: then[iBattery!], lastCommunication: then[iTime!], replayAt: instant,
+    });
+    expect(popup.entries.get(SELF_KEY)!.history.every((h) => h.time <= instant)).toBe(true);
   });
 
   it('leaves out a ticket or voice at an instant before it was posted, and shows it after', async () => {

@@ -23,6 +23,8 @@ export interface ColumnarPage {
   lastTime: number | null;
   /** pages of the server this one holds (mergePages); 1 when absent */
   pagesAsSent?: number;
+  /** battery level (%) of each row, NaN where none was sent; only when the check asked for it (playback) */
+  battery?: Float64Array;
 }
 
 /**
@@ -43,9 +45,11 @@ export function mergePages(pages: readonly ColumnarPage[]): ColumnarPage {
   const sensors: string[] = [];
   const index = new Map<string, number>();
   const extras: Array<Record<string, unknown>> | null = pages.some((p) => p.extras) ? [] : null;
+  const battery = pages.some((p) => p.battery) ? new Float64Array(n).fill(NaN) : null;
   let at = 0;
   for (const p of pages) {
     time.set(p.time.subarray(0, p.n), at);
+    if (battery && p.battery) battery.set(p.battery.subarray(0, p.n), at);
     validTo.set(p.validTo.subarray(0, p.n), at);
     value.set(p.value.subarray(0, p.n), at);
     const map = p.sensors.map((id) => {
@@ -57,7 +61,9 @@ export function mergePages(pages: readonly ColumnarPage[]): ColumnarPage {
     if (extras) for (let k = 0; k < p.n; k += 1) extras.push(p.extras?.[k] ?? {});
     at += p.n;
   }
-  return { n, time, validTo, value, sensor, sensors, extras, lastTime: pages.at(-1)?.lastTime ?? null, pagesAsSent: Math.max(1, sent) };
+  const merged: ColumnarPage = { n, time, validTo, value, sensor, sensors, extras, lastTime: pages.at(-1)?.lastTime ?? null, pagesAsSent: Math.max(1, sent) };
+  if (battery) merged.battery = battery;
+  return merged;
 }
 
 export interface PageCheck {
@@ -67,6 +73,8 @@ export interface PageCheck {
   inLocation?: ReadonlySet<string>;
   /** values must be finite numbers (occupancy and environment types) */
   numeric: boolean;
+  /** keep each row's battery level (ColumnarPage.battery): a replay shows the battery as it was */
+  battery?: boolean;
   /** time of the last accepted row of the stream so far; rows before it are out of order */
   lastTime: number;
   skipped: SkippedRows;
@@ -81,12 +89,14 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
   const iFor = columns.indexOf('valid_for');
   const iTo = columns.indexOf('valid_to');
   const iValue = columns.indexOf('value');
+  const iBattery = check.battery ? columns.indexOf('battery_level') : -1;
   const extraColumns = columns.map((c, i) => [c, i] as const).filter(([c]) => !BASE.has(c));
   const n = rows.length;
   const time = new Float64Array(n);
   const validTo = new Float64Array(n);
   const value = new Float64Array(n);
   const sensor = new Int32Array(n);
+  const battery = check.battery ? new Float64Array(n) : null;
   const sensors: string[] = [];
   const sensorIndex = new Map<string, number>();
   const extras: Array<Record<string, unknown>> | null = extraColumns.length ? [] : null;
@@ -112,6 +122,10 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
     time[k] = t;
     validTo[k] = typeof to === 'number' && Number.isFinite(to) ? to : typeof span === 'number' && Number.isFinite(span) && span >= 0 ? t + span : t;
     value[k] = typeof raw === 'number' && Number.isFinite(raw) ? raw : NaN;
+    if (battery) {
+      const level = iBattery < 0 ? null : row[iBattery];
+      battery[k] = typeof level === 'number' && Number.isFinite(level) ? level : NaN;
+    }
     let s = sensorIndex.get(id);
     if (s === undefined) { s = sensors.length; sensors.push(id); sensorIndex.set(id, s); }
     sensor[k] = s;
@@ -122,10 +136,12 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
     }
     k += 1;
   }
-  return {
+  const page: ColumnarPage = {
     n: k, time: time.slice(0, k), validTo: validTo.slice(0, k), value: value.slice(0, k), sensor: sensor.slice(0, k),
     sensors, extras, lastTime,
   };
+  if (battery) page.battery = battery.slice(0, k);
+  return page;
 }
 
 /** One reading of a sensor as the aggregators see it. */

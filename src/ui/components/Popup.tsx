@@ -12,6 +12,7 @@ import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
 import { formatDateTime, formatTimeRange, formatWhen, kindWord } from '../lib/describe.js';
 import { PopupActions } from './PopupActions.js';
 import { RecentBookings, ReportLine } from './reports/ReportDetails.js';
+import { useReplay } from './reports/replayContext.js';
 
 export interface PopupProps {
   id: string;
@@ -47,16 +48,18 @@ function Details({ detail }: { detail: AssetDetail }) {
   const { timeZone, floorName } = useApp();
   const { person, reservation, ticket } = detail;
   const where = detail.floorId ? floorName(detail.floorId) : null;
+  // in a replay, times of the replayed day read as clock times, as today's do live
+  const now = detail.replayAt ?? Date.now();
   return (
     <dl className="details">
       {reservation?.active ? (
         <Row term="Now">
-          {formatTimeRange(reservation.active.start, reservation.active.end, timeZone)} {reservation.active.subject || 'Reserved'}
+          {formatTimeRange(reservation.active.start, reservation.active.end, timeZone, now)} {reservation.active.subject || 'Reserved'}
         </Row>
       ) : null}
       {reservation?.next ? (
         <Row term="Next">
-          {formatTimeRange(reservation.next.start, reservation.next.end, timeZone)} {reservation.next.subject || 'Reserved'}
+          {formatTimeRange(reservation.next.start, reservation.next.end, timeZone, now)} {reservation.next.subject || 'Reserved'}
         </Row>
       ) : null}
       {reservation && !reservation.active && !reservation.next ? <Row term="Bookings">No reservations</Row> : null}
@@ -64,7 +67,7 @@ function Details({ detail }: { detail: AssetDetail }) {
       {person && where ? <Row term="Where">{where}</Row> : null}
       {person?.since ? (
         <Row term="Here since">
-          {formatWhen(person.since, timeZone)}
+          {formatWhen(person.since, timeZone, now)}
           {person.manual ? ' (set by hand)' : ''}
         </Row>
       ) : null}
@@ -102,7 +105,9 @@ function History({ detail }: { detail: AssetDetail }) {
 }
 
 export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
-  const view = useView({ view: 'asset', assetId: id });
+  const { timeZone } = useApp();
+  const replay = useReplay();
+  const view = useView(replay ? { view: 'asset', assetId: id, playback: replay } : { view: 'asset', assetId: id });
   const ready = useViewReady(view);
   const detail = useViewEntry(view, SELF_KEY);
   const titleId = useId();
@@ -154,10 +159,16 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
       ) : (
         <>
           <div className="popup-body">
+            {typeof detail.replayAt === 'number' ? (
+              <p className="popup-replay" data-testid="popup-replay">
+                As at {formatDateTime(detail.replayAt, timeZone)} (replay)
+              </p>
+            ) : null}
             {bubble ? <blockquote className="speech-bubble">{bubble}</blockquote> : null}
             <Details detail={detail} />
             <ReportLine id={detail.id} />
-            {detail.kind === 'room' ? <RecentBookings roomId={detail.id} /> : null}
+            {/* the last seven days' bookings reach past a replayed instant */}
+            {detail.kind === 'room' && detail.replayAt === undefined ? <RecentBookings roomId={detail.id} /> : null}
             <History detail={detail} />
           </div>
           <PopupActions detail={detail} />

@@ -26,6 +26,7 @@ import { RouteOverlay } from './route/RouteOverlay.js';
 import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import { PlaybackBar } from './reports/PlaybackBar.js';
+import { ReplayContext } from './reports/replayContext.js';
 import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
 import { formatLocalTime } from '../../shared/time.js';
 import type { Legend } from '../../shared/api.js';
@@ -183,6 +184,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const playbackSpec = useMemo(() => (playbackDay && floorId ? { view: 'playback' as const, floorId, layers: link.layers, day: playbackDay } : null), [playbackDay, floorId, link.layers]);
   const playback = useView(playbackSpec);
   const playbackMeta = useViewMeta(playback);
+  // a popup opened on the replayed map shows the asset at the replay's instant
+  const replayAt = useMemo(() => (playback && playbackDay && floorId ? { floorId, day: playbackDay } : null), [playback, playbackDay, floorId]);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
@@ -362,24 +365,26 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 {session.navigation === 'ready' ? 'Loading floor…' : NAVIGATION_WORDS[session.navigation]}
               </div>
             ) : (
-              <FloorViewer
-                key={playback ? `playback-${floorId}-${playbackDay}` : floorId}
-                mirror={playback ?? floor}
-                notices={notices}
-                layers={link.layers}
-                imagePolicy={imagePolicy}
-                highlightId={link.asset}
-                openId={initial.asset && initial.floor === floorId ? initial.asset : null}
-                focus={focus}
-                onPickPoint={pick ? onPickPoint : null}
-                onCenterChange={setCenter}
-                onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
-                reportMarks={reportMarks}
-                overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
-                legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
-                cover={routePanel}
-                paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
-              />
+              <ReplayContext.Provider value={replayAt}>
+                <FloorViewer
+                  key={playback ? `playback-${floorId}-${playbackDay}` : floorId}
+                  mirror={playback ?? floor}
+                  notices={notices}
+                  layers={link.layers}
+                  imagePolicy={imagePolicy}
+                  highlightId={link.asset}
+                  openId={initial.asset && initial.floor === floorId ? initial.asset : null}
+                  focus={focus}
+                  onPickPoint={pick ? onPickPoint : null}
+                  onCenterChange={setCenter}
+                  onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
+                  reportMarks={reportMarks}
+                  overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
+                  legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
+                  cover={routePanel}
+                  paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
+                />
+              </ReplayContext.Provider>
             )}
             {routeTarget ? (
               <RoutePanel

@@ -1,30 +1,37 @@
 // Floor playback (issue 13 §2): a chosen local day replayed on a floor. The
-// day's readings (occupancy, positions, air, reservations) are paged like a
-// report (runReport: bounded concurrency, the page cache) and kept per
-// sensor; at a chosen instant a shadow store — the live store's structure
-// and assets, with clones of the replayed sensors and of the people they
-// place — is derived by the same rules as the live floor (computeFacts,
-// toDrawState) with "now" set to that instant. The live store is never touched.
+// day's readings of every sensor of the floor's assets and of every location
+// tag are paged like a report (runReport: bounded concurrency, the page
+// cache) and kept per sensor; at a chosen instant a shadow store
+// (playbackShadow.ts: every sensor cloned and set to what was known then) is
+// derived by the same rules as the live floor (computeFacts, toDrawState)
+// with "now" set to that instant. The live store is never touched.
 
-import type { DrawState, PlaybackMeta, ViewSpec } from '../../shared/api.js';
+import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type PlaybackMeta, type ViewSpec } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { Aggregator } from '../../shared/reports/aggregator.js';
 import { calendarDay, isDateKey, type CalendarDay } from '../../shared/reports/calendar.js';
 import { COMFORT_BANDS } from '../../shared/reports/environmentReport.js';
+import { isOccupancySensorType, LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import type { ColumnarPage } from '../../shared/reports/readings.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
-import type { Asset, Id, MeasurementValue, ReservationEvent, Role, Sensor } from '../../shared/types.js';
+import type { Id, MeasurementValue, ReservationEvent, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
 import { computeFacts } from '../derive/assetFacts.js';
 import { legendsFor, toDrawState } from '../derive/drawState.js';
-import { placeAsset } from '../store/located.js';
-import { createStore, reindexAll, sensorIdsOf, type Store } from '../store/store.js';
+import { sensorIdsOf, type Store } from '../store/store.js';
+import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
+import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
 import { runReport, type PageCache } from './runReport.js';
 
 export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
+/** a popup opened in a replay */
+export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' }>;
+
+/** A replay is read-only: nothing is booked, voted, renamed or closed in the past. */
+const NO_ACTIONS: AssetActions = { book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false };
 
 interface Replay {
   /** sensor id → its readings of the day, ascending time (the one valid at the day's start first) */
@@ -35,7 +42,8 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
   return {
     types: [...known.keys()],
     known: (type) => known.get(type) ?? new Set(),
-    numeric: (type) => type !== 'location' && type !== 'reservation',
+    // occupancy and air are numbers (a bad row is skipped, as reports do); other types may carry anything
+    numeric: (type) => isOccupancySensorType(type) || !!COMFORT_BANDS[type],
     openDay: () => ({
       push(page: ColumnarPage) {
         for (let k = 0; k < page.n; k += 1) {
@@ -43,8 +51,10 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
           const extra = page.extras?.[k] ?? {};
           const value = page.value[k]!;
           const time = page.time[k]!;
+          const level = page.battery?.[k];
           const reading: MeasurementValue = {
-            time, valid_for: page.validTo[k]! - time, valid_to: page.validTo[k]!, battery_level: null,
+            time, valid_for: page.validTo[k]! - time, valid_to: page.validTo[k]!,
+            battery_level: level === undefined || Number.isNaN(level) ? null : level,
             events: Array.isArray(extra.events) ? (extra.events as ReservationEvent[]) : null,
             value: Number.isNaN(value) ? (Array.isArray(extra.events) ? extra.events : null) : value,
           };
@@ -64,23 +74,6 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
   };
 }
 
-/** The newest reading at or before t. */
-function readingAt(list: readonly MeasurementValue[] | undefined, t: number): MeasurementValue | null {
-  if (!list || list.length === 0) return null;
-  let lo = 0; let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.time <= t) lo = mid + 1; else hi = mid;
-  }
-  return lo > 0 ? list[lo - 1]! : null;
-}
-
-/** A ticket or voice carries the time it was posted in its own value: at an earlier instant it was not there yet. */
-function postedAfter(asset: Asset, time: number): boolean {
-  const own = asset.value as { time?: unknown } | null;
-  return !!own && typeof own === 'object' && typeof own.time === 'number' && own.time > time;
-}
-
 export interface PlaybackOptions {
   live: Store;
   roles(): readonly Role[];
@@ -92,7 +85,7 @@ export interface PlaybackOptions {
 }
 
 export interface PlaybackService {
-  source(spec: PlaybackSpec): ViewSource;
+  source(spec: PlaybackSpec | PlaybackAssetSpec): ViewSource;
   setTime(floorId: Id, day: string, time: number): void;
   reset(): void;
 }
@@ -103,9 +96,7 @@ interface Session {
   day: CalendarDay;
   time: number;
   progress: ReportProgress;
-  shadow: Store;
-  replayed: Map<Id, Sensor>;
-  placed: Asset[];
+  shadow: Shadow;
   replay: Replay;
   signal: { cancelled: boolean };
 }
@@ -128,37 +119,16 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       if (!asset) continue;
       for (const sid of sensorIdsOf(asset)) {
         const s = live.sensors.get(sid);
-        if (s && !s.local && (s.type === 'occupancy' || s.type === 'reservation' || COMFORT_BANDS[s.type])) want(s.type, sid);
+        // every sensor the floor's assets read: what is not paged could only be shown as unknown
+        if (s && !s.local) want(s.type, sid);
       }
     }
     // people come and go: every located tag may stand on this floor that day
-    for (const s of live.sensors.values()) if (s.type === 'location' && !s.local) want('location', s.id);
+    for (const s of live.sensors.values()) if (s.type === LOCATION_SENSOR_TYPE && !s.local) want(LOCATION_SENSOR_TYPE, s.id);
 
-    const shadow = createStore();
-    for (const name of ['organizations', 'locations', 'buildings', 'floors', 'users', 'externalObjects', 'notifications'] as const) {
-      for (const [k, v] of live[name] as Map<Id, unknown>) (shadow[name] as Map<Id, unknown>).set(k, v);
-    }
-    shadow.locationId = live.locationId;
-    shadow.organizationId = live.organizationId;
-    for (const [k, v] of live.userByTag) shadow.userByTag.set(k, v);
-    for (const [k, v] of live.tagOfUser) shadow.tagOfUser.set(k, v);
-    const replayed = new Map<Id, Sensor>();
-    for (const [id, s] of live.sensors) {
-      const replayedType = known.get(s.type)?.has(id);
-      const clone = replayedType ? { ...s, last_measurement: null, previous_measurement: null, value: null } : s;
-      shadow.sensors.set(id, clone);
-      if (replayedType) replayed.set(id, clone);
-    }
-    const placed: Asset[] = [];
-    for (const [id, a] of live.assets) {
-      const byLocation = sensorIdsOf(a).some((sid) => live.sensors.get(sid)?.type === 'location' && known.get('location')?.has(sid));
-      const asset = byLocation ? { ...a } : a;
-      shadow.assets.set(id, asset);
-      if (byLocation) placed.push(asset);
-    }
-    reindexAll(shadow);
+    const shadow = createShadow(live);
     const session: Session = {
-      key, floorId, day, time: Math.min(o.now(), day.start + 9 * 3_600_000), shadow, replayed, placed,
+      key, floorId, day, time: Math.min(o.now(), day.start + 9 * 3_600_000), shadow,
       replay: { readings: new Map() }, signal: { cancelled: false },
       progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null },
     };
@@ -172,7 +142,9 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       aggregator: collector(known, session.replay),
       days: [day],
       fetchPage: o.fetchPage,
-      cacheKey: (type, d, filter) => (d.end <= o.now() ? `${live.locationId}|${type}|${d.key}|${filter}` : null),
+      // a replay keeps battery levels, which a report's pages do not: its own cache entries
+      cacheKey: (type, d, filter) => (d.end <= o.now() ? `playback|${live.locationId}|${type}|${d.key}|${filter}` : null),
+      battery: true,
       cache: o.cache,
       now: o.now,
       signal: session.signal,
@@ -186,60 +158,63 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     return session;
   }
 
-  /** Sets every replayed sensor and placed person to the instant. */
+  /** Sets every sensor and placed person to the instant. */
   function apply(s: Session): void {
-    for (const [id, sensor] of s.replayed) {
-      const list = s.replay.readings.get(id);
-      const at = readingAt(list, s.time);
-      sensor.last_measurement = at;
-      sensor.value = at ? at.value : null;
-      sensor.last_communication_time = at ? at.time : null;
-    }
-    for (const asset of s.placed) {
-      let best: MeasurementValue | null = null;
-      for (const sid of sensorIdsOf(asset)) {
-        const v = s.replayed.get(sid)?.last_measurement;
-        if (v && typeof v.x === 'number' && (!best || v.time > best.time)) best = v;
-      }
-      if (best && best.valid_to > s.time) placeAsset(s.shadow, asset, best);
-      else if (s.shadow.floorOf.get(asset.id) === s.floorId) {
-        // nobody placed it at this instant: it is not on the floor
-        s.shadow.assetsByFloor.get(s.floorId)?.delete(asset.id);
-        s.shadow.floorOf.delete(asset.id);
-      }
-    }
+    shadowAt(s.shadow, s.replay.readings, s.time);
   }
 
   return {
     source(spec) {
-      if (!isDateKey(spec.day)) throw new TypeError('Malformed playback day');
-      const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
-      const s = open(spec.floorId, spec.day);
-      const config = createConfigResolver(s.shadow);
+      const at = spec.view === 'asset' ? spec.playback : spec;
+      if (!at || typeof at.floorId !== 'string' || !isDateKey(at.day)) throw new TypeError('Malformed playback day');
+      const s = open(at.floorId, at.day);
+      const store = s.shadow.store;
+      const config = createConfigResolver(store);
       const reachable = () => {
-        const floor = s.shadow.floors.get(s.floorId);
+        const floor = store.floors.get(s.floorId);
         return !!floor && floorVisibleToRoles(floor, o.roles());
       };
-      const ctx = () => ({ store: s.shadow, now: s.time, viewerUserId: o.viewerUserId(), roles: o.roles(), config, timeZone: timeZone() });
+      const ctx = () => ({ store, now: s.time, viewerUserId: o.viewerUserId(), roles: o.roles(), config, timeZone: timeZone() });
+      /** on the floor at the instant, and posted by then */
+      const shown = (id: Id) => {
+        if (s.progress.state !== 'done' || store.floorOf.get(id) !== s.floorId) return undefined;
+        const asset = store.assets.get(id);
+        return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
+      };
+      const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(s.key);
+      if (spec.view === 'asset') {
+        const id = String(spec.assetId);
+        return {
+          keys: () => [SELF_KEY],
+          entry(key): AssetDetail | undefined {
+            const asset = key === SELF_KEY && reachable() ? shown(id) : undefined;
+            if (!asset) return undefined;
+            const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx()), { store, roles: o.roles(), viewerUserId: o.viewerUserId(), now: s.time });
+            return detail ? { ...detail, votes: null, actions: NO_ACTIONS, replayAt: s.time } : undefined;
+          },
+          meta: () => null,
+          affected: (d) => (dirty(d) ? [SELF_KEY] : null),
+          metaAffected: () => false,
+        };
+      }
+      const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
       return {
-        keys: () => (reachable() && s.progress.state === 'done' ? s.shadow.assetsByFloor.get(s.floorId) ?? [] : []),
+        keys: () => (reachable() && s.progress.state === 'done' ? store.assetsByFloor.get(s.floorId) ?? [] : []),
         entry(key): DrawState | undefined {
-          if (s.progress.state !== 'done' || s.shadow.floorOf.get(key) !== s.floorId) return undefined;
-          const asset = s.shadow.assets.get(key);
-          if (asset && postedAfter(asset, s.time)) return undefined;
+          const asset = shown(key);
           const facts = asset ? computeFacts(asset, ctx()) : null;
           return facts ? toDrawState(facts, layers) : undefined;
         },
         meta(): PlaybackMeta {
-          const floor = reachable() ? s.shadow.floors.get(s.floorId) ?? null : null;
+          const floor = reachable() ? store.floors.get(s.floorId) ?? null : null;
           return {
-            floor, building: floor ? s.shadow.buildings.get(floor.parent_id) ?? null : null,
+            floor, building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
             legends: legendsFor(layers, config.location()), fromCache: false, loading: s.progress.state === 'loading',
             day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
           };
         },
         affected: (d) => (d.get('playback') === 'all' || (d.get('playback') as Set<string> | undefined)?.has(s.key) ? 'all' : null),
-        metaAffected: (d) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(s.key),
+        metaAffected: dirty,
       };
     },
     setTime(floorId, day, time) {

@@ -37,6 +37,8 @@ export interface RunReportOptions {
   onProgress(progress: ReportProgress): void;
   onWarning(message: string): void;
   concurrency?: number;
+  /** keep each row's battery level (a replay shows it; reports never read it) */
+  battery?: boolean;
   /** every sensor of a type in the location (a whole-type page also carries sensors outside the report's scope) */
   locationSensors?(type: string): ReadonlySet<string>;
 }
@@ -92,6 +94,7 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
     } else {
       const check: PageCheck = {
         known: o.aggregator.known(type), inLocation: o.locationSensors?.(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped,
+        battery: o.battery,
       };
       const keep: ColumnarPage[] = [];
       let start = day.start;

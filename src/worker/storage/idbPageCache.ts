@@ -73,7 +73,8 @@ function isPage(p: unknown): p is ColumnarPage {
   const page = p as Partial<ColumnarPage> | null;
   return !!page && typeof page.n === 'number' && page.time instanceof Float64Array && page.validTo instanceof Float64Array
     && page.value instanceof Float64Array && page.sensor instanceof Int32Array && Array.isArray(page.sensors) && page.time.length === page.n
-    && (page.pagesAsSent === undefined || (Number.isInteger(page.pagesAsSent) && page.pagesAsSent >= 1));
+    && (page.pagesAsSent === undefined || (Number.isInteger(page.pagesAsSent) && page.pagesAsSent >= 1))
+    && (page.battery === undefined || (page.battery instanceof Float64Array && page.battery.length === page.n));
 }
 
 /** The same port in memory (tests, and when IndexedDB is unavailable). */

@@ -41,7 +41,8 @@ export interface ViewState {
   search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
   /** room-status displays (views/roomDisplay.ts) */
   roomDisplay: RoomDisplayHooks;
-  playback(spec: Extract<ViewSpec, { view: 'playback' }>): ViewSource;
+  /** a replayed floor, or a popup opened in it (reports/playback.ts) */
+  playback(spec: Extract<ViewSpec, { view: 'playback' }> | Extract<ViewSpec, { view: 'asset' }>): ViewSource;
   /** the route finding, loaded on the first route asked for */
   routing: LazyModule<RoutingModule>;
 }
@@ -292,7 +293,7 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
       case 'rooms': return roomsSource(state);
       case 'connection': return singleton('connection', state.connection);
       case 'session': return singleton('session', state.session);
-      case 'asset': return assetSource(state, String(spec.assetId));
+      case 'asset': return spec.playback ? state.playback(spec) : assetSource(state, String(spec.assetId));
       case 'notifications': return {
         keys: () => state.store.notifications.keys(),
         entry: (key) => state.store.notifications.get(key),

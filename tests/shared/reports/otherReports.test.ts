@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEnvironmentAggregator } from '../../../src/shared/reports/environmentReport.js';
 import { createLocationAggregator } from '../../../src/shared/reports/locationReport.js';
-import { readPage } from '../../../src/shared/reports/readings.js';
+import { mergePages, readPage } from '../../../src/shared/reports/readings.js';
 import { createRoomAggregator } from '../../../src/shared/reports/roomReport.js';
 import { emptySkipped, type EnvironmentRow, type LocationRow, type RoomRow } from '../../../src/shared/reports/types.js';
 import { H, M, at, context, feed } from './helpers.js';
@@ -26,6 +26,18 @@ describe('readPage', () => {
     const check = { known: new Set(['1']), numeric: false, lastTime: -Infinity, skipped: emptySkipped() };
     const page = readPage(['time', 'sensor_id', 'valid_for', 'value', 'valid_to'], [[1, '1', 10, 0, 5], [2, '1', 10, 0, null], [3, '1', null, 0, null]], check);
     expect(Array.from(page.validTo)).toEqual([5, 12, 3]);
+  });
+
+  it('keeps battery levels only when asked (a replay shows them), through a merge of pages', () => {
+    const columns = ['time', 'sensor_id', 'valid_for', 'value', 'battery_level'];
+    const rows = [[1, '1', 10, 0, 80], [2, '1', 10, 1, null]];
+    const check = () => ({ known: new Set(['1']), numeric: true, lastTime: -Infinity, skipped: emptySkipped() });
+    expect(readPage(columns, rows, check()).battery).toBeUndefined();
+    const kept = readPage(columns, rows, { ...check(), battery: true });
+    expect(Array.from(kept.battery!)).toEqual([80, NaN]);
+    const without = readPage(columns.slice(0, 4), [[3, '1', 10, 0]], { ...check(), battery: true });
+    expect(Array.from(without.battery!)).toEqual([NaN]);
+    expect(Array.from(mergePages([kept, without]).battery!)).toEqual([80, NaN, NaN]);
   });
 });
 

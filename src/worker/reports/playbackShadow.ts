@@ -1,0 +1,166 @@
+// The shadow store of a floor playback (docs/reports.md "## Playback"): the
+// live store's structure and assets, with a clone of EVERY sensor (and of
+// every asset a location sensor places) set to what was known at the instant
+// shown. A replay must never present a value dated after that instant as if
+// it were then, so no sensor state is shared with the live store.
+
+import { isOccupiedValue } from '../../shared/rules/roomStatus.js';
+import { isOccupancySensorType, LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
+import type { Asset, Id, MeasurementValue, Sensor } from '../../shared/types.js';
+import { placeAsset } from '../store/located.js';
+import { RECENT_VALUES_KEPT, createStore, reindexAll, sensorIdsOf, type Store } from '../store/store.js';
+
+/** One sensor of the shadow: its clone, the live record it was made from, and the live readings it knew. */
+export interface ShadowSensor {
+  clone: Sensor;
+  live: Sensor;
+  /** the live store's own readings of the sensor (recent values, previous, last), ascending, taken at open */
+  known: MeasurementValue[];
+}
+
+export interface Shadow {
+  store: Store;
+  sensors: ShadowSensor[];
+  /** clones of the assets a location sensor places (people, tags) */
+  placed: Asset[];
+}
+
+const NONE: readonly MeasurementValue[] = [];
+
+/** Index of the newest reading at or before t, or -1. */
+export function indexAt(list: readonly MeasurementValue[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.time <= t) lo = mid + 1; else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The readings of a live sensor the live store holds, oldest first, one per time. */
+function knownReadings(live: Store, s: Sensor): MeasurementValue[] {
+  const byTime = new Map<number, MeasurementValue>();
+  for (const v of live.sensors.entry(s.id)?.recent ?? []) if (v) byTime.set(v.time, v);
+  for (const v of [s.previous_measurement, s.last_measurement]) if (v && !byTime.has(v.time)) byTime.set(v.time, v);
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+}
+
+/** The live store's structure and assets by reference, every sensor cloned, the placed assets cloned; indexed once. */
+export function createShadow(live: Store): Shadow {
+  const store = createStore();
+  for (const name of ['organizations', 'locations', 'buildings', 'floors', 'users', 'externalObjects', 'notifications'] as const) {
+    for (const [k, v] of live[name] as Map<Id, unknown>) (store[name] as Map<Id, unknown>).set(k, v);
+  }
+  store.locationId = live.locationId;
+  store.organizationId = live.organizationId;
+  for (const [k, v] of live.userByTag) store.userByTag.set(k, v);
+  for (const [k, v] of live.tagOfUser) store.tagOfUser.set(k, v);
+  const sensors: ShadowSensor[] = [];
+  for (const s of live.sensors.values()) {
+    // nothing is known until the instant is set: a clone starts empty
+    const clone: Sensor = {
+      ...s, value: null, prev_value: null, last_measurement: null, previous_measurement: null,
+      last_communication_time: null, last_status: { battery_level: null }, left_at: null,
+    };
+    store.sensors.set(s.id, clone);
+    sensors.push({ clone, live: s, known: knownReadings(live, s) });
+  }
+  const placed: Asset[] = [];
+  for (const [id, a] of live.assets) {
+    const located = sensorIdsOf(a).some((sid) => live.sensors.get(sid)?.type === LOCATION_SENSOR_TYPE);
+    const asset = located ? { ...a } : a;
+    store.assets.set(id, asset);
+    if (located) placed.push(asset);
+  }
+  reindexAll(store);
+  return { store, sensors, placed };
+}
+
+/**
+ * Sets a shadow sensor to the instant: its newest reading at or before t from the day's paged readings
+ * (`day`), else from the live store's own readings (the newest live reading dated at or before t was
+ * the newest then too), else nothing — unknown. The battery level and last communication likewise
+ * come from readings at or before t; the live record's own (heartbeats) only when the sensor was last
+ * heard at or before t, for then nothing after t went into them.
+ */
+export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | undefined, t: number, recent: MeasurementValue[] | null): void {
+  const { clone, live } = s;
+  let list = day ?? NONE;
+  let i = indexAt(list, t);
+  if (i < 0) { list = s.known; i = indexAt(list, t); }
+  const at = i >= 0 ? list[i]! : null;
+  const before = i > 0 ? list[i - 1]! : null;
+  clone.last_measurement = at;
+  clone.previous_measurement = before;
+  clone.value = at ? at.value : null;
+  clone.prev_value = before ? before.value : null;
+  const heard = live.last_communication_time;
+  const heardBy = heard !== null && heard <= t && (!live.last_measurement || live.last_measurement.time <= t);
+  clone.last_communication_time = heardBy ? heard : at ? at.time : null;
+  let battery = heardBy ? live.last_status.battery_level : null;
+  for (let k = i; battery === null && k >= 0; k -= 1) {
+    const level = list[k]!.battery_level;
+    if (typeof level === 'number' && Number.isFinite(level)) battery = level;
+  }
+  if (clone.last_status.battery_level !== battery) clone.last_status = { battery_level: battery };
+  if (isOccupancySensorType(clone.type)) clone.left_at = leftAt(list, i);
+  if (recent) {
+    recent.length = 0;
+    for (let k = i; k >= 0 && recent.length < RECENT_VALUES_KEPT; k -= 1) recent.push(list[k]!);
+  }
+}
+
+/** When the desk was last left as of reading i (the live rule of store/measurements.ts), or null when not known. */
+function leftAt(list: readonly MeasurementValue[], i: number): number | null {
+  if (i < 0 || isOccupiedValue(list[i]!.value)) return null;
+  let k = i;
+  while (k > 0 && !isOccupiedValue(list[k - 1]!.value)) k -= 1;
+  return k > 0 ? list[k]!.time : null;
+}
+
+/**
+ * Sets every sensor to the instant, then places each located asset by its newest location reading still
+ * valid then; an asset nobody placed at that instant is on no floor.
+ */
+export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): void {
+  const { store } = shadow;
+  for (const s of shadow.sensors) setSensorAt(s, readings.get(s.clone.id), t, store.sensors.link(s.clone.id).recent);
+  for (const asset of shadow.placed) {
+    let best: MeasurementValue | null = null;
+    for (const sid of sensorIdsOf(asset)) {
+      const sensor = store.sensors.get(sid);
+      const v = sensor?.type === LOCATION_SENSOR_TYPE ? sensor.last_measurement : null;
+      if (v && typeof v.x === 'number' && (!best || v.time > best.time)) best = v;
+    }
+    if (best && best.valid_to > t) placeAsset(store, asset, best);
+    else {
+      const floorId = store.floorOf.get(asset.id);
+      if (floorId) {
+        store.assetsByFloor.get(floorId)?.delete(asset.id);
+        store.floorOf.delete(asset.id);
+      }
+    }
+  }
+}
+
+/** An asset's own value dated after t (a ticket or voice not posted yet), or one that carries no date at all. */
+export function ownValueAfter(asset: Asset, t: number): boolean {
+  const own = asset.value as { time?: unknown } | null;
+  return !!own && typeof own === 'object' && typeof own.time === 'number' && own.time > t;
+}
+
+/**
+ * The asset as the popup may show it at t: its history list up to t, and its own value only when dated
+ * at or before t (an undated value of the live record may be from after the instant).
+ */
+export function assetAt(asset: Asset, t: number): Asset {
+  const own = asset.value as { time?: unknown } | null;
+  const dated = !!own && typeof own === 'object' && typeof own.time === 'number' && own.time <= t;
+  return {
+    ...asset,
+    value: dated ? asset.value : null,
+    prev_value: null,
+    history: asset.history.filter((h) => h.timestamp <= t),
+  };
+}
