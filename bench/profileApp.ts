@@ -7,6 +7,7 @@
 // before the traced warm reopen; TASK_CPU_MS=n lists the tasks with n ms of CPU.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import { startStoreyServer } from '../server/app.js';
 import { buildApp, launchProfile } from './lib/browser.js';
 import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
 import { fmt } from './lib/report.js';
+import { threadCpu } from './lib/threadCpu.js';
 import { codeCacheUse, moduleEvaluations, linkParents, longTaskBreakdown, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
 
 const phase = process.argv[2] === 'cold' ? 'cold' : 'warm';
@@ -78,6 +80,31 @@ const server = await startStoreyServer({
   host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist,
   seed: { seed: 1, desks: 10_000, sensors: 20_000, historyDays: 1 },
 });
+// The reference server runs in this process: what it answered during the traced reopen (ms after the
+// navigation was asked for, wall ms, bytes), and this process's CPU sampled every 20 ms, to set beside the
+// browser's threads in the swap (the page's clock starts a few ms after the goto; the bench client's own
+// share, a probe read every 250 ms, is small)
+const serverLog: Array<{ at: number; url: string; ms: number; bytes: number }> = [];
+const serverCpu: Array<[number, number]> = [];
+let serverFrom = 0;
+server.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  const t0 = performance.now();
+  let bytes = 0;
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  const count = (chunk: unknown) => { if (chunk && typeof chunk !== 'function') bytes += Buffer.byteLength(chunk as string | Buffer); };
+  res.write = ((chunk: unknown, ...rest: never[]) => { count(chunk); return write(chunk as never, ...rest); }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: never[]) => { count(chunk); return end(chunk as never, ...rest); }) as typeof res.end;
+  res.on('finish', () => serverLog.push({ at: t0 - serverFrom, url: (req.url ?? '').replace(/\?.*/, ''), ms: performance.now() - t0, bytes }));
+});
+/** this process's CPU ms between two page times (ms after navigation), from the samples */
+function serverCpuBetween(from: number, to: number): number {
+  const at = (t: number) => {
+    const i = serverCpu.findIndex(([ms]) => ms >= t);
+    return i < 0 ? serverCpu[serverCpu.length - 1]![1] : serverCpu[i]![1];
+  };
+  return at(to) - at(from);
+}
 try {
   let { context, page } = await open(profile);
   await page.goto(server.url);
@@ -99,8 +126,13 @@ try {
     ({ context, page } = await open(profile));
     await page.goto('about:blank');
     tracer = await startTrace(page);
+    serverLog.length = 0;
+    serverFrom = performance.now();
+    const cpu0 = process.cpuUsage();
+    const sampler = setInterval(() => { const c = process.cpuUsage(cpu0); serverCpu.push([performance.now() - serverFrom, (c.user + c.system) / 1000]); }, 20);
     await page.goto(server.url);
     await settle(page);
+    clearInterval(sampler);
   }
   const events = await tracer!.stop();
   const probe = await page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
@@ -110,6 +142,10 @@ try {
   console.log(`view messages [at, type, entries, first entry's keys, ms to apply]:\n${messages.map((m) => JSON.stringify(m)).join('\n')}`);
   if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, JSON.stringify({ traceEvents: events }));
   linkParents(events);
+  if (serverLog.length) {
+    console.log('reference server answers [ms after the goto, wall ms, bytes]:');
+    for (const r of serverLog.filter((x) => x.ms >= 2 || x.bytes > 50_000)) console.log(`  ${fmt(r.at).padStart(7)} ${fmt(r.ms).padStart(6)} ${String(r.bytes).padStart(9)} ${r.url}`);
+  }
   console.log(`marks: ${marks.join(', ')}`);
   console.log(`frames: ${probe.frames.map((f) => `${fmt(f.at)}:${f.count}${f.fromCache ? 'c' : ''}`).join(' ')}`);
   console.log(`long tasks (main): ${probe.longTasks.map((t) => `${fmt(t.start)}+${fmt(t.duration)}`).join(' ')}`);
@@ -124,6 +160,15 @@ try {
       ["the saved floor's snapshot in the page", probe.savedSnapshotAt],
       ['saved floor drawn (the frame after it)', drawn?.at ?? null],
     ];
+    const live = probe.frames.find((f) => drawn && f.at > drawn.at && f.fromCache === false && f.count > 0);
+    if (drawn && live) {
+      // the swap as bench/reopen.ts counts its long tasks: from the saved floor drawn; here until live data is drawn
+      console.log(`\nCPU in the swap (saved floor drawn ${fmt(drawn.at)} → live data drawn ${fmt(live.at)} ms), ms of CPU (ms the thread was busy):`);
+      for (const r of threadCpu(events, nav.ts + drawn.at * 1000, nav.ts + live.at * 1000)) {
+        if (r.cpuMs >= 2) console.log(`  ${fmt(r.cpuMs).padStart(7)} (${fmt(r.busyMs)})  ${r.thread}${r.threads > 1 ? ` (${r.threads} threads)` : ''}`);
+      }
+      if (serverCpu.length) console.log(`  ${fmt(serverCpuBetween(drawn.at, live.at)).padStart(7)}  the reference server's process (this one), all its threads`);
+    }
     console.log('\nwarm start-up, ms after navigation:');
     for (const [name, at] of steps.filter((s): s is [string, number] => s[1] !== null).sort((a, b) => a[1] - b[1])) console.log(`  ${fmt(at).padStart(7)}  ${name}`);
   }

@@ -1,7 +1,8 @@
 // The warm reopen of another commit vs this tree's, in one run (a diagnostic
 // for start-up changes, not a target): builds the app from `git archive <ref>`
-// and from the working tree, serves each from its own reference server (two
-// origins: two service workers, two databases, one seed), signs in once on
+// and from the working tree, serves each from its own reference server — each
+// tree's own server code, so a server change is compared too (two origins:
+// two service workers, two databases, one seed), signs in once on
 // each, then reopens them in turns, so a change in the machine's load colours
 // both alike. Prints medians over the rounds of each step of the start-up,
 // and the main-thread long tasks of the saved → live swap and of cold
@@ -12,7 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStoreyServer, type StoreyServer } from '../server/app.js';
+import { pathToFileURL } from 'node:url';
+import type { StoreyServer } from '../server/app.js';
 import { buildApp, ROOT } from './lib/browser.js';
 import { fmt, median, publish, type BenchRow } from './lib/report.js';
 import { cold, LONG_TASK_LIMIT_MS, REOPEN_SEED, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     for (const [label, root] of [[`app at ${commit}`, other], ['app, this tree', ROOT]] as const) {
       const dist = tmp('storey-reopencompare-dist-');
       await buildApp(dist, { root });
+      const { startStoreyServer } = await import(pathToFileURL(join(root, 'server/app.ts')).href) as typeof import('../server/app.js');
       const server = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist, seed: REOPEN_SEED });
       sides.push({ label, server, profile: tmp('storey-reopencompare-profile-'), runs: [], colds: [] });
     }
