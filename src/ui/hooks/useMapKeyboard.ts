@@ -192,14 +192,19 @@ export function useMapKeyboard(options: MapKeyboardOptions): MapKeyboard {
       if (!asset) return;
       const id = asset.getAttribute('data-asset-id')!;
       roving.setCurrent(id);
-      const shown = bringIntoView(asset);
+      // Only a focus from the keyboard brings the asset into view. A press of the mouse or a finger
+      // focuses what is under it, which is in sight: moving the map then would move the asset away
+      // from under the pointer before the release, and the click would open nothing (an asset partly
+      // under a notice, the legends or the toolbar).
+      const keyboard = focusVisible(asset);
+      const shown = keyboard ? bringIntoView(asset) : drawnBox(asset);
       // the ring goes around what is drawn, in the floor group's space
       const v = camera.viewport();
       const b = screenToSvg(v, shown);
       const ring = { minX: b.minX - ox, maxX: b.maxX - ox, minY: b.minY - oy, maxY: b.maxY - oy };
-      roving.setFocused(focusVisible(asset) ? id : null, ring);
+      roving.setFocused(keyboard ? id : null, ring);
     },
-    [svgRef, roving, bringIntoView, camera, ox, oy],
+    [svgRef, roving, bringIntoView, drawnBox, camera, ox, oy],
   );
 
   const onBlur = useCallback(() => roving.setFocused(null), [roving]);
