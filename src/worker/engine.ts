@@ -291,8 +291,17 @@ export function createEngine(deps: EngineDeps): Engine {
     cache: pageCache,
     markDirty: (key) => hub.markDirty('reports', key === null ? 'all' : [key]),
     ready: () => locationLive,
+    rolesKnown: () => settings !== null || permissions !== undefined,
+    offline: () => {
+      const c = viewState.connection();
+      return !c.online || c.state === 'error' || c.state === 'unavailable';
+    },
     warn: (message) => feed.post('warning', 'validation', message),
   }, modules.reports);
+  /** report views still waiting for live data say whether the server can be reached: their wait's words follow the connection */
+  function connectionMoved(): void {
+    if (!locationLive) hub.markDirty('reports', 'all');
+  }
   const playback = createPlaybackService({
     live: store,
     roles: () => roles,
@@ -657,6 +666,7 @@ export function createEngine(deps: EngineDeps): Engine {
       onChange() {
         hub.markDirty('connection');
         hub.markDirty('session');
+        connectionMoved();
       },
       onError(error) { feed.post(error.level, error.type, error.message); },
       onProgress(p) { progress = p; hub.markDirty('session'); },
@@ -790,7 +800,7 @@ export function createEngine(deps: EngineDeps): Engine {
     async setOnline(online) {
       browserOnline = online;
       if (session) session.setOnline(online);
-      else hub.markDirty('connection');
+      else { hub.markDirty('connection'); connectionMoved(); }
     },
 
     internals: { store, scheduler, hub, persister, corrected, session: () => session, sink, facts, modules },

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchPersistentChromium, serveViewer, type ViewerServer } from './harness.js';
-import { shot, signIn } from './people.js';
+import { BOOKINGS_OFFLINE } from '../../src/ui/components/reports/ReportDetails.js';
+import { popup, shot, signIn, waitForHitPoint } from './people.js';
 
 let server: TestServer;
 let proxy: ApiProxy;
@@ -119,6 +120,20 @@ describe('offline app shell', () => {
     await shot(page, '20b-offline-first-search');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
+    // a room clicked with the mouse (partly under the offline notices: the press must not move the map
+    // away from under the pointer): its popup says its bookings need the server, not "Loading…" for ever
+    const room = await waitForHitPoint(page, '[data-asset-id][aria-label^="Room "]');
+    expect(room).not.toBeNull();
+    const world = await page.locator('g.world').getAttribute('transform');
+    await page.mouse.click(room!.x, room!.y);
+    await popup(page).waitFor();
+    expect(await page.locator('g.world').getAttribute('transform')).toBe(world);
+    const bookings = popup(page).getByRole('region', { name: 'Recent bookings' });
+    await expect.poll(() => bookings.innerText(), { timeout: 15_000 }).toContain(BOOKINGS_OFFLINE);
+    expect(BOOKINGS_OFFLINE).toBe('Bookings need the connection to the server: they load once it is back.');
+    expect(await bookings.innerText()).not.toContain('Loading bookings');
+    await bookings.locator('p').scrollIntoViewIfNeeded();
+    await shot(page, '20c-offline-room-bookings');
   });
 
   it('replaces the saved floor with live data when the server is back', async () => {
@@ -127,6 +142,11 @@ describe('offline app shell', () => {
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('from-cache').count(), { timeout: 60_000 }).toBe(0);
     await page.getByTestId('connection-banner').waitFor({ state: 'hidden', timeout: 60_000 });
+    // the room's popup opened offline loads its bookings now
+    const bookings = popup(page).getByRole('region', { name: 'Recent bookings' });
+    await expect.poll(() => bookings.innerText(), { timeout: 30_000 }).toMatch(/No bookings in the last 7 days\.|Completed as planned|Ended early|Extended|Removed|Upcoming|Unknown/);
+    expect(await bookings.innerText()).not.toContain(BOOKINGS_OFFLINE);
+    await bookings.scrollIntoViewIfNeeded();
     await shot(page, '21-back-online');
   });
 

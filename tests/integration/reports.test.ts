@@ -4,7 +4,7 @@ import { SELF_KEY, type SessionView } from '../../src/shared/api.js';
 import { addDaysToKey, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import type { DeskRow, EnvironmentRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
-import { REPORT_WAITING } from '../../src/worker/reports/reportService.js';
+import { REPORT_WAITING } from '../../src/shared/reports/types.js';
 import { systemClock } from '../../src/worker/systemClock.js';
 import { createIdbPageCache } from '../../src/worker/storage/idbPageCache.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';

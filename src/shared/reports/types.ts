@@ -32,6 +32,15 @@ export type SkippedRows = Record<SkipReason, number>;
 
 export type ReportState = 'loading' | 'done' | 'cancelled' | 'error' | 'denied';
 
+/** What a report view opened before the location's live load says while it waits (its progress message). */
+export const REPORT_WAITING = 'Waiting for the location to load…';
+/**
+ * The same wait while the server cannot be reached (offline, or retrying
+ * after a failed attempt): a report reads the server's readings, so it starts
+ * only once the connection is back. Shown instead of a wait that would never end.
+ */
+export const REPORT_WAITING_OFFLINE = 'Reports need the connection to the server: this one starts once it is back.';
+
 export interface ReportProgress {
   state: ReportState;
   pagesLoaded: number;

@@ -7,12 +7,13 @@
 // page cache, so a run started again skips what it had read. A view opened
 // before the location's live load (a shared link opened at sign-in) waits,
 // saying so, and starts when the assets are there: a report of an empty store
-// would be a report of nothing.
+// would be a report of nothing. While the server cannot be reached (a reopen
+// offline) the wait says that it needs the connection, not that it loads.
 
 import type { ViewSpec } from '../../shared/api.js';
 import { reportAccess } from '../../shared/reports/access.js';
 import { calendarDays, dateKeyOf } from '../../shared/reports/calendar.js';
-import { emptySkipped, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
+import { emptySkipped, REPORT_WAITING, REPORT_WAITING_OFFLINE, type ReportMeta, type ReportRequest, type ReportRow } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Role } from '../../shared/types.js';
 import type { ResolvedConfig } from '../../shared/config.js';
@@ -38,6 +39,10 @@ export interface ReportServiceOptions {
   markDirty(key: string | null): void;
   /** the location's assets are in the store (its live load arrived): a report of an empty store would be empty */
   ready(): boolean;
+  /** the signed-in user's settings are there (also from the saved session): the role gate can answer */
+  rolesKnown(): boolean;
+  /** the server cannot be reached now (offline, or retrying after a failed attempt): a waiting view says so */
+  offline(): boolean;
   warn(message: string): void;
 }
 
@@ -60,8 +65,6 @@ export interface ReportService {
   reset(): void;
 }
 
-/** What a view waiting for the location shows. */
-export const REPORT_WAITING = 'Waiting for the location to load…';
 
 /** An open report view: its request, and the run it follows once the location is there. */
 interface OpenView {
@@ -97,12 +100,18 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     view.bound = { key, run };
   }
 
+  /** A view waiting for the location: refused at once when the role gate refuses it, else why it waits. */
   function waiting(request: ReportRequest): ReportMeta {
     const config = o.config();
     const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
+    // before sign-in (a shared link) nobody's roles are known yet: it waits
+    const access = o.rolesKnown() ? reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]) : { ok: true as const };
     return {
       request, timeZone: location?.timezone || 'UTC', hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
-      progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: REPORT_WAITING },
+      progress: {
+        state: access.ok ? 'loading' : 'denied', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(),
+        message: !access.ok ? access.message : o.offline() ? REPORT_WAITING_OFFLINE : REPORT_WAITING,
+      },
     };
   }
 

@@ -3,6 +3,8 @@ import { openDB } from 'idb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type ConnectionView, type DrawState, type StructureEntry } from '../../../src/shared/api.js';
 import { MSG } from '../../../src/shared/messages.js';
+import { addDaysToKey, dateKeyOf } from '../../../src/shared/reports/calendar.js';
+import { REPORT_WAITING, REPORT_WAITING_OFFLINE, type ReportMeta, type ReportRow } from '../../../src/shared/reports/types.js';
 import { SUPERSEDED } from '../../../src/worker/session/createSession.js';
 import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
 import { STORAGE_WARNINGS, type StoragePort } from '../../../src/worker/storage/storagePort.js';
@@ -182,6 +184,71 @@ describe('a cache that cannot be used', () => {
     s.raw.internals.hub.flush();
     expect(connection.entries.get(SELF_KEY)).toMatchObject({ state: 'connected', fromCache: false });
     expect(s.logger.warnings).not.toContain(MSG.NO_SOURCE_SUBSCRIPTION);
+  });
+});
+
+describe('reports on a reopen before live data', () => {
+  /** the room report of a floor over the week before today, as the room popup asks for it */
+  const roomReport = (floorId: string) => {
+    const today = dateKeyOf(Date.now(), 'UTC');
+    return { view: 'report' as const, report: { kind: 'room' as const, scope: { kind: 'floor' as const, id: floorId }, period: { from: addDaysToKey(today, -7), to: addDaysToKey(today, -1) } } };
+  };
+
+  it('says a report waits for the connection while the server cannot be reached, and runs it once the server is back', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    await visitAndLeave(name, 'regular');
+    const s = await scenario(createIdbStorage({ name }));
+    // the network is down: every request fails at once
+    s.faults.add({ path: /./, action: { kind: 'fail' }, times: Number.POSITIVE_INFINITY });
+    expect(await s.engine.resume()).toBe(true);
+    const store = s.raw.internals.store;
+    await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
+    const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+    await vi.waitFor(() => { expect(report.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING_OFFLINE }); }, WAIT);
+    expect(REPORT_WAITING_OFFLINE).toBe('Reports need the connection to the server: this one starts once it is back.');
+    // the server is reachable again: the engine's retry loads the location live, and the report runs
+    await s.settle();
+    await vi.waitFor(() => { expect(report.meta?.progress.state).toBe('done'); }, WAIT);
+    expect(report.entries.size).toBeGreaterThan(0);
+  });
+
+  it('says only that it waits while the live load is under way (an online reopen), not that the server is gone', async () => {
+    const name = `storey-rel-cache-${++dbCount}`;
+    await visitAndLeave(name, 'regular');
+    const s = await scenario(createIdbStorage({ name }));
+    s.faults.add({ path: /\/assets$/, action: { kind: 'hang' } });
+    expect(await s.engine.resume()).toBe(true);
+    const store = s.raw.internals.store;
+    await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
+    const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+    await vi.waitFor(() => { expect(s.faults.hanging()).toBe(1); }, WAIT);
+    s.raw.internals.hub.flush();
+    expect(report.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING });
+    await s.settle();
+    await vi.waitFor(() => { expect(report.meta?.progress.state).toBe('done'); }, WAIT);
+  });
+
+  it('refuses at once, without a wait, a report the role gate refuses', async () => {
+    // the location's configuration asks for the edit role to see room reports; the saved location keeps it
+    const { locationId } = await visitAndLeave(`storey-rel-cache-${++dbCount}`, 'regular');
+    const edit = await test.signIn('edit');
+    const locationPath = `/organizations/${test.accounts.edit.organizationId}/locations/${locationId}`;
+    const gate = (room: string) => test.api(locationPath, { method: 'PATCH', token: edit, json: { config: { reportViewingRolesAtLeast: { room } } } });
+    expect((await gate('edit')).status).toBeLessThan(300);
+    try {
+      const name = `storey-rel-cache-${++dbCount}`;
+      await visitAndLeave(name, 'regular');
+      const s = await scenario(createIdbStorage({ name }));
+      s.faults.add({ path: /./, action: { kind: 'fail' }, times: Number.POSITIVE_INFINITY });
+      expect(await s.engine.resume()).toBe(true);
+      const store = s.raw.internals.store;
+      await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
+      const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+      // once the reports' code is there (it loads on first use), not after a wait for live data that cannot come
+      await vi.waitFor(() => { expect(report.meta?.progress).toMatchObject({ state: 'denied', message: 'This report needs the edit role.' }); }, WAIT);
+    } finally {
+      expect((await gate('regular')).status).toBeLessThan(300);
+    }
   });
 });
 

@@ -1,10 +1,13 @@
 // What the popup shows of reports: the asset's line of the report on the
 // `report` layer, and for a room its recent bookings with their reservation
 // history class (spec §4), from the worker's room report of the last 7 days.
+// Bookings are the server's readings: while it cannot be reached before the
+// live load (a reopen offline) the popup says they need the connection,
+// instead of a "Loading…" that would never end; a failed run says so too.
 
 import { useMemo, useState } from 'react';
 import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
-import type { RoomRow } from '../../../shared/reports/types.js';
+import { REPORT_WAITING_OFFLINE, type RoomRow } from '../../../shared/reports/types.js';
 import { RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
 import { useApp } from '../../hooks/appContext.js';
 import { useView, useViewEntry, useViewMeta } from '../../hooks/useView.js';
@@ -12,6 +15,8 @@ import { formatTime, formatTimeRange } from '../../lib/describe.js';
 import { useFloorContext } from '../floorContext.js';
 
 export const RECENT_BOOKINGS_SHOWN = 5;
+/** What the room popup says of its bookings while the server cannot be reached before the live load. */
+export const BOOKINGS_OFFLINE = 'Bookings need the connection to the server: they load once it is back.';
 
 export function ReportLine({ id }: { id: string }) {
   const { reportMarks } = useFloorContext();
@@ -33,13 +38,17 @@ export function RecentBookings({ roomId }: { roomId: string }) {
   const view = useView(spec);
   const meta = useViewMeta(view);
   const row = useViewEntry(view, roomId) as RoomRow | undefined;
-  const state = meta?.progress.state;
-  if (!spec || state === 'denied' || state === 'error') return null;
+  const progress = meta?.progress;
+  const state = progress?.state;
+  if (!spec || state === 'denied') return null;
   const items = row?.kind === 'room' ? row.items.slice(0, RECENT_BOOKINGS_SHOWN) : [];
   return (
     <section className="recent-bookings" aria-label="Recent bookings">
       <h3>Recent bookings</h3>
-      {state !== 'done' ? <p role="status">Loading bookings…</p> : items.length === 0 ? <p>No bookings in the last 7 days.</p> : (
+      {state === 'error' ? <p className="error">{`The bookings could not be loaded${progress?.message ? `: ${progress.message}` : '.'}`}</p>
+        : state === 'cancelled' ? <p>Loading the bookings was cancelled.</p>
+        : state !== 'done' ? <p role="status">{progress?.message === REPORT_WAITING_OFFLINE ? BOOKINGS_OFFLINE : 'Loading bookings…'}</p>
+        : items.length === 0 ? <p>No bookings in the last 7 days.</p> : (
         <ul>
           {items.map((b) => (
             <li key={b.ref} data-class={b.class}>
