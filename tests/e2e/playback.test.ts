@@ -1,0 +1,152 @@
+// "Play back a day" in Chromium as a facility manager uses it: a sensor of a
+// type playback used to take from the live store (stress) and its battery
+// change live; the manager replays a past day, drags the time slider and
+// steps it by keys, clicks the sensor on the map, and its label and popup
+// show what the server knew at that instant — never the live value or
+// battery — until "Back to live" shows the live ones again. Screenshots in
+// test-results/e2e/playback-*.png.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
+import type { WireAsset } from '../../src/shared/rest.js';
+import { formatValue } from '../../src/worker/derive/drawState.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+let server: TestServer;
+let viewer: ViewerServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  server = await startTestServer({ seed: { historyDays: 8 } });
+  viewer = await serveViewer(await buildViewer(), server.url);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await viewer?.close();
+  await server?.close();
+});
+
+/** The text of the popup's row named `term` (its <dd>), or null when the popup has no such row. */
+const row = (dialog: Locator, term: string) =>
+  dialog.locator('dl.details').evaluate((dl, t) => {
+    const dt = [...dl.querySelectorAll('dt')].find((d) => d.textContent === t);
+    return dt?.nextElementSibling?.textContent ?? null;
+  }, term);
+
+describe('playback in Chromium', () => {
+  it('shows a sensor and its battery on the map and in its popup as they were at the replayed instant, not live', async () => {
+    await page.goto(`${viewer.url}/`);
+    await page.getByLabel('Email').fill(server.accounts.regular.email);
+    await page.getByLabel('Password').fill(server.accounts.regular.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await page.getByRole('checkbox', { name: 'Stress', exact: true }).click();
+    const { store } = server.server;
+    const locationId = server.server.seed.locationIds[0]!;
+    const tz = store.locations.get(locationId)!.timezone;
+
+    // the stress sensor of the floor shown
+    await page.locator('g.asset-sensor').first().waitFor();
+    const drawn = new Set(await page.locator('g.asset-sensor').evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id'))));
+    const asset = [...store.assets.values()].find((a: WireAsset) => a.subtype === 'stress' && drawn.has(a.id))!;
+    expect(asset).toBeDefined();
+    const sensorId = asset.data_provider_refs.stress!;
+    const node = page.locator(`g.asset[data-asset-id="${asset.id}"]`);
+    const label = node.locator('text.sensor-label');
+
+    // live: it now reads 99 % and its battery is nearly flat
+    store.addMeasurement(sensorId, { time: Date.now(), valid_for: 3_600_000, value: 99, battery_level: 3 });
+    store.heartbeat(sensorId, Date.now(), 3);
+    await expect.poll(() => label.textContent(), { timeout: 30_000 }).toBe('99 %');
+    await node.click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => row(dialog, 'Battery')).toBe('3 %');
+    expect(await dialog.getByTestId('popup-replay').count()).toBe(0);
+    await shot('playback-01-live-popup');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+
+    // replay the day before yesterday
+    const day = addDaysToKey(dateKeyOf(Date.now(), tz), -2);
+    await page.getByRole('button', { name: 'Play back a day' }).click();
+    const bar = page.getByRole('group', { name: 'Playback' });
+    await bar.getByLabel('Day', { exact: true }).fill(day);
+    await expect.poll(async () => `${await bar.getAttribute('data-day')} ${await bar.getAttribute('data-state')}`, { timeout: 60_000 }).toBe(`${day} done`);
+    const time = page.getByTestId('playback-time');
+    const slider = bar.getByLabel('Time of day');
+
+    // what the server knew: its readings of the sensor that day (the first one still valid at midnight)
+    const { start, end } = calendarDay(day, tz);
+    const res = await server.api(`/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/measurements/stress?start=${start}&end=${end}&sensor_id=${sensorId}`, { token: await server.signIn('regular') });
+    const history = (await res.json()) as { columns: string[]; rows: unknown[][] };
+    const [iTime, iValue, iBattery] = ['time', 'value', 'battery_level'].map((c) => history.columns.indexOf(c));
+    /** the instant the bar shows, and the server's newest reading at or before it */
+    const shown = async () => {
+      const [h, m] = (await time.innerText()).split(':').map(Number);
+      const instant = wallToEpoch(calendarDay(day, tz), h! + m! / 60);
+      return { instant, reading: history.rows.filter((r) => (r[iTime!] as number) <= instant).at(-1) ?? null };
+    };
+    const expectShown = async () => {
+      const { instant, reading } = await shown();
+      expect(reading, 'the seeded history has a reading by then').not.toBeNull();
+      await expect.poll(() => label.textContent()).toBe(`${formatValue(reading![iValue!] as number)} %`);
+      await node.click();
+      // the popup says the instant in the popup's own date-and-time words
+      const minutes = (await time.innerText()).slice(2);
+      await expect.poll(() => dialog.getByTestId('popup-replay').textContent()).toMatch(new RegExp(`^As at .*${minutes}.* \\(replay\\)$`));
+      expect(await row(dialog, 'Stress')).toBe(`${formatValue(reading![iValue!] as number)} %`);
+      expect(await row(dialog, 'Battery')).toBe(`${reading![iBattery!]} %`);
+      // nothing from after the instant: no live value in the history, no actions
+      const listed = await dialog.locator('.history time').evaluateAll((els) => els.map((e) => Date.parse(e.getAttribute('datetime')!)));
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.every((t) => t <= instant)).toBe(true);
+      expect(await dialog.locator('.popup-actions').count()).toBe(0);
+      return instant;
+    };
+
+    // drag the slider's thumb to late morning
+    const box = (await slider.boundingBox())!;
+    const x = (hour: number) => box.x + 8 + (box.width - 16) * (hour / 24);
+    const y = box.y + box.height / 2;
+    const at = Number((await slider.inputValue()) ?? 0);
+    await page.mouse.move(x(((at - start) / (end - start)) * 24), y);
+    await page.mouse.down();
+    await page.mouse.move(x(8), y, { steps: 5 });
+    await page.mouse.move(x(11.2), y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Number((await time.innerText()).slice(0, 2))).toBe(11);
+    const first = await expectShown();
+    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${day} at \\d\\d:\\d\\d, not live\\.$`));
+    await shot('playback-02-replay-popup');
+    await page.keyboard.press('Escape');
+
+    // three hours later by keys on the slider: Page Up is a quarter hour
+    await slider.focus();
+    for (let i = 0; i < 12; i += 1) await page.keyboard.press('PageUp');
+    await expect.poll(async () => (await shown()).instant).toBe(first + 3 * 3_600_000);
+    await expectShown();
+    await shot('playback-03-replay-later');
+    await page.keyboard.press('Escape');
+
+    // back to live: the live value and battery again
+    await bar.getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => label.textContent()).toBe('99 %');
+    await node.click();
+    await expect.poll(() => row(dialog, 'Battery')).toBe('3 %');
+    expect(await dialog.getByTestId('popup-replay').count()).toBe(0);
+  });
+});
