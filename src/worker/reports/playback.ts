@@ -20,7 +20,7 @@ import type { Id, MeasurementValue, ReservationEvent, Role } from '../../shared/
 import { createConfigResolver } from '../derive/configResolver.js';
 import { computeFacts } from '../derive/assetFacts.js';
 import { legendsFor, toDrawState } from '../derive/drawState.js';
-import { sensorIdsOf, type Store } from '../store/store.js';
+import { sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
@@ -190,7 +190,11 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
             const asset = key === SELF_KEY && reachable() ? shown(id) : undefined;
             if (!asset) return undefined;
             const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx()), { store, roles: o.roles(), viewerUserId: o.viewerUserId(), now: s.time });
-            return detail ? { ...detail, votes: null, actions: NO_ACTIONS, replayAt: s.time } : undefined;
+            if (!detail) return undefined;
+            // none of its sensors had sent anything by then: the popup's own "No recent data" says so
+            const sensors = sensorsOf(store, asset);
+            const nothingKnown = sensors.length > 0 && sensors.every((x) => x.last_measurement === null);
+            return { ...detail, noRecentData: detail.noRecentData || nothingKnown, votes: null, actions: NO_ACTIONS, replayAt: s.time };
           },
           meta: () => null,
           affected: (d) => (dirty(d) ? [SELF_KEY] : null),

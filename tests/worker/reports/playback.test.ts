@@ -120,10 +120,11 @@ describe('floor playback at an instant', () => {
     await loaded(floor);
     at(D0 + 9 * H);
     expect(entry(floor, 'mood')).toMatchObject({ text: '3 %' });
+    expect(detail(popup('mood'))!.noRecentData).toBe(false);
     expect(detail(popup('mood'))!.battery).toBe(55);
     at(D0 + 5 * H);
     expect(entry(floor, 'mood')!.text).toBeNull();
-    expect(detail(popup('mood'))).toMatchObject({ battery: null, lastCommunication: null, value: null });
+    expect(detail(popup('mood'))).toMatchObject({ battery: null, lastCommunication: null, value: null, noRecentData: true });
   });
 
   it('opens a read-only popup that says which instant it shows', async () => {
