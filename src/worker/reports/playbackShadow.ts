@@ -144,7 +144,7 @@ export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly Meas
   }
 }
 
-/** An asset's own value dated after t (a ticket or voice not posted yet), or one that carries no date at all. */
+/** The asset's own value is dated after t: a ticket or voice not posted yet at that instant. */
 export function ownValueAfter(asset: Asset, t: number): boolean {
   const own = asset.value as { time?: unknown } | null;
   return !!own && typeof own === 'object' && typeof own.time === 'number' && own.time > t;
