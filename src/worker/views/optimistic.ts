@@ -143,6 +143,8 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
       }
 
       return {
+        // the drafts are what the hub sends and keeps as sent; the source's own part of a record stays its own
+        kept: source.kept,
         keys() {
           const own = source.keys();
           if (actions.size === 0) return own;
@@ -150,8 +152,8 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
           for (const action of actions.values()) for (const e of action.edits) if (e.create && mine(e)) created.push(e.key);
           return created.length ? new Set([...own, ...created]) : own;
         },
-        entry(key) {
-          const base = source.entry(key);
+        entry(key, kept) {
+          const base = source.entry(key, kept);
           if (actions.size === 0 && drafted.size === 0) return base;
           const edits = liveEdits(key);
           const last = drafted.get(key);

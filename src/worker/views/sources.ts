@@ -18,7 +18,7 @@ import { assetDetail } from './assetDetail.js';
 import { roomDisplaySource, type RoomDisplayHooks } from './roomDisplay.js';
 import { routeSource, type RoutingModule } from './routeView.js';
 import type { LazyModule } from '../lazyModule.js';
-import { dirtyAssets, type Dirty, type ViewSource, type ViewSourceFactory } from './viewHub.js';
+import { dirtyAssets, type Dirty, type Kept, type ViewSource, type ViewSourceFactory } from './viewHub.js';
 
 export interface ViewState {
   store: Store;
@@ -64,31 +64,35 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
   };
   // a reopen draws the floor from its saved view until the floor's own data is restored
   const saved = () => state.savedFloorView(floorId, layerList);
-  // per key, the facts last drawn and what they drew: facts not derived again draw the same (no new draw
-  // state, nothing to compare); facts refreshed from the same standing facts redo only the readings' part
-  const drawn = new Map<string, { facts: AssetFacts; state: DrawState | undefined }>();
+  // per key, in the hub's own record of the key (what it sent): the facts last drawn (`from`) and the draw state
+  // made of them (`made`). Facts not derived again draw the same (no new draw state, nothing to compare); facts
+  // refreshed from the same standing facts redo only the readings' part. One lookup of the key finds all three
+  // (issue 14: a reading's cost is the objects and tables it touches)
+  const drawn = new Map<string, Kept>();
   return {
+    kept: drawn,
     keys: () => saved()?.keys() ?? (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
-    entry(key) {
+    entry(key, kept) {
       const view = saved();
       if (view) return view.get(key);
-      const last = drawn.get(key);
+      const lastFacts = kept?.from as AssetFacts | undefined;
       let facts: AssetFacts | null = null;
       if (floorReachable()) {
-        if (last) {
+        if (lastFacts) {
           // drawn here from the same standing facts: the asset is still on this floor (a floor change derives
           // facts afresh), so a reading's redraw asks no index where it is (issue 14)
           facts = state.facts.get(key);
-          if (facts && facts.standing !== last.facts.standing && store.floorOf.get(key) !== floorId) facts = null;
+          if (facts && facts.standing !== lastFacts.standing && store.floorOf.get(key) !== floorId) facts = null;
         } else if (store.floorOf.get(key) === floorId) facts = state.facts.get(key);
       }
       if (!facts) {
-        if (last) drawn.delete(key);
+        if (kept) { kept.from = undefined; kept.made = undefined; }
         return undefined;
       }
-      if (last?.facts === facts) return last.state;
-      const entry = last?.state && last.facts.standing === facts.standing ? redrawState(last.state, facts, layers) : toDrawState(facts, layers);
-      if (last) { last.facts = facts; last.state = entry; } else drawn.set(key, { facts, state: entry });
+      if (lastFacts === facts) return kept!.made as DrawState | undefined;
+      const last = kept?.made as DrawState | undefined;
+      const entry = last && lastFacts!.standing === facts.standing ? redrawState(last, facts, layers) : toDrawState(facts, layers);
+      if (kept) { kept.from = facts; kept.made = entry; }
       return entry;
     },
     meta(): FloorViewMeta {
@@ -109,6 +113,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
       // readings never move an asset, nor make it drawable or reachable: of the read assets only those this
       // view drew can change. A live load reads assets of every floor; the others cost no lookup (issue 14)
       const keys = new Set(assets);
+      // a key the hub keeps a record of was drawn (or sent) here
       for (const id of values) if (drawn.has(id)) keys.add(id);
       return keys.size ? keys : null;
     },

@@ -26,15 +26,34 @@ export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 export interface ViewSource<E = unknown, M = unknown> {
   /** keys of every current entry */
   keys(): Iterable<string>;
-  /** the entry now, or undefined when it is not (or no longer) in the view */
-  entry(key: string): E | undefined;
+  /** the entry now, or undefined when it is not (or no longer) in the view; `kept`: the hub's record of the key, when asked for one */
+  entry(key: string, kept?: Kept): E | undefined;
   meta(): M;
   /** keys that may have changed for this dirty set; null when unaffected */
   affected(dirty: Dirty): Iterable<string> | 'all' | null;
   metaAffected(dirty: Dirty): boolean;
   /** the subscription ended: work kept going only for it may stop (a report nobody watches) */
   close?(): void;
+  /**
+   * The records the hub keeps per key, when the source keeps its own per-key state in them (the floor
+   * view: the facts an entry was drawn from and the draw state made of them): one lookup finds what was
+   * sent and what it came from, and `affected` asks the same map (issue 14). Without it the hub makes its own.
+   */
+  readonly kept?: Map<string, Kept>;
 }
+
+/**
+ * One key of a subscription: what the hub last sent (undefined: nothing, or removed since), and for the
+ * source's own use what it made the entry from and what it made. The hub passes it to `entry` and drops it
+ * once nothing was sent and the source keeps nothing in it.
+ */
+export interface Kept {
+  sent: unknown;
+  from: unknown;
+  made: unknown;
+}
+
+const newKept = (): Kept => ({ sent: undefined, from: undefined, made: undefined });
 
 export type ViewSourceFactory = (spec: ViewSpec) => ViewSource;
 
@@ -54,7 +73,8 @@ interface Subscription {
   spec: ViewSpec;
   listener: ViewListener;
   source: ViewSource;
-  sent: Map<string, unknown>;
+  /** per key, what was sent (and the source's own part); a record without either is not kept */
+  kept: Map<string, Kept>;
   sentMeta: unknown;
   version: number;
 }
@@ -119,19 +139,26 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     let count = 0;
     if (affected !== null) {
       const keys: Iterable<string> = affected === 'all'
-        ? new Set([...sub.sent.keys(), ...sub.source.keys()])
+        ? new Set([...sub.kept.keys(), ...sub.source.keys()])
         : affected;
       for (const key of keys) {
-        const entry = sub.source.entry(key);
-        const prev = sub.sent.get(key);
+        let kept = sub.kept.get(key);
+        const known = kept !== undefined;
+        if (!known) kept = newKept();
+        const entry = sub.source.entry(key, kept);
+        const prev = kept!.sent;
         if (entry === undefined) {
-          if (prev !== undefined) { sub.sent.delete(key); removed.push(key); count++; }
-        } else if (prev === undefined || !deepEqual(prev, entry)) {
-          sub.sent.set(key, entry);
-          if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
-          upserted[key] = entry;
-          inPart++;
-          count++;
+          if (prev !== undefined) { kept!.sent = undefined; removed.push(key); count++; }
+          if (kept!.from === undefined) { if (known) sub.kept.delete(key); } else if (!known) sub.kept.set(key, kept!);
+        } else {
+          if (!known) sub.kept.set(key, kept!);
+          if (prev === undefined || (prev !== entry && !deepEqual(prev, entry))) {
+            kept!.sent = entry;
+            if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
+            upserted[key] = entry;
+            inPart++;
+            count++;
+          }
         }
       }
     }
@@ -167,16 +194,16 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     subscribe(spec, listener) {
       const id = nextId++;
       const source = createSource(spec);
-      const sent = new Map<string, unknown>();
+      const kept = source.kept ?? new Map<string, Kept>();
       const entries: Array<[string, unknown]> = [];
       for (const key of source.keys()) {
-        const entry = source.entry(key);
-        if (entry === undefined) continue;
-        sent.set(key, entry);
-        entries.push([key, entry]);
+        const record = kept.get(key) ?? newKept();
+        const entry = source.entry(key, record);
+        if (entry !== undefined) { record.sent = entry; entries.push([key, entry]); }
+        if (record.sent !== undefined || record.from !== undefined) kept.set(key, record);
       }
       const meta = source.meta();
-      const sub: Subscription = { id, spec, listener, source, sent, sentMeta: meta, version: 1 };
+      const sub: Subscription = { id, spec, listener, source, kept, sentMeta: meta, version: 1 };
       subs.set(id, sub);
       sendSnapshot(sub, entries, meta);
       return id;
@@ -217,7 +244,13 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     },
     specs: () => [...subs.values()].map((s) => s.spec),
     sent(match) {
-      for (const sub of subs.values()) if (match(sub.spec)) return { spec: sub.spec, version: sub.version, entries: sub.sent };
+      for (const sub of subs.values()) {
+        if (!match(sub.spec)) continue;
+        // asked for rarely (the saved floor view): the sent entries gathered then
+        const entries = new Map<string, unknown>();
+        for (const [key, kept] of sub.kept) if (kept.sent !== undefined) entries.set(key, kept.sent);
+        return { spec: sub.spec, version: sub.version, entries };
+      }
       return null;
     },
     dispose() {
