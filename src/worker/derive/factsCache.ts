@@ -20,6 +20,12 @@ export interface FactsCache {
    * refreshed from their standing facts on the next get (from scratch when the record was replaced)
    */
   invalidate(ids: Iterable<Id>): void;
+  /**
+   * `facts` are what the cache holds for `id`, not expired by time since, and nothing but repeated occupancy
+   * readings reached the asset after they were derived (`AssetSlot.looks`): a fresh desk drawn from them looks
+   * the same, so a view may keep what it drew without deriving them again (issue 14). The next get refreshes.
+   */
+  holds(id: Id, facts: AssetFacts): boolean;
   /** only heartbeats (battery, last communication) reached these assets; returns those whose facts may change (devices) */
   beat(ids: Iterable<Id>): Id[];
   invalidateAll(): void;
@@ -50,6 +56,8 @@ interface Entry {
   slot: AssetSlot;
   /** the slot's version the facts were derived at: another means new readings, or a record replaced or gone */
   version: number;
+  /** the slot's look count they were derived at (`holds`) */
+  looks: number;
   /** its re-check's scheduler key, made once rather than per derivation */
   readonly key: string;
   /** when its re-check is due as this cache scheduled it (null: none), or undefined when not known here */
@@ -102,9 +110,10 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       const facts = hit && hit.asset === asset && !PEOPLE.has(hit.kind) ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
       if (entry) { entry.facts = facts; entry.stale = false; } else {
         const slot = store.assets.slot(id);
-        cache.set(id, (entry = { facts, stale: false, slot, version: 0, key: RECHECK_KEY_PREFIX + id, due: undefined, continuous: false }));
+        cache.set(id, (entry = { facts, stale: false, slot, version: 0, looks: 0, key: RECHECK_KEY_PREFIX + id, due: undefined, continuous: false }));
       }
       entry.version = entry.slot.version;
+      entry.looks = entry.slot.looks;
       const key = entry.key;
       if (facts?.nextChangeAt != null) {
         // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
@@ -127,6 +136,10 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
         if (changesContinuously) continuous.add(id); else continuous.delete(id);
       }
       return facts;
+    },
+    holds(id, facts) {
+      const entry = cache.get(id);
+      return entry !== undefined && entry.facts === facts && !entry.stale && entry.looks === entry.slot.looks;
     },
     invalidate(ids) {
       for (const id of ids) forget(id);

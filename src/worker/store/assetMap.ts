@@ -25,6 +25,12 @@ export interface AssetSlot {
    * marks an asset's facts without a lookup (issue 14), and a record gone or replaced is never served
    */
   version: number;
+  /**
+   * moves as `version` does, except for a reading that only repeats a desk's occupancy (store/measurements.ts
+   * `repeatsOccupancy`): a view drawing the desk from facts derived at this count, still fresh, shows the
+   * same and need not derive them again (issue 14, ingest slice 7); the facts cache keeps the count it derived at
+   */
+  looks: number;
 }
 
 export class AssetMap extends Map<Id, Asset> {
@@ -36,7 +42,7 @@ export class AssetMap extends Map<Id, Asset> {
     let slot = this.slots.get(id);
     if (!slot) {
       const record = this.get(id);
-      this.slots.set(id, (slot = { id, record, version: 0, person: false, watching: false }));
+      this.slots.set(id, (slot = { id, record, version: 0, looks: 0, person: false, watching: false }));
       if (record) noteRecord(slot, record);
     }
     return slot;
@@ -46,18 +52,18 @@ export class AssetMap extends Map<Id, Asset> {
     super.set(id, asset);
     // Map's constructor may call set before the field exists; this map is always made empty
     const slot = this.slots?.get(id);
-    if (slot) { slot.record = asset; slot.version += 1; noteRecord(slot, asset); }
+    if (slot) { slot.record = asset; slot.version += 1; slot.looks += 1; noteRecord(slot, asset); }
     return this;
   }
 
   override delete(id: Id): boolean {
     const slot = this.slots.get(id);
-    if (slot) { slot.record = undefined; slot.version += 1; }
+    if (slot) { slot.record = undefined; slot.version += 1; slot.looks += 1; }
     return super.delete(id);
   }
 
   override clear(): void {
-    for (const slot of this.slots.values()) { slot.record = undefined; slot.version += 1; }
+    for (const slot of this.slots.values()) { slot.record = undefined; slot.version += 1; slot.looks += 1; }
     this.slots.clear();
     super.clear();
   }

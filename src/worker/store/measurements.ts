@@ -41,7 +41,11 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   if (newer) sensor.previous_measurement = previous;
   rememberValue(entry.recent, value, newer);
   sensor.last_measurement = value;
-  if (newer && isOccupancySensorType(sensor.type)) noteOccupancy(sensor, value);
+  const leftAt = sensor.left_at;
+  const occupancy = newer && isOccupancySensorType(sensor.type);
+  if (occupancy) noteOccupancy(sensor, value);
+  // (a loaded sensor's time left may be missing rather than null)
+  const repeat = occupancy && repeatsOccupancy(previous, value) && (sensor.left_at ?? null) === (leftAt ?? null);
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
   sensor.value = value.value;
   // a new status object only when the level changed: most readings repeat it, and each object kept costs the GC
@@ -53,14 +57,24 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   markPersist(delta, 'sensors', sensorId);
   // the assets it feeds as their slots: no set to walk and no lookup per asset (issue 14); a move re-indexes
   // assets, so only then iterate over a copy; the one asset of most sensors without the list
-  if (sensor.type === 'location') for (const slot of [...entry.fed]) reach(store, slot, sensor, value, previous, newer, delta);
-  else if (entry.only) reach(store, entry.only, sensor, value, previous, newer, delta);
-  else for (const slot of entry.fed) reach(store, slot, sensor, value, previous, newer, delta);
+  if (sensor.type === 'location') for (const slot of [...entry.fed]) reach(store, slot, sensor, value, previous, newer, repeat, delta);
+  else if (entry.only) reach(store, entry.only, sensor, value, previous, newer, repeat, delta);
+  else for (const slot of entry.fed) reach(store, slot, sensor, value, previous, newer, repeat, delta);
+}
+
+/**
+ * A newer occupancy reading that says what the last one said, valid at least as long (and the time the desk
+ * was left unchanged): a desk whose facts came from the last one and are still fresh looks the same with it.
+ * Occupancy sensors repeat their state periodically, so most of a live load's readings are such (issue 14).
+ */
+function repeatsOccupancy(previous: MeasurementValue | null, value: MeasurementValue): boolean {
+  return previous !== null && previous.value === value.value && value.valid_to >= previous.valid_to;
 }
 
 /** A reading of `sensor` reaches one asset it feeds. */
 function reach(
-  store: Store, slot: AssetSlot, sensor: Sensor, value: MeasurementValue, previous: MeasurementValue | null, newer: boolean, delta: StoreDelta,
+  store: Store, slot: AssetSlot, sensor: Sensor, value: MeasurementValue, previous: MeasurementValue | null, newer: boolean, repeat: boolean,
+  delta: StoreDelta,
 ): void {
   const asset = slot.record;
   if (!asset) return;
@@ -86,8 +100,10 @@ function reach(
   if (changed || sensor.type === 'location' || slot.person) delta.assets.add(assetId);
   else {
     delta.values.add(assetId);
-    // the facts cache sees the version move and re-derives the readings' part on the next get
+    // the facts cache sees the version move and re-derives the readings' part on the next get; a repeated
+    // occupancy leaves the look count: a fresh desk drawn from the last one looks the same (views/sources.ts)
     slot.version += 1;
+    if (!repeat) slot.looks += 1;
   }
 }
 

@@ -49,6 +49,16 @@ export interface ViewState {
 
 const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channels.some((c) => d.has(c));
 
+/**
+ * A desk drawn from its one sensor's occupancy, still valid and not fading: a newer reading that repeats it
+ * (valid at least as long, the desk left at the same time) changes neither its status nor its freshness now,
+ * and what time changes the facts cache's re-checks and the timeline still bring (issue 14).
+ */
+function steadyDesk(facts: AssetFacts): boolean {
+  return facts.kind === 'desk' && facts.desk !== null && facts.desk.occupied !== null && facts.standing.sources.length === 1
+    && !facts.freshness.timedOut && facts.freshness.alpha === 1;
+}
+
 function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer[]): ViewSource {
   const layers = new Set(layerList);
   const { store } = state;
@@ -80,8 +90,9 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
       if (floorReachable()) {
         if (lastFacts) {
           // drawn here from the same standing facts: the asset is still on this floor (a floor change derives
-          // facts afresh), so a reading's redraw asks no index where it is (issue 14)
-          facts = state.facts.get(key);
+          // facts afresh), so a reading's redraw asks no index where it is (issue 14). A fresh desk that only
+          // heard its occupancy repeated since looks the same: nothing derived (slice 7)
+          facts = steadyDesk(lastFacts) && state.facts.holds(key, lastFacts) ? lastFacts : state.facts.get(key);
           if (facts && facts.standing !== lastFacts.standing && store.floorOf.get(key) !== floorId) facts = null;
         } else if (store.floorOf.get(key) === floorId) facts = state.facts.get(key);
       }
