@@ -21,11 +21,12 @@ export interface FactsCache {
    */
   invalidate(ids: Iterable<Id>): void;
   /**
-   * `facts` are what the cache holds for `id`, not expired by time since, and nothing but repeated occupancy
-   * readings reached the asset after they were derived (`AssetSlot.looks`): a fresh desk drawn from them looks
-   * the same, so a view may keep what it drew without deriving them again (issue 14). The next get refreshes.
+   * `facts` themselves when they are what the cache holds for `id`, not expired by time since, and nothing but
+   * repeated occupancy readings reached the asset after they were derived (`AssetSlot.looks`): a fresh desk
+   * drawn from them looks the same, so a view keeps what it drew without deriving them again (issue 14; the
+   * next get refreshes them). Otherwise what get gives, found with the same lookup.
    */
-  holds(id: Id, facts: AssetFacts): boolean;
+  heldOrGet(id: Id, facts: AssetFacts): AssetFacts | null;
   /** only heartbeats (battery, last communication) reached these assets; returns those whose facts may change (devices) */
   beat(ids: Iterable<Id>): Id[];
   invalidateAll(): void;
@@ -89,57 +90,63 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
     options.onExpired(id);
   }
 
+  /** the facts of `id` now, its cache entry (if any) given: served, refreshed, or derived afresh */
+  function derive(id: Id, found: Entry | undefined): AssetFacts | null {
+    let entry = found;
+    if (entry !== undefined && !entry.stale && entry.version === entry.slot.version) return entry.facts;
+    let asset = entry?.slot.record;
+    if (!asset) {
+      asset = store.assets.get(id);
+      if (!asset) { forget(id); return null; }
+      // a slot handed out before the store was cleared holds nothing any more: take the id's current one
+      if (entry) entry.slot = store.assets.slot(id);
+    }
+    // one plain object literal: spreading the context into a new object with the store cost a quarter of a
+    // refreshed desk's derivation (issue 14)
+    const c = options.context();
+    const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
+    // only the readings' part is derived again, from the same record (one replaced leaves nothing of the old
+    // facts standing), and never for people, whose position choice depends on their other assets
+    const hit = entry?.facts;
+    const facts = hit && hit.asset === asset && !PEOPLE.has(hit.kind) ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
+    if (entry) { entry.facts = facts; entry.stale = false; } else {
+      const slot = store.assets.slot(id);
+      cache.set(id, (entry = { facts, stale: false, slot, version: 0, looks: 0, key: RECHECK_KEY_PREFIX + id, due: undefined, continuous: false }));
+    }
+    entry.version = entry.slot.version;
+    entry.looks = entry.slot.looks;
+    const key = entry.key;
+    if (facts?.nextChangeAt != null) {
+      // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
+      // nothing when nothing changed) and schedules the next one. Every new reading moves a desk's
+      // change instant later (its validity), and rescheduling per reading churned the scheduler's
+      // heap under a live load (issue 14). People re-derive with their other assets, so theirs moves.
+      // The due time this cache set is kept in the entry: no lookup in the scheduler per refresh.
+      const due = entry.due !== undefined ? entry.due : scheduler.dueAt(key);
+      if (due === null || due > facts.nextChangeAt || (due !== facts.nextChangeAt && PEOPLE.has(facts.kind))) {
+        scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
+        entry.due = facts.nextChangeAt;
+      } else entry.due = due;
+    } else if (entry.due !== null) {
+      if (scheduler.has(key)) scheduler.cancel(key);
+      entry.due = null;
+    }
+    const changesContinuously = !!facts?.continuous;
+    if (entry.continuous !== changesContinuously) {
+      entry.continuous = changesContinuously;
+      if (changesContinuously) continuous.add(id); else continuous.delete(id);
+    }
+    return facts;
+  }
+
   return {
     get(id) {
-      let entry = cache.get(id);
-      if (entry !== undefined && !entry.stale && entry.version === entry.slot.version) return entry.facts;
-      let asset = entry?.slot.record;
-      if (!asset) {
-        asset = store.assets.get(id);
-        if (!asset) { forget(id); return null; }
-        // a slot handed out before the store was cleared holds nothing any more: take the id's current one
-        if (entry) entry.slot = store.assets.slot(id);
-      }
-      // one plain object literal: spreading the context into a new object with the store cost a quarter of a
-      // refreshed desk's derivation (issue 14)
-      const c = options.context();
-      const ctx: DeriveContext = { store, now: c.now, viewerUserId: c.viewerUserId, roles: c.roles, config: c.config, timeZone: c.timeZone };
-      // only the readings' part is derived again, from the same record (one replaced leaves nothing of the old
-      // facts standing), and never for people, whose position choice depends on their other assets
-      const hit = entry?.facts;
-      const facts = hit && hit.asset === asset && !PEOPLE.has(hit.kind) ? refreshFacts(hit, ctx) : computeFacts(asset, ctx);
-      if (entry) { entry.facts = facts; entry.stale = false; } else {
-        const slot = store.assets.slot(id);
-        cache.set(id, (entry = { facts, stale: false, slot, version: 0, looks: 0, key: RECHECK_KEY_PREFIX + id, due: undefined, continuous: false }));
-      }
-      entry.version = entry.slot.version;
-      entry.looks = entry.slot.looks;
-      const key = entry.key;
-      if (facts?.nextChangeAt != null) {
-        // a thing's re-check already due sooner stays: it refreshes the readings' part then (sending
-        // nothing when nothing changed) and schedules the next one. Every new reading moves a desk's
-        // change instant later (its validity), and rescheduling per reading churned the scheduler's
-        // heap under a live load (issue 14). People re-derive with their other assets, so theirs moves.
-        // The due time this cache set is kept in the entry: no lookup in the scheduler per refresh.
-        const due = entry.due !== undefined ? entry.due : scheduler.dueAt(key);
-        if (due === null || due > facts.nextChangeAt || (due !== facts.nextChangeAt && PEOPLE.has(facts.kind))) {
-          scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
-          entry.due = facts.nextChangeAt;
-        } else entry.due = due;
-      } else if (entry.due !== null) {
-        if (scheduler.has(key)) scheduler.cancel(key);
-        entry.due = null;
-      }
-      const changesContinuously = !!facts?.continuous;
-      if (entry.continuous !== changesContinuously) {
-        entry.continuous = changesContinuously;
-        if (changesContinuously) continuous.add(id); else continuous.delete(id);
-      }
-      return facts;
+      return derive(id, cache.get(id));
     },
-    holds(id, facts) {
+    heldOrGet(id, facts) {
       const entry = cache.get(id);
-      return entry !== undefined && entry.facts === facts && !entry.stale && entry.looks === entry.slot.looks;
+      if (entry !== undefined && entry.facts === facts && !entry.stale && entry.looks === entry.slot.looks) return facts;
+      return derive(id, entry);
     },
     invalidate(ids) {
       for (const id of ids) forget(id);

@@ -92,7 +92,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
           // drawn here from the same standing facts: the asset is still on this floor (a floor change derives
           // facts afresh), so a reading's redraw asks no index where it is (issue 14). A fresh desk that only
           // heard its occupancy repeated since looks the same: nothing derived (slice 7)
-          facts = steadyDesk(lastFacts) && state.facts.holds(key, lastFacts) ? lastFacts : state.facts.get(key);
+          facts = steadyDesk(lastFacts) ? state.facts.heldOrGet(key, lastFacts) : state.facts.get(key);
           if (facts && facts.standing !== lastFacts.standing && store.floorOf.get(key) !== floorId) facts = null;
         } else if (store.floorOf.get(key) === floorId) facts = state.facts.get(key);
       }

@@ -141,17 +141,20 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       const keys: Iterable<string> = affected === 'all'
         ? new Set([...sub.kept.keys(), ...sub.source.keys()])
         : affected;
+      // a key not kept yet is offered a spare record, kept (and replaced) only when something came of it: most
+      // such keys of a live load are assets of other floors, which come to nothing here
+      let spare = newKept();
       for (const key of keys) {
         let kept = sub.kept.get(key);
         const known = kept !== undefined;
-        if (!known) kept = newKept();
+        if (!known) kept = spare;
         const entry = sub.source.entry(key, kept);
         const prev = kept!.sent;
         if (entry === undefined) {
           if (prev !== undefined) { kept!.sent = undefined; removed.push(key); count++; }
-          if (kept!.from === undefined) { if (known) sub.kept.delete(key); } else if (!known) sub.kept.set(key, kept!);
+          if (kept!.from === undefined) { if (known) sub.kept.delete(key); } else if (!known) { sub.kept.set(key, kept!); spare = newKept(); }
         } else {
-          if (!known) sub.kept.set(key, kept!);
+          if (!known) { sub.kept.set(key, kept!); spare = newKept(); }
           if (prev === undefined || (prev !== entry && !deepEqual(prev, entry))) {
             kept!.sent = entry;
             if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
