@@ -4,7 +4,8 @@
 // main thread, the engine worker) the functions with the most self and total
 // time and the long tasks, and what V8's code cache did for each script.
 // `node --import tsx bench/profileApp.ts [cold|warm]`; REOPENS=n reopens n times
-// before the traced warm reopen; TASK_CPU_MS=n lists the tasks with n ms of CPU.
+// before the traced warm reopen; TASK_CPU_MS=n lists the tasks with n ms of CPU. Prints each thread's CPU
+// in the swap and the reference server's answers and CPU (it runs in this process).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -24,7 +24,6 @@ import { createPusherServer, type PusherServer } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
 import { jsonLimitProblem } from './jsonLimits.js';
-import { createListingCache, type ListingCache } from './listingCache.js';
 import { registerRateLimits, type RateLimits } from './rateLimits.js';
 import { createOutbox, type Outbox } from './mail.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -83,8 +82,6 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** per-client and per-account limits of the sign-in routes; tests may lower or raise them */
   rateLimits?: Partial<RateLimits>;
-  /** bytes of serialized asset and sensor listings kept (listingCache.ts); 0 serializes every answer anew. Default 64 MiB */
-  listingCacheBytes?: number;
 }
 
 export interface StoreyServer {
@@ -99,7 +96,6 @@ export interface StoreyServer {
   broker: MosquittoBroker | null;
   simulator: Simulator;
   seed: SeedResult;
-  listings: ListingCache;
   /** every registered route (method and pattern) */
   routes: ReadonlyArray<{ method: string; url: string }>;
   pusher: PusherCredentials;
@@ -197,9 +193,8 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found` });
   });
 
-  const listings = createListingCache(options.listingCacheBytes ?? 64 * 1024 * 1024);
   const ctx: RouteContext = {
-    store, outbox, openId: options.openId ?? null, publicUrl, limits, listings,
+    store, outbox, openId: options.openId ?? null, publicUrl, limits,
     transport: () => transport,
     port: () => port,
     mailCode: () => { throw new Error('account routes not registered'); },
@@ -268,7 +263,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
 
   let closed = false;
   return {
-    url, baseUrl: `${url}/v1`, app, store, publisher, outbox, transport, pusherServer, broker, simulator, seed, routes, listings,
+    url, baseUrl: `${url}/v1`, app, store, publisher, outbox, transport, pusherServer, broker, simulator, seed, routes,
     pusher: options.hostedPusher ?? pusherCreds,
     async close() {
       if (closed) return;

@@ -30,7 +30,7 @@ function expiredAt(asset: WireAsset): number | null {
   return null;
 }
 
-export async function assetRoutes(fastify: FastifyInstance, { store, listings }: RouteContext): Promise<void> {
+export async function assetRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const now = () => store.clock.now();
   const base = '/v1/organizations/:orgId/locations/:locId/assets';
@@ -53,27 +53,19 @@ export async function assetRoutes(fastify: FastifyInstance, { store, listings }:
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
     const types = type ? new Set(type.split(',').map((t) => t.trim()).filter(Boolean)) : null;
-    const listing = () => {
-      const t = now();
-      const out: WireAsset[] = [];
-      const hidden = hiddenFor(store, user, locId);
-      for (const a of store.assets.values()) {
-        if (a.location_id !== locId || (types && !types.has(a.type)) || !canSeeAsset(store, user, a)) continue;
-        if (filterExpired) {
-          const end = expiredAt(a);
-          if (end !== null && end < t) continue;
-        }
-        out.push(publicAsset(a, hidden));
+    const t = now();
+    const out: WireAsset[] = [];
+    const hidden = hiddenFor(store, user, locId);
+    for (const a of store.assets.values()) {
+      if (a.location_id !== locId || (types && !types.has(a.type)) || !canSeeAsset(store, user, a)) continue;
+      if (filterExpired) {
+        const end = expiredAt(a);
+        if (end !== null && end < t) continue;
       }
-      return out;
-    };
+      out.push(publicAsset(a, hidden));
+    }
     setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
-    // what expires depends on the time asked, not only on the assets
-    if (filterExpired) return listing();
-    // the same assets answer the same for everyone with the same role (the edit role sees what the public may not)
-    const audience = hasRole(user.permissions, 'edit') ? 'edit' : 'public';
-    const body = listings.body(`assets ${locId} ${audience} ${types ? [...types].sort().join(',') : ''}`, String(store.listingVersion(locId).assets), listing);
-    return reply.type('application/json; charset=utf-8').send(body);
+    return out;
   });
 
   app.post(base, {

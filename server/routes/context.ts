@@ -3,7 +3,6 @@
 
 import type { OpenIdOptions } from '../auth.js';
 import type { LiveTransport } from '../live/transport.js';
-import type { ListingCache } from '../listingCache.js';
 import type { Outbox } from '../mail.js';
 import type { RateLimiter } from '../rateLimits.js';
 import type { MailCodePurpose } from '../store/records.js';
@@ -24,8 +23,6 @@ export interface RouteContext {
   publicUrl(): string;
   /** per-client and per-account limits of the routes attackers repeat */
   limits: RateLimiter;
-  /** the location listings' bodies, serialized once per version (listingCache.ts) */
-  listings: ListingCache;
   /** sends a one-time-code mail; set by the account routes, used by invites */
   mailCode(userId: string, purpose: MailCodePurpose): void;
 }

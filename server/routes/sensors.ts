@@ -15,12 +15,11 @@ import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
 import { isSensorHidden, publicSensor } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
-import { hasRole } from '../auth.js';
 import {
   HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
 } from './guard.js';
 
-export async function sensorRoutes(fastify: FastifyInstance, { store, listings }: RouteContext): Promise<void> {
+export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const base = '/v1/organizations/:orgId/locations/:locId/sensors';
   /** a sensor serving an asset the caller may not see answers like one that does not exist */
@@ -37,17 +36,11 @@ export async function sensorRoutes(fastify: FastifyInstance, { store, listings }
     const { include_inactive: all } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
-    const listing = () => {
-      const hidden = hiddenFor(store, user, locId);
-      const out: WireSensor[] = [];
-      for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(publicSensor(s, hidden));
-      return out;
-    };
+    const hidden = hiddenFor(store, user, locId);
+    const out: WireSensor[] = [];
+    for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(publicSensor(s, hidden));
     setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
-    // kept until a sensor, a reading, a heartbeat or an asset of the location changes (store.listingVersion)
-    const audience = hasRole(user.permissions, 'edit') ? 'edit' : 'public';
-    const body = listings.body(`sensors ${locId} ${audience} ${all ? 'all' : 'active'}`, String(store.listingVersion(locId).sensors), listing);
-    return reply.type('application/json; charset=utf-8').send(body);
+    return out;
   });
 
   app.post(base, { schema: { params: Params('orgId', 'locId'), body: CreateSensorRequest } }, async (req, reply) => {

@@ -57,12 +57,6 @@ export interface Store {
   isAssetPublic(asset: WireAsset): boolean;
   /** what of the location only the edit role may see: hidden assets and the sensors serving them (store/visibility.ts) */
   hiddenIn(locationId: Id): Hidden;
-  /**
-   * Grows with every change of what the location's listings show: `assets`
-   * with its assets (who may see which included), `sensors` with its sensors,
-   * their readings and heartbeats, and with its assets (they hide sensors).
-   */
-  listingVersion(locationId: Id): ListingVersion;
   /** a user as every role may see them: their position withheld unless it is on a floor the public sees */
   publicUser(user: WireUser): WireUser;
   floorOf(asset: WireAsset): WireAsset | null;
@@ -108,8 +102,6 @@ export interface Store {
   onRevoke(listener: (revocation: Revocation) => void): () => void;
 }
 
-export interface ListingVersion { assets: number; sensors: number }
-
 export function createStore(clock: ServerClock, publisher: Publisher): Store {
   let lastId = 0;
   const store = {} as Store;
@@ -128,15 +120,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   const nextId = () => String(++lastId);
   const revokeListeners = new Set<(revocation: Revocation) => void>();
   const now = () => clock.now();
-  const versions = new Map<Id, ListingVersion>();
-  function listingVersion(locationId: Id): ListingVersion {
-    let v = versions.get(locationId);
-    if (!v) versions.set(locationId, (v = { assets: 0, sensors: 0 }));
-    return v;
-  }
-  /** an asset change also changes the sensors listing (a hidden asset hides its sensors) */
-  function assetsChanged(locationId: Id) { const v = listingVersion(locationId); v.assets += 1; v.sensors += 1; }
-  function sensorsChanged(locationId: Id) { listingVersion(locationId).sensors += 1; }
 
   function mustGet<T>(map: Map<Id, T>, id: Id, what: string): T {
     const v = map.get(id);
@@ -265,7 +248,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
 
   Object.assign(store, {
     nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser,
-    listingVersion: (locationId: Id) => ({ ...listingVersion(locationId) }),
     userByEmail(email: string) {
       const wanted = email.toLowerCase();
       for (const u of s.users.values()) if (u.email === wanted) return u;
@@ -323,7 +305,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       for (const a of [...s.assets.values()]) if (a.location_id === id) { s.assets.delete(a.id); gone.add(a.id); }
       for (const sn of [...s.sensors.values()]) if (sn.location_id === id) { s.sensors.delete(sn.id); s.history.delete(sn.id); }
       for (const t of [...s.locationTags.values()]) if (t.location_id === id) s.locationTags.delete(t.id);
-      assetsChanged(id);
       s.locations.delete(id);
       s.histories.delete(id);
       const org = s.organizations.get(loc.organization_id);
@@ -343,7 +324,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const before = hiddenBefore(locationId);
       const asset = makeAsset(nextId(), locationId, body, now(), ownerId);
       s.assets.set(asset.id, asset);
-      assetsChanged(locationId);
       const after = hiddenBefore(locationId);
       const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
       publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, before, after, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
@@ -357,7 +337,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
         creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
       });
-      assetsChanged(asset.location_id);
       const after = hiddenBefore(asset.location_id);
       const changes: LiveChange[] = [];
       if (isAssetPublic(asset)) changes.push({ collection: 'assets', kind: wasPublic ? 'modified' : 'created', id, data: publicAsset(asset, after) });
@@ -374,7 +353,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const before = hiddenBefore(asset.location_id);
       s.assets.delete(id);
       s.votes.delete(id);
-      assetsChanged(asset.location_id);
       const after = hiddenBefore(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
       const shown = publicSideEffects(asset.location_id, before, after, id);
@@ -385,7 +363,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const scope = locationScope(locationId);
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
-      sensorsChanged(locationId);
       const change: LiveChange = { collection: 'sensors', kind: 'created', id: sensor.id, data: sensor };
       const hidden = hiddenBefore(locationId);
       publisher.publishAudiences(scope, isSensorHidden(sensor, hidden) ? [] : [{ ...change, data: publicSensor(sensor, hidden) }], [change]);
@@ -396,7 +373,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const hidden = hiddenBefore(sensor.location_id);
       const was = isSensorHidden(sensor, hidden);
       Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
-      sensorsChanged(sensor.location_id);
       const is = isSensorHidden(sensor, hidden);
       const change: LiveChange = { collection: 'sensors', kind: 'modified', id, data: sensor };
       const seen: LiveChange = { ...change, kind: was ? 'created' : 'modified', data: publicSensor(sensor, hidden) };
@@ -409,7 +385,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const was = isSensorHidden(sensor, hiddenBefore(sensor.location_id));
       s.sensors.delete(id);
       s.history.delete(id);
-      sensorsChanged(sensor.location_id);
       const deleted: LiveChange[] = [{ collection: 'sensors', kind: 'deleted', id }];
       publisher.publishAudiences(locationScope(sensor.location_id), was ? [] : deleted, deleted);
     },
@@ -426,7 +401,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
           byLocation.set(sensor.location_id, batch);
         }
         const change = recordMeasurement(sensor, value);
-        sensorsChanged(sensor.location_id);
         batch.all.push(change);
         // readings of a sensor serving a hidden asset, or placing a tag on a hidden floor, go to the edit stream only
         if (!isSensorHidden(sensor, batch.hidden) && !isPositionHidden(value, batch.hidden)) batch.shown.push(change);
@@ -437,7 +411,6 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const sensor = mustGet(s.sensors, sensorId, 'sensor');
       sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
       if (batteryLevel !== null) sensor.last_status = { battery_level: batteryLevel };
-      sensorsChanged(sensor.location_id);
       const change: LiveChange[] = [{
         collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
       }];
