@@ -254,6 +254,34 @@ describe('viewer in Chromium', () => {
     expect(await page.locator('[data-asset-id][aria-label^="Desk Renamed live desk"]').count()).toBe(1);
   });
 
+  it('shows where a ticket goes with a pin: the view\'s centre, then the place the person clicks', async () => {
+    await page.getByRole('tab', { name: 'Report an issue' }).click();
+    const pin = page.getByRole('img', { name: 'Where the ticket or voice goes' });
+    await pin.waitFor();
+    const svg = (await page.locator('svg.floor-svg').boundingBox())!;
+    /** the pin's tip: its own origin, on screen */
+    const tip = () => pin.evaluate((el) => { const m = (el as SVGGElement).getScreenCTM()!; return { x: m.e, y: m.f }; });
+    const before = await tip();
+    expect(before.x).toBeGreaterThan(svg.x);
+    expect(before.x).toBeLessThan(svg.x + svg.width);
+    expect(before.y).toBeGreaterThan(svg.y);
+    expect(before.y).toBeLessThan(svg.y + svg.height);
+    const said = await page.locator('.place').innerText();
+    // pick a place a quarter of the way in from the map's top left corner, with the mouse
+    await page.getByRole('button', { name: 'Pick a place on the floor' }).click();
+    const at = { x: svg.x + svg.width * 0.3, y: svg.y + svg.height * 0.35 };
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(async () => { const t = await tip(); return Math.hypot(t.x - at.x, t.y - at.y); }).toBeLessThan(2);
+    expect(await page.locator('.place').innerText()).toMatch(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\)\./);
+    expect(await page.locator('.place').innerText()).not.toBe(said);
+    // the pin takes no click: a press on it reaches the map
+    expect(await pin.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
+    await shot('05b-ticket-pin');
+    // only while the form is open
+    await page.getByRole('tab', { name: 'People' }).click();
+    expect(await pin.count()).toBe(0);
+  });
+
   it('shows the offline banner while the server is down and clears it when it returns', async () => {
     const banner = page.getByTestId('connection-banner');
     await expect.poll(() => banner.isHidden(), { timeout: 10_000 }).toBe(true);

@@ -22,6 +22,7 @@ import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
 import { AssetFinder } from './finder/AssetFinder.js';
+import { PlacePin } from './PlacePin.js';
 import { RouteOverlay } from './route/RouteOverlay.js';
 import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
@@ -118,7 +119,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
   const [center, setCenter] = useState({ x: 0, y: 0 });
-  const [ticketPoint, setTicketPoint] = useState<{ x: number; y: number } | null>(null);
+  // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
+  const [picked, setPicked] = useState<{ floorId: string; x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
   const [message, setMessage] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
   // the directions panel over the map: the viewer fits the floor beside it
@@ -149,6 +151,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const structureMeta = useViewMeta(structure);
   const buildings = useMemo(() => Object.values(structureEntries), [structureEntries]);
   const floorId = session.floorId;
+  const ticketPoint = picked && picked.floorId === floorId ? { x: picked.x, y: picked.y } : null;
   const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
   // keep the URL in step, so a copied link opens the same view: in tasks of their own, the latest of a
@@ -256,7 +259,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     announce(`${r.name} is on ${floorName(r.floorId) ?? 'another floor'}.`);
   };
   const onPickPoint = (point: { x: number; y: number }) => {
-    if (pick === 'ticket') setTicketPoint(point);
+    if (pick === 'ticket' && floorId) setPicked({ floorId, ...point });
     if (pick === 'location' && floorId) {
       void api.setManualLocation({ floorId, ...point }).then((r) =>
         announce(r.ok ? 'Your location is set.' : `Could not set location: ${errorText(r)}`, r.ok ? 'info' : 'error'),
@@ -379,7 +382,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                   onCenterChange={setCenter}
                   onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
                   reportMarks={reportMarks}
-                  overlay={route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
+                  overlay={(
+                    <>
+                      {route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
+                      {panel === 'report' && !playback ? <PlacePin point={ticketPoint ?? center} label="Where the ticket or voice goes" /> : null}
+                    </>
+                  )}
                   legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
                   cover={routePanel}
                   paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}

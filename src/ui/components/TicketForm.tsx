@@ -111,7 +111,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
           </>
         ) : null}
         <p className="place">
-          Placed at {point.x.toFixed(1)}, {point.y.toFixed(1)}.{' '}
+          Placed at the red pin on the map ({point.x.toFixed(1)}, {point.y.toFixed(1)}).{' '}
           <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
             {picking ? 'Click the floor… (cancel)' : 'Pick a place on the floor'}
           </button>
