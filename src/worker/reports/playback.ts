@@ -126,7 +126,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     // people come and go: every located tag may stand on this floor that day
     for (const s of live.sensors.values()) if (s.type === LOCATION_SENSOR_TYPE && !s.local) want(LOCATION_SENSOR_TYPE, s.id);
 
-    const shadow = createShadow(live);
+    const shadow = createShadow(live, floorId);
     const session: Session = {
       key, floorId, day, time: Math.min(o.now(), day.start + 9 * 3_600_000), shadow,
       replay: { readings: new Map() }, signal: { cancelled: false },

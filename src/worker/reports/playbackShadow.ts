@@ -20,6 +20,7 @@ export interface ShadowSensor {
 
 export interface Shadow {
   store: Store;
+  /** the sensors a derivation of the floor reads (its assets', and every located asset's); the rest stay unknown */
   sensors: ShadowSensor[];
   /** clones of the assets a location sensor places (people, tags) */
   placed: Asset[];
@@ -46,8 +47,12 @@ function knownReadings(live: Store, s: Sensor): MeasurementValue[] {
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-/** The live store's structure and assets by reference, every sensor cloned, the placed assets cloned; indexed once. */
-export function createShadow(live: Store): Shadow {
+/**
+ * The live store's structure and assets by reference, every sensor cloned, the placed assets cloned; indexed
+ * once. Only the sensors the floor's derivation reads are set at each instant (a floor of a many-floor
+ * location reads a fraction of them); the others keep no reading at all.
+ */
+export function createShadow(live: Store, floorId: Id): Shadow {
   const store = createStore();
   for (const name of ['organizations', 'locations', 'buildings', 'floors', 'users', 'externalObjects', 'notifications'] as const) {
     for (const [k, v] of live[name] as Map<Id, unknown>) (store[name] as Map<Id, unknown>).set(k, v);
@@ -56,6 +61,22 @@ export function createShadow(live: Store): Shadow {
   store.organizationId = live.organizationId;
   for (const [k, v] of live.userByTag) store.userByTag.set(k, v);
   for (const [k, v] of live.tagOfUser) store.tagOfUser.set(k, v);
+  const read = new Set<Id>();
+  for (const id of live.assetsByFloor.get(floorId) ?? []) {
+    const asset = live.assets.get(id);
+    if (asset) for (const sid of sensorIdsOf(asset)) read.add(sid);
+  }
+  const placed: Asset[] = [];
+  for (const [id, a] of live.assets) {
+    const ids = sensorIdsOf(a);
+    const located = ids.some((sid) => live.sensors.get(sid)?.type === LOCATION_SENSOR_TYPE);
+    const asset = located ? { ...a } : a;
+    store.assets.set(id, asset);
+    if (located) {
+      placed.push(asset);
+      for (const sid of ids) read.add(sid);
+    }
+  }
   const sensors: ShadowSensor[] = [];
   for (const s of live.sensors.values()) {
     // nothing is known until the instant is set: a clone starts empty
@@ -64,14 +85,7 @@ export function createShadow(live: Store): Shadow {
       last_communication_time: null, last_status: { battery_level: null }, left_at: null,
     };
     store.sensors.set(s.id, clone);
-    sensors.push({ clone, live: s, known: knownReadings(live, s) });
-  }
-  const placed: Asset[] = [];
-  for (const [id, a] of live.assets) {
-    const located = sensorIdsOf(a).some((sid) => live.sensors.get(sid)?.type === LOCATION_SENSOR_TYPE);
-    const asset = located ? { ...a } : a;
-    store.assets.set(id, asset);
-    if (located) placed.push(asset);
+    if (read.has(s.id)) sensors.push({ clone, live: s, known: knownReadings(live, s) });
   }
   reindexAll(store);
   return { store, sensors, placed };
