@@ -160,6 +160,9 @@ describe('TicketForm', () => {
   it('creates a ticket with a configured label at the view centre', async () => {
     const engine = renderShell();
     fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
+    // the view's centre once the floor is drawn and fitted
+    const place = await screen.findByText(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\)\./);
+    const [, x, y] = /\((-?\d+\.\d), (-?\d+\.\d)\)/.exec(place.textContent!)!;
     const select = (await screen.findByLabelText('Category')) as HTMLSelectElement;
     // a valid category from the start: the server refuses a ticket without one
     expect([...select.options].map((o) => o.value)).toEqual(['it', 'cleaning', 'maintenance', 'facility']);
@@ -170,6 +173,8 @@ describe('TicketForm', () => {
     await waitFor(() =>
       expect(engine.createTicket).toHaveBeenCalledWith(expect.objectContaining({ kind: 'ticket', floorId: 'f1', label: 'cleaning', text: 'Spilled coffee' })),
     );
+    const sent = vi.mocked(engine.createTicket).mock.calls[0]![0];
+    expect([sent.x.toFixed(1), sent.y.toFixed(1)]).toEqual([x, y]);
     expect(await screen.findByText('Thanks! Your ticket is on the floor.')).toBeTruthy();
   });
 
@@ -189,6 +194,7 @@ describe('TicketForm', () => {
     });
     renderShell(engine);
     fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
+    await screen.findByText(/^Placed at the red pin on the map/);
     expect(await screen.findByLabelText('Category (required)')).toBeTruthy();
     expect(screen.getByLabelText('Email for updates')).toBeTruthy();
     expect(screen.getByText(/checked by a moderator/)).toBeTruthy();
@@ -276,11 +282,32 @@ describe('MyLocation', () => {
     const engine = renderShell();
     fireEvent.click(await screen.findByRole('tab', { name: 'My location' }));
     expect(await screen.findByText(/expires after 12 hours/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Use the centre of the view' }));
+    const centre = screen.getByRole('button', { name: 'Use the centre of the view' }) as HTMLButtonElement;
+    // usable once the floor is drawn and the view's centre known
+    await waitFor(() => expect(centre.disabled).toBe(false));
+    fireEvent.click(centre);
     await waitFor(() => expect(engine.setManualLocation).toHaveBeenCalledWith(expect.objectContaining({ floorId: 'f1' })));
     expect(await screen.findByText('Your location is set for 12 hours.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Clear my location' }));
     await waitFor(() => expect(engine.setManualLocation).toHaveBeenLastCalledWith(null));
+  });
+
+  it('places nothing by the view\'s centre before the floor is drawn', async () => {
+    const world = signedInWorld();
+    // the floor's data has not come
+    delete world['floor:f1'];
+    const engine = renderShell(createFakeEngine(world));
+    fireEvent.click(await screen.findByRole('tab', { name: 'My location' }));
+    const centre = screen.getByRole('button', { name: 'Use the centre of the view' }) as HTMLButtonElement;
+    expect(centre.disabled).toBe(true);
+    fireEvent.click(centre);
+    fireEvent.click(screen.getByRole('tab', { name: 'Report an issue' }));
+    expect(screen.getByText(/Placed at the centre of the view once the floor is drawn\./)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Printer jam' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Place: the floor is not drawn yet. Wait for it, or pick a place on the floor.');
+    expect(engine.setManualLocation).not.toHaveBeenCalled();
+    expect(engine.createTicket).not.toHaveBeenCalled();
   });
 
   it('picks the place with a click on the floor', async () => {

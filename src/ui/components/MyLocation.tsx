@@ -9,7 +9,8 @@ import { errorText } from '../lib/errorText.js';
 
 export interface MyLocationProps {
   floorId: string;
-  center: { x: number; y: number };
+  /** the centre of the view, or null until the floor is drawn */
+  center: { x: number; y: number } | null;
   picking: boolean;
   onPick(active: boolean): void;
 }
@@ -29,7 +30,7 @@ export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps
       <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
         {picking ? 'Click your place on the floor… (cancel)' : 'Pick my place on the floor'}
       </button>
-      <button type="button" onClick={() => void set({ floorId, x: center.x, y: center.y })}>
+      <button type="button" disabled={!center} title={center ? undefined : 'Once the floor is drawn'} onClick={() => { if (center) void set({ floorId, x: center.x, y: center.y }); }}>
         Use the centre of the view
       </button>
       <button type="button" onClick={() => void set(null)}>

@@ -118,7 +118,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
-  const [center, setCenter] = useState({ x: 0, y: 0 });
+  // the centre of the view as the viewer last reported it, on its floor: none until a floor is drawn and fitted
+  const [viewCentre, setViewCentre] = useState<{ floorId: string; x: number; y: number } | null>(null);
   // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
   const [picked, setPicked] = useState<{ floorId: string; x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
@@ -152,6 +153,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const buildings = useMemo(() => Object.values(structureEntries), [structureEntries]);
   const floorId = session.floorId;
   const ticketPoint = picked && picked.floorId === floorId ? { x: picked.x, y: picked.y } : null;
+  const center = viewCentre && viewCentre.floorId === floorId ? { x: viewCentre.x, y: viewCentre.y } : null;
+  const placePoint = ticketPoint ?? center;
   const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
   // keep the URL in step, so a copied link opens the same view: in tasks of their own, the latest of a
@@ -379,13 +382,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                   openId={initial.asset && initial.floor === floorId ? initial.asset : null}
                   focus={focus}
                   onPickPoint={pick ? onPickPoint : null}
-                  onCenterChange={setCenter}
+                  onCenterChange={(point) => { if (floorId) setViewCentre({ floorId, ...point }); }}
                   onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
                   reportMarks={reportMarks}
                   overlay={(
                     <>
                       {route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
-                      {panel === 'report' && !playback ? <PlacePin point={ticketPoint ?? center} label="Where the ticket or voice goes" /> : null}
+                      {panel === 'report' && !playback && placePoint ? <PlacePin point={placePoint} label="Where the ticket or voice goes" /> : null}
                     </>
                   )}
                   legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
@@ -451,7 +454,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               {panel === 'report' && floorId ? (
                 <TicketForm
                   floorId={floorId}
-                  point={ticketPoint ?? center}
+                  point={placePoint}
                   picking={pick === 'ticket'}
                   onPick={(on) => setPick(on ? 'ticket' : null)}
                 />

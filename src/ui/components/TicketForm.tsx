@@ -11,8 +11,8 @@ import { errorText } from '../lib/errorText.js';
 
 export interface TicketFormProps {
   floorId: string;
-  /** the point the item is placed at (picked on the floor, or the view centre) */
-  point: { x: number; y: number };
+  /** the point the item is placed at (picked on the floor, or the view centre); null until the floor is drawn */
+  point: { x: number; y: number } | null;
   picking: boolean;
   onPick(active: boolean): void;
 }
@@ -43,6 +43,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
     if (requireCategory && !label) return setError({ field: 'label', text: 'Category: choose one.' });
     if (!text.trim()) return setError({ field: 'text', text: 'Message: write what it is about.' });
     if (askEmail && !email.trim()) return setError({ field: 'email', text: 'Email for updates: enter an address.' });
+    if (!point) return setError({ field: null, text: 'Place: the floor is not drawn yet. Wait for it, or pick a place on the floor.' });
     setBusy(true);
     const result = await api.createTicket({
       kind, floorId, x: point.x, y: point.y, label, text: text.trim(), ...(askEmail && email ? { email } : {}),
@@ -111,7 +112,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
           </>
         ) : null}
         <p className="place">
-          Placed at the red pin on the map ({point.x.toFixed(1)}, {point.y.toFixed(1)}).{' '}
+          {point ? `Placed at the red pin on the map (${point.x.toFixed(1)}, ${point.y.toFixed(1)}). ` : 'Placed at the centre of the view once the floor is drawn. '}
           <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
             {picking ? 'Click the floor… (cancel)' : 'Pick a place on the floor'}
           </button>
