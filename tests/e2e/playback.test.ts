@@ -3,7 +3,8 @@
 // change live; the manager replays a past day, drags the time slider and
 // steps it by keys, clicks the sensor on the map, and its label and popup
 // show what the server knew at that instant — never the live value or
-// battery — until "Back to live" shows the live ones again. Screenshots in
+// battery — until "Back to live" shows the live ones again; a sensor
+// installed today shows as unknown in the replay. Screenshots in
 // test-results/e2e/playback-*.png.
 
 import { mkdirSync } from 'node:fs';
@@ -48,6 +49,9 @@ const row = (dialog: Locator, term: string) =>
     return dt?.nextElementSibling?.textContent ?? null;
   }, term);
 
+/** where the first test found its sensor: the second puts a new one next to it */
+let placed: { floorId: string; x: number; y: number } | null = null;
+
 describe('playback in Chromium', () => {
   it('shows a sensor and its battery on the map and in its popup as they were at the replayed instant, not live', async () => {
     await page.goto(`${viewer.url}/`);
@@ -66,6 +70,7 @@ describe('playback in Chromium', () => {
     const asset = [...store.assets.values()].find((a: WireAsset) => a.subtype === 'stress' && drawn.has(a.id))!;
     expect(asset).toBeDefined();
     const sensorId = asset.data_provider_refs.stress!;
+    placed = { floorId: asset.parent_id!, x: asset.x, y: asset.y };
     const node = page.locator(`g.asset[data-asset-id="${asset.id}"]`);
     const label = node.locator('text.sensor-label');
 
@@ -148,5 +153,41 @@ describe('playback in Chromium', () => {
     await node.click();
     await expect.poll(() => row(dialog, 'Battery')).toBe('3 %');
     expect(await dialog.getByTestId('popup-replay').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
+  it('shows a sensor installed today as unknown in a replay, as the live popup says it of a silent one', async () => {
+    const { store } = server.server;
+    const locationId = server.server.seed.locationIds[0]!;
+    const tz = store.locations.get(locationId)!.timezone;
+    const sensor = store.createSensor(locationId, { type: 'stress', unit: '%', vendor_id: 'e2e' });
+    const asset = store.createAsset(locationId, {
+      type: 'sensor', subtype: 'stress', name: 'New stress sensor', parent_id: placed!.floorId, x: placed!.x + 3, y: placed!.y,
+      default_sensor_type: 'stress', data_providers: [sensor.id], data_provider_refs: { stress: sensor.id },
+    }, null);
+    store.addMeasurement(sensor.id, { time: Date.now(), valid_for: 3_600_000, value: 42, battery_level: 77 });
+    const node = page.locator(`g.asset[data-asset-id="${asset.id}"]`);
+    await expect.poll(() => node.locator('text.sensor-label').textContent(), { timeout: 30_000 }).toBe('42 %');
+
+    // a day not replayed yet (a replay opened before the sensor came keeps the floor it was opened on)
+    const day = addDaysToKey(dateKeyOf(Date.now(), tz), -3);
+    await page.getByRole('button', { name: 'Play back a day' }).click();
+    const bar = page.getByRole('group', { name: 'Playback' });
+    await bar.getByLabel('Day', { exact: true }).fill(day);
+    await expect.poll(async () => `${await bar.getAttribute('data-day')} ${await bar.getAttribute('data-state')}`, { timeout: 60_000 }).toBe(`${day} done`);
+    // nothing was known of it then: no value on the map, none in the popup, no battery; "No recent data"
+    await expect.poll(() => node.locator('text.sensor-label').textContent()).toBe('New stress sensor');
+    await node.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('popup-replay').waitFor();
+    expect(await row(dialog, 'Data')).toBe('No recent data');
+    expect(await row(dialog, 'Stress')).toBeNull();
+    expect(await row(dialog, 'Battery')).toBeNull();
+    expect(await row(dialog, 'Last heard')).toBeNull();
+    expect(await dialog.locator('.history').innerText()).toContain('No recent history.');
+    await shot('playback-04-replay-unknown');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+    await bar.getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => node.locator('text.sensor-label').textContent()).toBe('42 %');
   });
 });
