@@ -194,16 +194,26 @@ describe('reports on a reopen before live data', () => {
     return { view: 'report' as const, report: { kind: 'room' as const, scope: { kind: 'floor' as const, id: floorId }, period: { from: addDaysToKey(today, -7), to: addDaysToKey(today, -1) } } };
   };
 
-  it('says a report waits for the connection while the server cannot be reached, and runs it once the server is back', async () => {
+  /**
+   * A regular user's visit saved, then a reopen with `fault` on the network:
+   * the saved floors are in the store and the room report of the first is open.
+   */
+  async function reopenWithReport(fault: Parameters<Scenario['faults']['add']>[0]) {
     const name = `storey-rel-cache-${++dbCount}`;
     await visitAndLeave(name, 'regular');
     const s = await scenario(createIdbStorage({ name }));
-    // the network is down: every request fails at once
-    s.faults.add({ path: /./, action: { kind: 'fail' }, times: Number.POSITIVE_INFINITY });
+    s.faults.add(fault);
     expect(await s.engine.resume()).toBe(true);
     const store = s.raw.internals.store;
     await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
     const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+    return { s, report };
+  }
+  /** the network is down: every request fails at once */
+  const NETWORK_DOWN = { path: /./, action: { kind: 'fail' as const }, times: Number.POSITIVE_INFINITY };
+
+  it('says a report waits for the connection while the server cannot be reached, and runs it once the server is back', async () => {
+    const { s, report } = await reopenWithReport(NETWORK_DOWN);
     await vi.waitFor(() => { expect(report.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING_OFFLINE }); }, WAIT);
     expect(REPORT_WAITING_OFFLINE).toBe('Reports need the connection to the server: this one starts once it is back.');
     // the server is reachable again: the engine's retry loads the location live, and the report runs
@@ -213,14 +223,7 @@ describe('reports on a reopen before live data', () => {
   });
 
   it('says only that it waits while the live load is under way (an online reopen), not that the server is gone', async () => {
-    const name = `storey-rel-cache-${++dbCount}`;
-    await visitAndLeave(name, 'regular');
-    const s = await scenario(createIdbStorage({ name }));
-    s.faults.add({ path: /\/assets$/, action: { kind: 'hang' } });
-    expect(await s.engine.resume()).toBe(true);
-    const store = s.raw.internals.store;
-    await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
-    const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+    const { s, report } = await reopenWithReport({ path: /\/assets$/, action: { kind: 'hang' } });
     await vi.waitFor(() => { expect(s.faults.hanging()).toBe(1); }, WAIT);
     s.raw.internals.hub.flush();
     expect(report.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING });
@@ -236,14 +239,7 @@ describe('reports on a reopen before live data', () => {
     const gate = (room: string) => test.api(locationPath, { method: 'PATCH', token: edit, json: { config: { reportViewingRolesAtLeast: { room } } } });
     expect((await gate('edit')).status).toBeLessThan(300);
     try {
-      const name = `storey-rel-cache-${++dbCount}`;
-      await visitAndLeave(name, 'regular');
-      const s = await scenario(createIdbStorage({ name }));
-      s.faults.add({ path: /./, action: { kind: 'fail' }, times: Number.POSITIVE_INFINITY });
-      expect(await s.engine.resume()).toBe(true);
-      const store = s.raw.internals.store;
-      await vi.waitFor(() => { expect(store.floors.size).toBeGreaterThan(0); }, WAIT);
-      const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+      const { report } = await reopenWithReport(NETWORK_DOWN);
       // once the reports' code is there (it loads on first use), not after a wait for live data that cannot come
       await vi.waitFor(() => { expect(report.meta?.progress).toMatchObject({ state: 'denied', message: 'This report needs the edit role.' }); }, WAIT);
     } finally {
