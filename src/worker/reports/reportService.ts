@@ -65,7 +65,6 @@ export interface ReportService {
   reset(): void;
 }
 
-
 /** An open report view: its request, and the run it follows once the location is there. */
 interface OpenView {
   request: ReportRequest;
@@ -88,6 +87,10 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     if (run?.meta.progress.state === 'loading') run.signal.cancelled = true;
   }
 
+  /** The role gate of spec §6 for a request: the user's permissions against the configured minimum role of its kind. */
+  const accessTo = (request: ReportRequest, config: ResolvedConfig) =>
+    reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]);
+
   /** Binds a view to its run on the loaded location, starting the run unless one is going or done. */
   function bind(view: OpenView): void {
     if (!o.ready() || !o.store.locationId) return;
@@ -105,7 +108,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     const config = o.config();
     const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
     // before sign-in (a shared link) nobody's roles are known yet: it waits
-    const access = o.rolesKnown() ? reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]) : { ok: true as const };
+    const access = o.rolesKnown() ? accessTo(request, config) : { ok: true as const };
     return {
       request, timeZone: location?.timezone || 'UTC', hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
       progress: {
@@ -126,7 +129,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false } };
     runs.set(key, run);
     while (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value!);
-    const access = reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]);
+    const access = accessTo(request, config);
     if (!access.ok) {
       meta.progress = { ...meta.progress, state: 'denied', message: access.message };
       return run;
