@@ -21,10 +21,18 @@ const WAIT = { timeout: 60_000, interval: 50 };
 describe('floor playback against the reference server', () => {
   let t: TestServer;
   let engine: Engine;
+  /** the measurement pages the engine asked the server for */
+  const pagesAsked: string[] = [];
   beforeAll(async () => {
     t = await startTestServer({ seed: { historyDays: 8, employees: 24 } });
     engine = createEngine({
-      clock: systemClock, fetch: (i, init) => globalThis.fetch(i, init), transportFactory: createTransport,
+      clock: systemClock,
+      fetch: (i, init) => {
+        const url = String(i instanceof Request ? i.url : i);
+        if (url.includes('/measurements/')) pagesAsked.push(url);
+        return globalThis.fetch(i, init);
+      },
+      transportFactory: createTransport,
       storage: createMemoryStorage(), logger: createTestLogger(), pageCache: () => createMemoryPageCache(),
     });
     await engine.init({ host: t.url });
@@ -147,5 +155,51 @@ describe('floor playback against the reference server', () => {
     expect(await at(time - 60_000)).toBeUndefined();
     expect(await at(time + 60_000)).toMatchObject({ kind: asset.type === 'ticket' ? 'ticket' : 'voice' });
     expect(await at(time - 60_000)).toBeUndefined();
+  });
+
+  it('reopens an unchanged past day without asking the server, and reads it again once the floor changed', async () => {
+    const locationId = t.server.seed.locationIds[0]!;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floorId = [...structure.entries.values()][0]!.floors[0]!.id;
+    const day = addDaysToKey(dateKeyOf(Date.now(), tz), -3);
+    const instant = wallToEpoch(calendarDay(day, tz), 11.5);
+    const layers = [...DEFAULT_LAYERS, 'desks' as const];
+    const first = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers, day });
+    await vi.waitFor(() => { expect(first.meta?.progress.state).toBe('done'); }, WAIT);
+    await engine.setPlaybackTime(floorId, day, instant);
+    await vi.waitFor(() => { expect(first.meta?.time).toBe(instant); }, WAIT);
+    await engine.unsubscribe(first.id);
+
+    // Back to live, then the same day again: the kept replay, at once, at the instant it was left at
+    const asked = pagesAsked.length;
+    const again = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers, day });
+    await vi.waitFor(() => { expect(again.meta).toMatchObject({ time: instant, progress: { state: 'done' } }); }, WAIT);
+    expect(pagesAsked.length).toBe(asked);
+    await engine.unsubscribe(again.id);
+
+    // meanwhile a service sensor is installed on the floor with that day's readings (words and a flag), and a desk is moved
+    const live = await collect<DrawState>(engine, { view: 'floor', floorId, layers: [...layers, 'all_sensors'] });
+    const sensor = t.server.store.createSensor(locationId, { type: 'service' });
+    const asset = t.server.store.createAsset(locationId, {
+      type: 'sensor', subtype: 'service', name: 'Cleaning request', parent_id: floorId, x: 3, y: 3, default_sensor_type: 'service', data_providers: [sensor.id],
+    }, null);
+    t.server.store.addMeasurement(sensor.id, { time: wallToEpoch(calendarDay(day, tz), 10), valid_for: 3_600_000, value: 'needs cleaning' });
+    t.server.store.addMeasurement(sensor.id, { time: wallToEpoch(calendarDay(day, tz), 11), valid_for: 3_600_000, value: true });
+    const desk = [...live.entries.values()].find((e) => e.kind === 'desk')!;
+    t.server.store.updateAsset(desk.id, { x: desk.x + 7 });
+    await vi.waitFor(() => {
+      expect(live.entries.get(asset.id)).toBeDefined();
+      expect(live.entries.get(desk.id)?.x).toBe(desk.x + 7);
+    }, WAIT);
+
+    const reopened = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...layers, 'all_sensors'], day });
+    await vi.waitFor(() => { expect(reopened.meta).toMatchObject({ time: instant, progress: { state: 'done' } }); }, WAIT);
+    expect(pagesAsked.length).toBeGreaterThan(asked);
+    expect(reopened.entries.get(desk.id)?.x).toBe(desk.x + 7);
+    expect(reopened.entries.get(asset.id)).toBeDefined();
+    // the sensor's values of that day as the server sent them, newest first, up to the instant
+    const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: asset.id, playback: { floorId, day } });
+    await vi.waitFor(() => { expect(popup.entries.get(SELF_KEY)?.history.map((h) => h.text)).toEqual(['yes', 'needs cleaning']); }, WAIT);
   });
 });

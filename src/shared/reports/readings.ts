@@ -25,6 +25,11 @@ export interface ColumnarPage {
   pagesAsSent?: number;
   /** battery level (%) of each row, NaN where none was sent; only when the check asked for it (playback) */
   battery?: Float64Array;
+  /**
+   * the value of each row as sent where it is not a finite number (a word, a flag, a number sent as text,
+   * an object), null elsewhere; only when the check asked for it (playback) and some row has one
+   */
+  raw?: unknown[];
 }
 
 /**
@@ -46,10 +51,12 @@ export function mergePages(pages: readonly ColumnarPage[]): ColumnarPage {
   const index = new Map<string, number>();
   const extras: Array<Record<string, unknown>> | null = pages.some((p) => p.extras) ? [] : null;
   const battery = pages.some((p) => p.battery) ? new Float64Array(n).fill(NaN) : null;
+  const raw = pages.some((p) => p.raw) ? new Array<unknown>(n).fill(null) : null;
   let at = 0;
   for (const p of pages) {
     time.set(p.time.subarray(0, p.n), at);
     if (battery && p.battery) battery.set(p.battery.subarray(0, p.n), at);
+    if (raw && p.raw) for (let k = 0; k < p.n; k += 1) raw[at + k] = p.raw[k] ?? null;
     validTo.set(p.validTo.subarray(0, p.n), at);
     value.set(p.value.subarray(0, p.n), at);
     const map = p.sensors.map((id) => {
@@ -63,6 +70,7 @@ export function mergePages(pages: readonly ColumnarPage[]): ColumnarPage {
   }
   const merged: ColumnarPage = { n, time, validTo, value, sensor, sensors, extras, lastTime: pages.at(-1)?.lastTime ?? null, pagesAsSent: Math.max(1, sent) };
   if (battery) merged.battery = battery;
+  if (raw) merged.raw = raw;
   return merged;
 }
 
@@ -75,6 +83,8 @@ export interface PageCheck {
   numeric: boolean;
   /** keep each row's battery level (ColumnarPage.battery): a replay shows the battery as it was */
   battery?: boolean;
+  /** keep values that are not finite numbers as sent (ColumnarPage.raw): a replay shows them as live does */
+  raw?: boolean;
   /** time of the last accepted row of the stream so far; rows before it are out of order */
   lastTime: number;
   skipped: SkippedRows;
@@ -97,6 +107,8 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
   const value = new Float64Array(n);
   const sensor = new Int32Array(n);
   const battery = check.battery ? new Float64Array(n) : null;
+  // made at the first row that needs it: most pages are numbers only
+  let raws: unknown[] | null = null;
   const sensors: string[] = [];
   const sensorIndex = new Map<string, number>();
   const extras: Array<Record<string, unknown>> | null = extraColumns.length ? [] : null;
@@ -122,6 +134,7 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
     time[k] = t;
     validTo[k] = typeof to === 'number' && Number.isFinite(to) ? to : typeof span === 'number' && Number.isFinite(span) && span >= 0 ? t + span : t;
     value[k] = typeof raw === 'number' && Number.isFinite(raw) ? raw : NaN;
+    if (check.raw && Number.isNaN(value[k]) && raw !== null && raw !== undefined) (raws ??= new Array<unknown>(n).fill(null))[k] = raw;
     if (battery) {
       const level = iBattery < 0 ? null : row[iBattery];
       battery[k] = typeof level === 'number' && Number.isFinite(level) ? level : NaN;
@@ -141,6 +154,7 @@ export function readPage(columns: readonly string[], rows: readonly unknown[][],
     sensors, extras, lastTime,
   };
   if (battery) page.battery = battery.slice(0, k);
+  if (raws) page.raw = raws.slice(0, k);
   return page;
 }
 

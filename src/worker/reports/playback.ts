@@ -4,14 +4,15 @@
 // cache) and kept per sensor; at a chosen instant a shadow store
 // (playbackShadow.ts: every sensor cloned and set to what was known then) is
 // derived by the same rules as the live floor (computeFacts, toDrawState)
-// with "now" set to that instant. The live store is never touched.
+// with "now" set to that instant. The live store is never touched. A replay
+// is kept for a reopen only while the live records it was built from are the
+// live ones; a day still running is read on from where it was read up to.
 
 import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type PlaybackMeta, type ViewSpec } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { Aggregator } from '../../shared/reports/aggregator.js';
 import { calendarDay, isDateKey, type CalendarDay } from '../../shared/reports/calendar.js';
-import { COMFORT_BANDS } from '../../shared/reports/environmentReport.js';
-import { isOccupancySensorType, LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
+import { LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import type { ColumnarPage } from '../../shared/reports/readings.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
@@ -23,6 +24,7 @@ import { legendsFor, toDrawState } from '../derive/drawState.js';
 import { sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
+import { basisOf, unchanged, type Basis } from './playbackBasis.js';
 import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
 import { runReport, type PageCache } from './runReport.js';
 
@@ -42,8 +44,8 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
   return {
     types: [...known.keys()],
     known: (type) => known.get(type) ?? new Set(),
-    // occupancy and air are numbers (a bad row is skipped, as reports do); other types may carry anything
-    numeric: (type) => isOccupancySensorType(type) || !!COMFORT_BANDS[type],
+    // a replay shows every value as live shows it (a word, a flag, a number sent as text): none is a bad row
+    numeric: () => false,
     openDay: () => ({
       push(page: ColumnarPage) {
         for (let k = 0; k < page.n; k += 1) {
@@ -56,7 +58,7 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
             time, valid_for: page.validTo[k]! - time, valid_to: page.validTo[k]!,
             battery_level: level === undefined || Number.isNaN(level) ? null : level,
             events: Array.isArray(extra.events) ? (extra.events as ReservationEvent[]) : null,
-            value: Number.isNaN(value) ? (Array.isArray(extra.events) ? extra.events : null) : value,
+            value: Number.isNaN(value) ? (page.raw?.[k] ?? (Array.isArray(extra.events) ? extra.events : null)) : value,
           };
           if (typeof extra.x === 'number' && typeof extra.y === 'number') {
             reading.x = extra.x; reading.y = extra.y;
@@ -65,7 +67,9 @@ function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator 
           }
           let list = replay.readings.get(id);
           if (!list) { list = []; replay.readings.set(id, list); }
-          list.push(reading);
+          // a day read on repeats the reading still valid where it starts: each reading once, in time order
+          const last = list.at(-1);
+          if (!last || last.time < time) list.push(reading);
         }
       },
       finish() { /* readings stay until the playback closes */ },
@@ -90,6 +94,13 @@ export interface PlaybackService {
   reset(): void;
 }
 
+/** Replays kept for a reopen (a floor and day each): the one shown and the one before. */
+const REPLAYS_KEPT = 2;
+/** A replay of the day still running reads on at most this often while its slider moves past what it read. */
+const READ_ON_EVERY_MS = 60_000;
+/** Bumped when what a replay keeps of a page changes, so pages kept in IndexedDB by an older build are not read. */
+const PAGE_FORMAT = 2;
+
 interface Session {
   key: string;
   floorId: Id;
@@ -97,21 +108,27 @@ interface Session {
   time: number;
   progress: ReportProgress;
   shadow: Shadow;
+  config: ReturnType<typeof createConfigResolver>;
   replay: Replay;
+  /** the sensors paged, per type */
+  known: Map<string, Set<string>>;
+  basis: Basis;
+  /** the readings are complete up to this time: the day's end once it had ended when read */
+  readUntil: number;
+  readingOn: boolean;
   signal: { cancelled: boolean };
 }
+
+const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null });
 
 export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const sessions = new Map<string, Session>();
   const keyOf = (floorId: Id, day: string) => `${o.live.locationId}|${floorId}|${day}`;
   const timeZone = () => (o.live.locationId && o.live.locations.get(o.live.locationId)?.timezone) || 'UTC';
 
-  function open(floorId: Id, dayKey: string): Session {
-    const key = keyOf(floorId, dayKey);
-    const existing = sessions.get(key);
-    if (existing) return existing;
+  /** The sensors a replay of the floor pages: every sensor its assets read, and every location tag. */
+  function sensorsToPage(floorId: Id): Map<string, Set<string>> {
     const live = o.live;
-    const day = calendarDay(dayKey, timeZone());
     const known = new Map<string, Set<string>>();
     const want = (type: string, id: Id) => { if (!known.has(type)) known.set(type, new Set()); known.get(type)!.add(id); };
     for (const id of live.assetsByFloor.get(floorId) ?? []) {
@@ -125,15 +142,30 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     }
     // people come and go: every located tag may stand on this floor that day
     for (const s of live.sensors.values()) if (s.type === LOCATION_SENSOR_TYPE && !s.local) want(LOCATION_SENSOR_TYPE, s.id);
+    return known;
+  }
 
+  /** The kept replay of the floor and day, made most recent; or a new one, reading the day. */
+  function open(floorId: Id, dayKey: string, time: number | null): Session {
+    const key = keyOf(floorId, dayKey);
+    const kept = sessions.get(key);
+    if (kept) {
+      sessions.delete(key);
+      sessions.set(key, kept);
+      return kept;
+    }
+    const live = o.live;
+    const day = calendarDay(dayKey, timeZone());
+    const known = sensorsToPage(floorId);
     const shadow = createShadow(live, floorId);
+    const started = o.now();
     const session: Session = {
-      key, floorId, day, time: Math.min(o.now(), day.start + 9 * 3_600_000), shadow,
-      replay: { readings: new Map() }, signal: { cancelled: false },
-      progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null },
+      key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
+      replay: { readings: new Map() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
+      signal: { cancelled: false }, progress: loading(),
     };
     sessions.set(key, session);
-    while (sessions.size > 2) {
+    while (sessions.size > REPLAYS_KEPT) {
       const first = sessions.values().next().value!;
       first.signal.cancelled = true;
       sessions.delete(first.key);
@@ -142,9 +174,10 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       aggregator: collector(known, session.replay),
       days: [day],
       fetchPage: o.fetchPage,
-      // a replay keeps battery levels, which a report's pages do not: its own cache entries
-      cacheKey: (type, d, filter) => (d.end <= o.now() ? `playback|${live.locationId}|${type}|${d.key}|${filter}` : null),
+      // a replay keeps battery levels and values that are not numbers, which a report's pages do not: its own cache entries
+      cacheKey: (type, d, filter) => (d.end <= o.now() ? `playback|${PAGE_FORMAT}|${live.locationId}|${type}|${d.key}|${filter}` : null),
       battery: true,
+      raw: true,
       cache: o.cache,
       now: o.now,
       signal: session.signal,
@@ -158,6 +191,52 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     return session;
   }
 
+  /**
+   * A replay opened again (Back to live, then Play back a day): the kept one while nothing it was built
+   * from has changed (an asset added, moved or renamed, a sensor, floor or user changed make it read the
+   * floor again, at the instant it was left at); a day still running reads on from where it was read up to.
+   */
+  function reopen(floorId: Id, dayKey: string): Session {
+    const kept = sessions.get(keyOf(floorId, dayKey));
+    // a day that could not be read (offline, an error) is read again too
+    if (kept && kept.progress.state !== 'loading' && (kept.progress.state !== 'done' || !unchanged(kept.basis, o.live))) {
+      kept.signal.cancelled = true;
+      sessions.delete(kept.key);
+      return open(floorId, dayKey, kept.time);
+    }
+    const s = open(floorId, dayKey, null);
+    if (s.progress.state === 'done') readOn(s);
+    return s;
+  }
+
+  /** Reads the readings of a day still running from where they were read up to, then shows them. */
+  function readOn(s: Session): void {
+    if (s.readingOn || s.readUntil >= s.day.end || s.progress.state !== 'done') return;
+    const from = s.readUntil;
+    const until = o.now();
+    s.readingOn = true;
+    void runReport({
+      aggregator: collector(s.known, s.replay),
+      days: [{ ...s.day, start: from }],
+      fetchPage: o.fetchPage,
+      cacheKey: () => null,
+      battery: true,
+      raw: true,
+      cache: null,
+      now: o.now,
+      signal: s.signal,
+      onWarning: () => undefined,
+      onProgress: () => undefined,
+    }).then((p) => {
+      s.readingOn = false;
+      if (p.state !== 'done') return;
+      s.readUntil = Math.max(s.readUntil, Math.min(until, s.day.end));
+      s.progress = { ...s.progress, rows: s.progress.rows + p.rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
+      apply(s);
+      o.markDirty(s.key);
+    });
+  }
+
   /** Sets every sensor and placed person to the instant. */
   function apply(s: Session): void {
     shadowAt(s.shadow, s.replay.readings, s.time);
@@ -167,29 +246,33 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     source(spec) {
       const at = spec.view === 'asset' ? spec.playback : spec;
       if (!at || typeof at.floorId !== 'string' || !isDateKey(at.day)) throw new TypeError('Malformed playback day');
-      const s = open(at.floorId, at.day);
-      const store = s.shadow.store;
-      const config = createConfigResolver(store);
-      const reachable = () => {
-        const floor = store.floors.get(s.floorId);
+      // the floor view decides whether a kept replay still holds; a popup shows the replay the floor shows
+      const first = spec.view === 'asset' ? open(at.floorId, at.day, null) : reopen(at.floorId, at.day);
+      const key = first.key;
+      /** the replay of this floor and day now (a reopen may have read it again) */
+      const cur = () => sessions.get(key) ?? first;
+      const reachable = (s: Session) => {
+        const floor = s.shadow.store.floors.get(s.floorId);
         return !!floor && floorVisibleToRoles(floor, o.roles());
       };
-      const ctx = () => ({ store, now: s.time, viewerUserId: o.viewerUserId(), roles: o.roles(), config, timeZone: timeZone() });
+      const ctx = (s: Session) => ({ store: s.shadow.store, now: s.time, viewerUserId: o.viewerUserId(), roles: o.roles(), config: s.config, timeZone: timeZone() });
       /** on the floor at the instant, and posted by then */
-      const shown = (id: Id) => {
-        if (s.progress.state !== 'done' || store.floorOf.get(id) !== s.floorId) return undefined;
-        const asset = store.assets.get(id);
+      const shown = (s: Session, id: Id) => {
+        if (s.progress.state !== 'done' || s.shadow.store.floorOf.get(id) !== s.floorId) return undefined;
+        const asset = s.shadow.store.assets.get(id);
         return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
       };
-      const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(s.key);
+      const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(key);
       if (spec.view === 'asset') {
         const id = String(spec.assetId);
         return {
           keys: () => [SELF_KEY],
-          entry(key): AssetDetail | undefined {
-            const asset = key === SELF_KEY && reachable() ? shown(id) : undefined;
+          entry(k): AssetDetail | undefined {
+            const s = cur();
+            const store = s.shadow.store;
+            const asset = k === SELF_KEY && reachable(s) ? shown(s, id) : undefined;
             if (!asset) return undefined;
-            const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx()), { store, roles: o.roles(), viewerUserId: o.viewerUserId(), now: s.time });
+            const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx(s)), { store, roles: o.roles(), viewerUserId: o.viewerUserId(), now: s.time });
             if (!detail) return undefined;
             // none of its sensors had sent anything by then: the popup's own "No recent data" says so
             const sensors = sensorsOf(store, asset);
@@ -203,21 +286,27 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       }
       const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
       return {
-        keys: () => (reachable() && s.progress.state === 'done' ? store.assetsByFloor.get(s.floorId) ?? [] : []),
-        entry(key): DrawState | undefined {
-          const asset = shown(key);
-          const facts = asset ? computeFacts(asset, ctx()) : null;
+        keys: () => {
+          const s = cur();
+          return reachable(s) && s.progress.state === 'done' ? s.shadow.store.assetsByFloor.get(s.floorId) ?? [] : [];
+        },
+        entry(k): DrawState | undefined {
+          const s = cur();
+          const asset = shown(s, k);
+          const facts = asset ? computeFacts(asset, ctx(s)) : null;
           return facts ? toDrawState(facts, layers) : undefined;
         },
         meta(): PlaybackMeta {
-          const floor = reachable() ? store.floors.get(s.floorId) ?? null : null;
+          const s = cur();
+          const store = s.shadow.store;
+          const floor = reachable(s) ? store.floors.get(s.floorId) ?? null : null;
           return {
             floor, building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
-            legends: legendsFor(layers, config.location()), fromCache: false, loading: s.progress.state === 'loading',
+            legends: legendsFor(layers, s.config.location()), fromCache: false, loading: s.progress.state === 'loading',
             day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
           };
         },
-        affected: (d) => (d.get('playback') === 'all' || (d.get('playback') as Set<string> | undefined)?.has(s.key) ? 'all' : null),
+        affected: (d) => (dirty(d) ? 'all' : null),
         metaAffected: dirty,
       };
     },
@@ -225,7 +314,11 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       const s = sessions.get(keyOf(floorId, day));
       if (!s || !Number.isFinite(time)) return;
       s.time = Math.max(s.day.start, Math.min(s.day.end - 1, time));
-      if (s.progress.state === 'done') apply(s);
+      if (s.progress.state === 'done') {
+        apply(s);
+        // the slider passed what a running day was read up to: read on (not on every tick of a play)
+        if (s.time > s.readUntil && o.now() - s.readUntil >= READ_ON_EVERY_MS) readOn(s);
+      }
       o.markDirty(s.key);
     },
     reset() {

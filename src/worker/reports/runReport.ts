@@ -39,6 +39,8 @@ export interface RunReportOptions {
   concurrency?: number;
   /** keep each row's battery level (a replay shows it; reports never read it) */
   battery?: boolean;
+  /** keep values that are not finite numbers as sent (a replay shows a word or a flag as live does; reports count numbers) */
+  raw?: boolean;
   /** every sensor of a type in the location (a whole-type page also carries sensors outside the report's scope) */
   locationSensors?(type: string): ReadonlySet<string>;
 }
@@ -94,7 +96,7 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
     } else {
       const check: PageCheck = {
         known: o.aggregator.known(type), inLocation: o.locationSensors?.(type), numeric: o.aggregator.numeric(type), lastTime: -Infinity, skipped: progress.skipped,
-        battery: o.battery,
+        battery: o.battery, raw: o.raw,
       };
       const keep: ColumnarPage[] = [];
       let start = day.start;

@@ -3,8 +3,10 @@ import { SELF_KEY, type AssetDetail, type DrawState, type PlaybackMeta } from '.
 import { CLEAN_DESK_PHASE_LABELS } from '../../../src/shared/rules/cleanDesk.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
 import { createPlaybackService } from '../../../src/worker/reports/playback.js';
+import type { PageCache } from '../../../src/worker/reports/runReport.js';
+import type { ColumnarPage } from '../../../src/shared/reports/readings.js';
 import type { ViewSource } from '../../../src/worker/views/viewHub.js';
-import { loadedStore, wireDesk } from '../engine/harness.js';
+import { loadedStore, locationScope, wireDesk } from '../engine/harness.js';
 
 // A replay shows at an instant only what was known at or before it (docs/reports.md "## Playback"):
 // a replayed reading, a live reading dated at or before the instant, or nothing — never a live value
@@ -17,11 +19,12 @@ const NOW = Date.UTC(2025, 0, 15, 10, 0);
 const COLUMNS = ['time', 'sensor_id', 'valid_for', 'value', 'battery_level'];
 
 /** The live store of today: every sensor's live value and battery are from this morning. */
-function liveStore() {
+function liveStore(now: () => number = () => NOW) {
   const assets = [
     wireDesk('d1', 'f1', { data_providers: ['s-occ'] }),
     { id: 'air', type: 'sensor', subtype: 'environment', name: 'Air 1', parent_id: 'f1', x: 5, y: 5, default_sensor_type: 'co2', data_providers: ['s-co2', 's-sat'] },
     { id: 'mood', type: 'sensor', subtype: 'stress', name: 'Stress 1', parent_id: 'f1', x: 8, y: 5, default_sensor_type: 'stress', data_providers: ['s-stress'] },
+    { id: 'svc', type: 'sensor', subtype: 'service', name: 'Service 1', parent_id: 'f1', x: 12, y: 5, default_sensor_type: 'service', data_providers: ['s-svc'] },
   ];
   const sensors = [
     { id: 's-occ', type: 'occupancy', last_measurement: { time: NOW - 5 * 60_000, valid_for: H, value: 1 }, last_status: { battery_level: 12 } },
@@ -29,8 +32,9 @@ function liveStore() {
     { id: 's-sat', type: 'satisfaction', last_measurement: { time: NOW - 60_000, valid_for: H, value: 4 } },
     // silent since yesterday 06:00: its live reading is also the newest at any later instant of that day
     { id: 's-stress', type: 'stress', last_measurement: { time: D0 + 6 * H, valid_for: 12 * H, value: 3, battery_level: 55 }, last_status: { battery_level: 55 }, last_communication_time: D0 + 6 * H },
+    { id: 's-svc', type: 'service', last_measurement: { time: NOW - 60_000, valid_for: H, value: 'all good' } },
   ];
-  return loadedStore(assets, sensors, () => NOW).store;
+  return loadedStore(assets, sensors, now);
 }
 
 /** The server's readings of that day, per type (the reference server pages them the same way). */
@@ -39,22 +43,33 @@ const DAY_ROWS: Record<string, unknown[][]> = {
   co2: [[D0 + 7 * H, 's-co2', H, 480, null], [D0 + 8 * H, 's-co2', H, 520, 81], [D0 + 9 * H, 's-co2', H, 610, null]],
   satisfaction: [],
   stress: [],
+  service: [],
 };
 
-function setup() {
-  const asked: string[] = [];
+const LAYERS = ['desk_usage', 'devices', 'co2', 'satisfaction', 'stress'] as const;
+
+/**
+ * A playback service over the live store, its pages served from `rows` (per type, filtered as the server
+ * filters: by sensor, and from the previous validity at `start` to `end`). `clock.now` may move on.
+ */
+function setup(rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = { now: NOW }, cache: PageCache | null = null) {
+  const asked: Array<{ type: string; start: number }> = [];
   const fetchPage = async (type: string, q: MeasurementsQuery): Promise<MeasurementsResponse> => {
-    asked.push(type);
-    const rows = (DAY_ROWS[type] ?? []).filter((r) => (r[0] as number) <= (q.end ?? Infinity));
-    return { columns: COLUMNS, rows, has_more_results: false } as MeasurementsResponse;
+    asked.push({ type, start: q.start ?? 0 });
+    const of = (rows[type] ?? []).filter((r) => (!q.sensor_id || q.sensor_id.includes(r[1] as string)) && (r[0] as number) <= (q.end ?? Infinity));
+    // the reading still valid at `start` (one per sensor), unless asked to leave it out, then the rest
+    const before = q.ignore_previous_validity ? [] : [...new Map(of.filter((r) => (r[0] as number) < (q.start ?? 0)).map((r) => [r[1], r])).values()];
+    return { columns: COLUMNS, rows: [...before, ...of.filter((r) => (r[0] as number) >= (q.start ?? 0))], has_more_results: false } as MeasurementsResponse;
   };
+  const { store: live, apply } = liveStore(() => clock.now);
   const service = createPlaybackService({
-    live: liveStore(), roles: () => ['regular'], viewerUserId: () => null, fetchPage, cache: null, now: () => NOW, markDirty: () => undefined,
+    live, roles: () => ['regular'], viewerUserId: () => null, fetchPage, cache, now: () => clock.now, markDirty: () => undefined,
   });
-  const floor = service.source({ view: 'playback', floorId: 'f1', layers: ['desk_usage', 'devices', 'co2', 'satisfaction', 'stress'], day: DAY });
-  const popup = (assetId: string) => service.source({ view: 'asset', assetId, playback: { floorId: 'f1', day: DAY } });
-  const at = (time: number) => service.setTime('f1', DAY, time);
-  return { service, floor, popup, at, asked };
+  const open = () => service.source({ view: 'playback', floorId: 'f1', layers: [...LAYERS], day });
+  const floor = open();
+  const popup = (assetId: string) => service.source({ view: 'asset', assetId, playback: { floorId: 'f1', day } });
+  const at = (time: number) => service.setTime('f1', day, time);
+  return { service, floor, open, popup, at, asked, apply, clock };
 }
 
 const entry = (source: ViewSource, key: string) => source.entry(key) as DrawState | undefined;
@@ -68,7 +83,7 @@ describe('floor playback at an instant', () => {
   it("pages every sensor the floor's assets read, not only occupancy, reservations and air", async () => {
     const { floor, asked } = setup();
     await loaded(floor);
-    expect(new Set(asked)).toEqual(new Set(['occupancy', 'co2', 'satisfaction', 'stress']));
+    expect(new Set(asked.map((a) => a.type))).toEqual(new Set(['occupancy', 'co2', 'satisfaction', 'stress', 'service']));
   });
 
   it('shows the replayed reading, never the live value dated after the instant', async () => {
@@ -134,5 +149,94 @@ describe('floor playback at an instant', () => {
     const desk = detail(popup('d1'))!;
     expect(desk.replayAt).toBe(D0 + 9.5 * H);
     expect(desk.actions).toEqual({ book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false });
+  });
+});
+
+describe('floor playback of values that are not numbers', () => {
+  /** what IndexedDB does to a kept day: a structured clone each way */
+  function clonedCache(): PageCache {
+    const days = new Map<string, ColumnarPage[]>();
+    return { async get(key) { return days.has(key) ? structuredClone(days.get(key)!) : null; }, async put(key, pages) { days.set(key, structuredClone(pages)); } };
+  }
+  const rows = {
+    ...DAY_ROWS,
+    satisfaction: [[D0 + 8 * H, 's-sat', H, '72', null]],
+    service: [[D0 + 8 * H, 's-svc', H, 'needs cleaning', null], [D0 + 9 * H, 's-svc', H, true, null], [D0 + 10 * H, 's-svc', H, { status: 'cleaned' }, null]],
+  };
+
+  it('replays a word, a flag, an object and a number sent as text as they were sent, also from the kept day', async () => {
+    const cache = clonedCache();
+    for (const source of ['server', 'cache'] as const) {
+      const { service, floor, popup, at, asked } = setup(rows, DAY, { now: NOW }, cache);
+      await loaded(floor);
+      if (source === 'cache') expect(asked).toEqual([]);
+      at(D0 + 10.5 * H);
+      // a number sent as text is on the satisfaction scale, as it is live
+      const satisfaction = service.source({ view: 'playback', floorId: 'f1', layers: ['satisfaction'], day: DAY });
+      expect(entry(satisfaction, 'air')).toMatchObject({ text: '72 %' });
+      // the service sensor's words and flag, newest first, as the live popup lists them
+      expect(detail(popup('svc'))!.history.map((h) => h.text)).toEqual(['cleaned', 'yes', 'needs cleaning']);
+      at(D0 + 8.5 * H);
+      expect(detail(popup('svc'))!.history.map((h) => h.text)).toEqual(['needs cleaning']);
+    }
+  });
+});
+
+describe('floor playback reopened', () => {
+  it('shows a desk added and an asset moved since the replay was first opened', async () => {
+    const rows = { ...DAY_ROWS, occupancy: [...DAY_ROWS.occupancy!, [D0 + 9 * H, 's-d2', H, 1, 90]].sort((a, b) => (a[0] as number) - (b[0] as number)) };
+    const { floor, open, at, apply } = setup(rows);
+    await loaded(floor);
+    at(D0 + 9.5 * H);
+    expect(entry(floor, 'd2')).toBeUndefined();
+    // after Back to live, a desk is installed and the stress sensor moved
+    apply({ scope: locationScope, changes: [
+      { collection: 'sensors', kind: 'created', id: 's-d2', data: { id: 's-d2', type: 'occupancy' } },
+      { collection: 'assets', kind: 'created', id: 'd2', data: wireDesk('d2', 'f1', { x: 30, y: 4 }) },
+      { collection: 'assets', kind: 'modified', id: 'mood', data: { id: 'mood', type: 'sensor', subtype: 'stress', name: 'Stress 1', parent_id: 'f1', x: 40, y: 7, default_sensor_type: 'stress', data_providers: ['s-stress'] } },
+    ] });
+    const again = open();
+    await loaded(again);
+    at(D0 + 9.5 * H);
+    // the new desk's reading of that day is replayed; the moved asset stands where it stands now
+    expect(entry(again, 'd2')).toMatchObject({ x: 30, statusKind: 'busy' });
+    expect(entry(again, 'mood')).toMatchObject({ x: 40, y: 7 });
+  });
+
+  it('reuses an unchanged replay of a past day at once, without asking the server again', async () => {
+    const { floor, open, at, asked } = setup();
+    await loaded(floor);
+    at(D0 + 9.5 * H);
+    const pages = asked.length;
+    const again = open();
+    // ready at once, at the instant it was left at
+    expect(again.meta()).toMatchObject({ time: D0 + 9.5 * H, progress: { state: 'done' } });
+    expect(entry(again, 'air')).toMatchObject({ text: '610 ppm' });
+    expect(asked.length).toBe(pages);
+  });
+
+  it('reads what arrived since when a replay of the day still running is reopened', async () => {
+    const T0 = Date.UTC(2025, 0, 15);
+    const today = '2025-01-15';
+    const rows: Record<string, unknown[][]> = { occupancy: [[T0 + 8 * H, 's-occ', H, 0, 70]], co2: [[T0 + 7 * H, 's-co2', H, 480, 80]], satisfaction: [], stress: [] };
+    const clock = { now: T0 + 9 * H };
+    const { floor, open, at, asked, popup } = setup(rows, today, clock);
+    await loaded(floor);
+    at(T0 + 9 * H);
+    expect(entry(floor, 'air')).toMatchObject({ text: '480 ppm' });
+    // an hour later the server has more of today
+    clock.now = T0 + 10 * H;
+    rows.co2!.push([T0 + 9.5 * H, 's-co2', H, 700, 79]);
+    rows.occupancy!.push([T0 + 9.25 * H, 's-occ', H, 1, 70]);
+    const before = asked.length;
+    const again = open();
+    await vi.waitFor(() => { expect(entry(again, 'air')?.text).toBe('480 ppm'); });
+    at(T0 + 9.75 * H);
+    await vi.waitFor(() => { expect(entry(again, 'air')).toMatchObject({ text: '700 ppm' }); });
+    expect(entry(again, 'd1')).toMatchObject({ statusKind: 'busy' });
+    // only what came after the first reading was asked for, not the whole day again
+    expect(asked.slice(before).every((a) => a.start === T0 + 9 * H)).toBe(true);
+    // the readings before are still there, once each
+    expect(detail(popup('air'))!.history.map((h) => h.time)).toEqual([T0 + 9.5 * H, T0 + 7 * H]);
   });
 });
