@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { formatTime, formatTimeRange, formatWhen, zoneDiffers } from '../../src/ui/lib/timeFormat.js';
+import { describe, expect, it, vi } from 'vitest';
+import { formatTime, formatTimeParts, formatTimeRange, formatWhen, zoneDiffers } from '../../src/ui/lib/timeFormat.js';
 
 // the browser of this test runs in the process's zone; the location may be elsewhere
 const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -8,14 +8,14 @@ const T = Date.UTC(2030, 5, 3, 9, 30);
 
 describe('timeFormat', () => {
   it("shows a time in the location's zone, not the browser's", () => {
-    const tokyo = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: elsewhere }).format(T);
+    const tokyo = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: elsewhere }).format(T);
     expect(formatTime(T, elsewhere)).toContain(tokyo);
   });
 
   it("names the zone only when it is not the browser's", () => {
     expect(zoneDiffers(here, T)).toBe(false);
     expect(zoneDiffers(elsewhere, T)).toBe(true);
-    expect(formatTime(T, here)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: here }).format(T));
+    expect(formatTime(T, here)).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: here }).format(T));
     expect(formatTime(T, elsewhere).length).toBeGreaterThan(formatTime(T, here).length);
   });
 
@@ -25,5 +25,36 @@ describe('timeFormat', () => {
     expect(range.split(zone).length - 1).toBe(1);
     expect(formatWhen(T, here, T)).toBe(formatTime(T, here));
     expect(formatWhen(T + 2 * 86_400_000, here, T)).not.toBe(formatTime(T + 2 * 86_400_000, here));
+  });
+
+  it('shows every time on a 24-hour clock, whatever the locale prefers', async () => {
+    // 13:05 UTC is afternoon in every zone used here: a 12-hour clock would say 01:05 PM (or 04:05 PM)
+    const afternoon = Date.UTC(2030, 5, 3, 13, 5);
+    const original = Intl.DateTimeFormat;
+    // the user's locale is US English, whose own clock has 12 hours; a fresh module, so no formatter is cached yet
+    const us = new Proxy(original, { construct: (target, [, options]) => new target('en-US', options) });
+    Object.defineProperty(Intl, 'DateTimeFormat', { value: us, configurable: true, writable: true });
+    vi.resetModules();
+    try {
+      const f = await import('../../src/ui/lib/timeFormat.js');
+      expect(f.formatTime(afternoon, 'UTC')).toMatch(/^13:05(?: \S+)?$/);
+      expect(f.formatTime(afternoon, 'Europe/Helsinki')).toMatch(/^16:05(?: \S+)?$/);
+      expect(f.formatTimeRange(afternoon, afternoon + 3_600_000, 'UTC', afternoon)).toMatch(/^13:05\s?–\s?14:05(?: \S+)?$/);
+      expect(f.formatDateTime(afternoon, 'UTC')).toMatch(/13:05/);
+      expect(f.formatWhen(afternoon + 86_400_000, 'UTC', afternoon)).toMatch(/^Tue 13:05(?: \S+)?$/);
+      for (const text of [f.formatTime(afternoon, 'UTC'), f.formatDateTime(afternoon, 'UTC'), f.formatTimeRange(afternoon, afternoon + 60_000, 'UTC', afternoon)]) {
+        expect(text).not.toMatch(/AM|PM|\b0?1:05/);
+      }
+    } finally {
+      Object.defineProperty(Intl, 'DateTimeFormat', { value: original, configurable: true, writable: true });
+    }
+  });
+
+  it('gives the playback bar the same time with its zone apart', () => {
+    expect(formatTimeParts(T, here)).toEqual({ time: formatTime(T, here), zone: null });
+    const { time, zone } = formatTimeParts(T, elsewhere);
+    expect(zone).not.toBeNull();
+    expect(formatTime(T, elsewhere)).toBe(`${time} ${zone}`);
+    expect(time).toMatch(/^\d\d:\d\d$/);
   });
 });

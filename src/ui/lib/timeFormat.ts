@@ -1,7 +1,11 @@
 // Times and dates as the viewer shows them: in the location's time zone (a
-// meeting at 9 in Helsinki is at 9 wherever the viewer sits), in the user's
-// locale, through Intl, one format everywhere. When the location's zone is not
-// the browser's, the zone is named ("12:00 GMT+2"), once per time or range.
+// meeting at 9 in Helsinki is at 9 wherever the viewer sits), on a 24-hour
+// clock, in the user's locale for words and separators, through Intl, one
+// format everywhere (popups, panels, the playback bar, the room display). The
+// 24-hour clock is the one the engine's own words use (the §4 reservation text
+// "Next: 11:30–12:00", report hours "09:00"), so no screen mixes two clocks.
+// When the location's zone is not the browser's, the zone is named
+// ("12:00 GMT+2"), once per time or range.
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -31,9 +35,9 @@ export function zoneDiffers(timeZone: string | undefined, now = Date.now()): boo
 type Shape = 'time' | 'dateTime' | 'day' | 'full';
 
 const SHAPES: Record<Shape, Intl.DateTimeFormatOptions> = {
-  time: { hour: '2-digit', minute: '2-digit' },
-  dateTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' },
-  day: { weekday: 'short', hour: '2-digit', minute: '2-digit' },
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  dateTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  day: { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   full: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
 };
 
@@ -60,6 +64,20 @@ function localDay(ms: number, timeZone: string | undefined): string {
 /** A clock time, e.g. "12:00" (or "12:00 GMT+2" when the zone is not the browser's). */
 export function formatTime(ms: number, timeZone?: string): string {
   return formatter(timeZone, 'time', zoneDiffers(timeZone, ms)).format(ms);
+}
+
+/**
+ * The same time as `formatTime`, its zone apart ("12:00" and "GMT+2", or null
+ * when the zone is the browser's): for a readout that changes every moment
+ * (the playback bar), which names its zone once beside it.
+ */
+export function formatTimeParts(ms: number, timeZone?: string): { time: string; zone: string | null } {
+  if (!zoneDiffers(timeZone, ms)) return { time: formatTime(ms, timeZone), zone: null };
+  const parts = formatter(timeZone, 'time', true).formatToParts(ms);
+  const at = parts.findIndex((p) => p.type === 'timeZoneName');
+  const zone = at >= 0 ? parts[at]!.value : null;
+  const time = parts.filter((p, i) => i !== at && !(p.type === 'literal' && (i === at - 1 || i === at + 1))).map((p) => p.value).join('').trim();
+  return { time, zone };
 }
 
 /** A date and time, e.g. "23 Nov, 12:00". */

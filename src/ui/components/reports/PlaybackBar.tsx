@@ -7,7 +7,7 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlaybackMeta } from '../../../shared/api.js';
 import { useEngine } from '../../hooks/engineContext.js';
-import { formatLocalTime } from '../../../shared/time.js';
+import { formatTime, formatTimeParts } from '../../lib/timeFormat.js';
 
 export const PLAYBACK_SPEEDS = [1, 10, 60, 600, 3600] as const;
 const TICK_MS = 250;
@@ -58,7 +58,8 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
   }, [playing]);
 
   const shown = meta?.time ?? meta?.start ?? 0;
-  const clock = meta ? formatLocalTime(shown, timeZone ?? 'UTC') : '—';
+  // the one time format of the app (lib/timeFormat.ts); the zone, when named, stays beside the changing time
+  const clock = meta ? formatTimeParts(shown, timeZone) : { time: '—', zone: null };
 
   const onBarKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
@@ -100,13 +101,14 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
           step={60_000}
           value={shown}
           disabled={!ready}
-          aria-valuetext={clock}
+          aria-valuetext={meta ? formatTime(shown, timeZone) : clock.time}
           aria-describedby={ids.keys}
           aria-keyshortcuts="Space PageUp PageDown Home End"
           onChange={(e) => seek(Number(e.target.value))}
           onKeyDown={onSliderKey}
         />
-        <output htmlFor={ids.time} data-testid="playback-time">{clock}</output>
+        <output htmlFor={ids.time} data-testid="playback-time">{clock.time}</output>
+        {clock.zone ? <span className="playback-zone">{clock.zone}</span> : null}
         <span className="playback-status" role="status">
           {!progress || progress.state === 'loading' ? (
             <>
