@@ -13,6 +13,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchPersistentChromium, serveViewer, type ViewerServer } from './harness.js';
 import { BOOKINGS_OFFLINE } from '../../src/ui/components/reports/ReportDetails.js';
+import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
 
 let server: TestServer;
@@ -22,6 +24,26 @@ let dist: string;
 let profile: string;
 let context: BrowserContext;
 let page: Page;
+
+/**
+ * The seed books rooms through local working hours: cancel, as facility staff
+ * would, the first location's bookings that run now or start within two hours,
+ * so whichever room the test clicks offers "Book now" whatever the hour.
+ */
+async function freeRoomsForNow(): Promise<void> {
+  const token = await server.signIn('edit');
+  const { store, seed } = server.server;
+  const now = Date.now();
+  for (const booking of [...store.bookings.values()]) {
+    if (store.sensors.get(booking.sensorId)?.location_id !== seed.locationIds[0]) continue;
+    const events = (store.sensors.get(booking.sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+    const event = events.find((e) => e.booking_ref === booking.bookingRef);
+    if (!event || event.end <= now || event.start >= now + 2 * 3_600_000) continue;
+    const query = new URLSearchParams({ room_id: booking.roomId, booking_ref: booking.bookingRef });
+    const res = await server.api(`/booking?${query}`, { method: 'DELETE', token });
+    expect(res.status).toBe(204);
+  }
+}
 
 async function open(): Promise<void> {
   context = await launchPersistentChromium(profile);
@@ -33,6 +55,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   profile = mkdtempSync(join(tmpdir(), 'storey-profile-'));
   server = await startTestServer();
+  await freeRoomsForNow();
   proxy = await createApiProxy(server.url);
   dist = await buildViewer();
   viewer = await serveViewer(dist, proxy.url);
@@ -134,6 +157,33 @@ describe('offline app shell', () => {
     expect(await bookings.innerText()).not.toContain('Loading bookings');
     await bookings.locator('p').scrollIntoViewIfNeeded();
     await shot(page, '20c-offline-room-bookings');
+
+    // what cannot reach the server is not offered as if it could: "Book now" is in sight, disabled,
+    // with the reason beside it (it used to be offered, and failed once pressed)
+    const book = popup(page).getByRole('button', { name: 'Book now' });
+    await book.waitFor();
+    expect(await book.isDisabled()).toBe(true);
+    expect(await popup(page).getByRole('note').innerText()).toBe(NEEDS_SERVER);
+    expect(await book.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent)).toBe(NEEDS_SERVER);
+    // a person's click on it sends nothing and says no failure
+    await book.click({ force: true });
+    await page.waitForTimeout(500);
+    expect(await page.locator('.live-region').innerText()).not.toMatch(/failed/i);
+    // the subject can be written meanwhile
+    await popup(page).getByLabel('Subject').fill('Offline plans');
+    await shot(page, '20d-offline-book-disabled');
+    // every other write of the app waits the same way: a ticket, one's own location
+    await page.getByRole('tab', { name: 'Report an issue' }).click();
+    await page.getByLabel('Message').fill('Lamp flickers');
+    const send = page.getByRole('button', { name: 'Send ticket' });
+    expect(await send.isDisabled()).toBe(true);
+    expect(await page.getByRole('tabpanel').getByRole('note').innerText()).toBe(NEEDS_SERVER);
+    await shot(page, '20e-offline-ticket-disabled');
+    await page.getByRole('tab', { name: 'My location' }).click();
+    for (const name of ['Pick my place on the floor', 'Use the centre of the view', 'Clear my location']) {
+      expect(await page.getByRole('button', { name }).isDisabled()).toBe(true);
+    }
+    await page.getByRole('tab', { name: 'People' }).click();
   });
 
   it('replaces the saved floor with live data when the server is back', async () => {
@@ -148,6 +198,17 @@ describe('offline app shell', () => {
     expect(await bookings.innerText()).not.toContain(BOOKINGS_OFFLINE);
     await bookings.scrollIntoViewIfNeeded();
     await shot(page, '21-back-online');
+    // "Book now" is offered again, the reason gone, and a click books, its end on the app's one 24-hour clock
+    const book = popup(page).getByRole('button', { name: 'Book now' });
+    await expect.poll(() => book.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await popup(page).getByRole('note').count()).toBe(0);
+    await book.click();
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 15_000 }).toMatch(/ booked until \d\d:\d\d(?: \S+)?\./);
+    expect(await page.locator('.live-region').innerText()).not.toMatch(/AM|PM/);
+    await shot(page, '21b-booked-back-online');
+    await page.getByRole('tab', { name: 'Report an issue' }).click();
+    expect(await page.getByRole('button', { name: 'Send ticket' }).isEnabled()).toBe(true);
+    await page.getByRole('tab', { name: 'People' }).click();
   });
 
   it('offers to reload into a new build once it is deployed', async () => {

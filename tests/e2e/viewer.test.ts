@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
 import { hitPoint, popup, waitForHitPoint } from './people.js';
+import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
 
 
 
@@ -292,19 +293,21 @@ describe('viewer in Chromium', () => {
     await shot('06-offline-banner');
     // the floor stays on screen while offline
     expect(await page.locator('g.asset-room').count()).toBeGreaterThan(0);
-    // an action meanwhile says so in words a person understands
+    // meanwhile the form can be written, and sending waits for the server, saying why
     await page.getByRole('tab', { name: 'Report an issue' }).click();
     await page.getByLabel('Message').fill('Window will not close');
-    await page.getByRole('button', { name: 'Send ticket' }).click();
-    const alert = page.getByRole('tabpanel').getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toBe('Sending failed: The server could not be reached. Try again.');
+    const send = page.getByRole('button', { name: 'Send ticket' });
+    expect(await send.isDisabled()).toBe(true);
+    expect(await page.getByRole('tabpanel').getByRole('note').innerText()).toBe(NEEDS_SERVER);
     await shot('06a-unreachable');
     await proxy.start();
     await banner.waitFor({ state: 'hidden', timeout: 70_000 });
     expect(await banner.getAttribute('data-state')).toBe('connected');
     await shot('07-reconnected');
-    // sent again, with the category the form chose for it (the server refuses none): it is on the floor
-    await page.getByRole('button', { name: 'Send ticket' }).click();
+    // offered again once the server is back, with the category the form chose for it (the server refuses none): it is on the floor
+    await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);
+    await send.click();
     await page.getByText('Thanks! Your ticket is on the floor.').waitFor({ timeout: 10_000 });
     await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 5000 });
   });

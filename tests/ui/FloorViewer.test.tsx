@@ -35,7 +35,7 @@ async function renderViewer(
   const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: options.layers ?? DEFAULT_LAYERS });
   const rooms = engine.client.view({ view: 'rooms' });
   await engine.flush();
-  const app = { session: sessionView(), rooms: rooms.mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
+  const app = { session: sessionView(), rooms: rooms.mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null, writable: true };
   const ui = (layers: readonly MapLayer[]) => (
     <EngineContext.Provider value={engine.client}>
       <AppContext.Provider value={app}>
@@ -187,7 +187,7 @@ describe('FloorViewer', () => {
     it('draws assets that arrive after a StrictMode mount, unmount and remount', async () => {
       const engine = createFakeEngine(signedInWorld());
       const handle = engine.client.view({ view: 'floor', floorId: 'f1', layers: DEFAULT_LAYERS });
-      const app = { session: sessionView(), rooms: null, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
+      const app = { session: sessionView(), rooms: null, timeZone: 'UTC', announce: vi.fn(), floorName: () => null, writable: true };
       render(
         <StrictMode>
           <EngineContext.Provider value={engine.client}>
@@ -443,7 +443,7 @@ describe('FloorViewer', () => {
       const engine = createFakeEngine(world);
       const mirror = createViewMirror<DrawState, FloorViewMeta>();
       mirror.apply({ type: 'snapshot', version: 1, entries: first.entries, meta: floorMeta({ fromCache: first.fromCache }) });
-      const app = { session: sessionView(), rooms: engine.client.view({ view: 'rooms' }).mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null };
+      const app = { session: sessionView(), rooms: engine.client.view({ view: 'rooms' }).mirror, timeZone: 'UTC', announce: vi.fn(), floorName: () => null, writable: true };
       render(
         <EngineContext.Provider value={engine.client}>
           <AppContext.Provider value={app}>

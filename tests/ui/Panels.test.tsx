@@ -8,7 +8,7 @@ import { MapLegends } from '../../src/ui/components/MapLegends.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
 import { renderShell as renderLiveShell } from './renderShell.js';
-import { createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
+import { connectionView, createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 
 afterEach(cleanup);
 
@@ -319,5 +319,86 @@ describe('MyLocation', () => {
       fireEvent.click(screen.getByRole('application'), { clientX: 10, clientY: 10 });
     });
     await waitFor(() => expect(engine.setManualLocation).toHaveBeenCalledWith(expect.objectContaining({ floorId: 'f1', x: expect.any(Number), y: expect.any(Number) })));
+  });
+});
+
+describe('writes while the server cannot be reached', () => {
+  const NEEDS_SERVER = 'Not available while the server cannot be reached.';
+  const reasonOf = (button: HTMLElement) => document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
+
+  it('disables every write action with the reason beside it, and offers them again once the server is back', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    renderShell(engine);
+    await screen.findByRole('button', { name: /Room r1/ });
+    act(() => engine.emit('connection', { upserted: { [SELF_KEY]: connectionView({ state: 'unavailable', phase: 'retrying', nextRetryAt: Date.now() + 5000, attempts: 1 }) } }));
+
+    // the room's popup: its booking is in sight, disabled, the footer says why once
+    fireEvent.keyDown(screen.getByRole('button', { name: /Room r1/ }), { key: 'Enter' });
+    const dialog = await screen.findByTestId('asset-popup');
+    const book = await within(dialog).findByRole('button', { name: 'Book now' });
+    expect((book as HTMLButtonElement).disabled).toBe(true);
+    expect(reasonOf(book)).toBe(NEEDS_SERVER);
+    expect(within(dialog).getAllByText(NEEDS_SERVER)).toHaveLength(1);
+    // the subject can still be written meanwhile
+    expect((within(dialog).getByLabelText('Subject') as HTMLInputElement).disabled).toBe(false);
+    fireEvent.click(book);
+    expect(engine.bookRoom).not.toHaveBeenCalled();
+
+    // the room finder's booking
+    fireEvent.click(screen.getByRole('tab', { name: 'Rooms' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
+    const panel = screen.getByRole('tabpanel');
+    const finderBook = await within(panel).findByRole('button', { name: 'Book now' });
+    expect((finderBook as HTMLButtonElement).disabled).toBe(true);
+    expect(reasonOf(finderBook)).toBe(NEEDS_SERVER);
+
+    // a ticket: written, not sent
+    fireEvent.click(screen.getByRole('tab', { name: 'Report an issue' }));
+    fireEvent.change(await screen.findByLabelText('Message'), { target: { value: 'Lamp flickers' } });
+    const send = screen.getByRole('button', { name: 'Send ticket' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    expect(reasonOf(send)).toBe(NEEDS_SERVER);
+
+    // one's own location
+    fireEvent.click(screen.getByRole('tab', { name: 'My location' }));
+    for (const name of ['Pick my place on the floor', 'Use the centre of the view', 'Clear my location']) {
+      const button = await screen.findByRole('button', { name });
+      expect((button as HTMLButtonElement).disabled).toBe(true);
+      expect(reasonOf(button)).toBe(NEEDS_SERVER);
+    }
+
+    // marking a notification read
+    fireEvent.click(screen.getByRole('tab', { name: 'Notifications' }));
+    const markRead = await screen.findByRole('button', { name: 'Mark “Title n1” as read' });
+    expect((markRead as HTMLButtonElement).disabled).toBe(true);
+    expect(reasonOf(markRead)).toBe(NEEDS_SERVER);
+
+    // the server is back: everything is offered again and the reason is gone
+    act(() => engine.emit('connection', { upserted: { [SELF_KEY]: connectionView() } }));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Mark “Title n1” as read' }) as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.queryByText(NEEDS_SERVER)).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Report an issue' }));
+    expect((await screen.findByRole('button', { name: 'Send ticket' }) as HTMLButtonElement).disabled).toBe(false);
+    const dialogBook = within(screen.getByTestId('asset-popup')).getByRole('button', { name: 'Book now' });
+    expect((dialogBook as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(dialogBook);
+    await waitFor(() => expect(engine.bookRoom).toHaveBeenCalled());
+  });
+
+  it('says the browser is offline the same way, even before the engine hears of it', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      renderShell(engine);
+      fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
+      const send = await screen.findByRole('button', { name: 'Send ticket' });
+      expect((send as HTMLButtonElement).disabled).toBe(true);
+      expect(reasonOf(send)).toBe(NEEDS_SERVER);
+      onLine.mockReturnValue(true);
+      act(() => { window.dispatchEvent(new Event('online')); });
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Send ticket' }) as HTMLButtonElement).disabled).toBe(false));
+    } finally {
+      onLine.mockRestore();
+    }
   });
 });

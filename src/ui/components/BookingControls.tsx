@@ -11,12 +11,20 @@ import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry } from '../hooks/useView.js';
 import { formatTime, formatTimeRange } from '../lib/describe.js';
 import { errorText } from '../lib/errorText.js';
+import { NeedsServer } from './NeedsServer.js';
 
 const DURATIONS_MIN = [30, 60, 120];
 
-export function BookingControls({ roomId }: { roomId: string }) {
+export interface BookingControlsProps {
+  roomId: string;
+  /** the id of a reason already shown around these controls (the popup's footer says it once), else they say it */
+  needsServerId?: string;
+}
+
+export function BookingControls({ roomId, needsServerId }: BookingControlsProps) {
   const { api } = useEngine();
-  const { session, announce, timeZone } = useApp();
+  const { session, announce, timeZone, writable } = useApp();
+  const ownReasonId = useId();
   const view = useView({ view: 'asset', assetId: roomId });
   const detail = useViewEntry(view, SELF_KEY);
   const [duration, setDuration] = useState(30);
@@ -27,6 +35,10 @@ export function BookingControls({ roomId }: { roomId: string }) {
   if (!detail || detail.kind !== 'room') return null;
   const events = [detail.reservation?.active, detail.reservation?.next].filter((e): e is ReservationEvent => !!e);
   const cancellable = events.filter((e) => detail.actions.cancellable.includes(e.booking_ref));
+  const reasonId = needsServerId ?? ownReasonId;
+  // while the server cannot be reached nothing is sent: disabled, pointing to the reason
+  const blocked = busy || !writable;
+  const why = writable ? undefined : reasonId;
 
   const book = async (until: BookingLength) => {
     setBusy(true);
@@ -46,6 +58,7 @@ export function BookingControls({ roomId }: { roomId: string }) {
 
   return (
     <div className="booking" role="group" aria-label={`Booking of ${detail.name}`}>
+      {!writable && !needsServerId && (detail.actions.book || cancellable.length > 0) ? <NeedsServer id={ownReasonId} /> : null}
       {detail.actions.book ? (
         <form
           onSubmit={(event) => {
@@ -68,11 +81,11 @@ export function BookingControls({ roomId }: { roomId: string }) {
                 </option>
               ))}
             </select>
-            <button type="submit" disabled={busy}>
+            <button type="submit" disabled={blocked} aria-describedby={why}>
               Book now
             </button>
             {session.capabilities.bookAllDay ? (
-              <button type="button" disabled={busy} aria-label="Book for the rest of the day" onClick={() => void book('restOfDay')}>
+              <button type="button" disabled={blocked} aria-describedby={why} aria-label="Book for the rest of the day" onClick={() => void book('restOfDay')}>
                 Rest of the day
               </button>
             ) : null}
@@ -82,7 +95,7 @@ export function BookingControls({ roomId }: { roomId: string }) {
         <p>This room cannot be booked here.</p>
       ) : null}
       {cancellable.map((event) => (
-        <button key={event.booking_ref} type="button" disabled={busy} onClick={() => void cancel(event)}>
+        <button key={event.booking_ref} type="button" disabled={blocked} aria-describedby={why} onClick={() => void cancel(event)}>
           Cancel booking “{event.subject || 'Meeting'}” {formatTimeRange(event.start, event.end, timeZone)}
         </button>
       ))}

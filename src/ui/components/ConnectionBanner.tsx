@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { SELF_KEY, type ConnectionView } from '../../shared/api.js';
 import { useView, useViewEntry } from '../hooks/useView.js';
+import { useBrowserOnline } from '../hooks/useServerReach.js';
 
 const STATE_WORDS: Record<ConnectionView['state'], string> = {
   idle: 'Not connected',
@@ -37,21 +38,6 @@ function useNow(active: boolean): number {
     return () => clearInterval(timer);
   }, [active]);
   return now;
-}
-
-/** The browser's own online flag: the engine hears of a change only when it happens, not a page that starts offline. */
-function useBrowserOnline(): boolean {
-  const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
 }
 
 export function ConnectionBanner() {

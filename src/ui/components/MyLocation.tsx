@@ -2,10 +2,12 @@
 // user, valid for manualLocationTimeout, 12 h): pick a point on the floor,
 // use the view centre (keyboard), or clear it.
 
+import { useId } from 'react';
 import { MANUAL_LOCATION_TIMEOUT_MS } from '../../shared/constants.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { errorText } from '../lib/errorText.js';
+import { NeedsServer } from './NeedsServer.js';
 
 export interface MyLocationProps {
   floorId: string;
@@ -17,7 +19,10 @@ export interface MyLocationProps {
 
 export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps) {
   const { api } = useEngine();
-  const { announce } = useApp();
+  const { announce, writable } = useApp();
+  const reasonId = useId();
+  // each button writes (a pick writes on the click): all wait for the server, with the reason
+  const why = writable ? undefined : reasonId;
   const hours = MANUAL_LOCATION_TIMEOUT_MS / 3_600_000;
   const set = async (location: { floorId: string; x: number; y: number } | null) => {
     const r = await api.setManualLocation(location);
@@ -27,13 +32,14 @@ export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps
     <section className="my-location" aria-label="My location">
       <h2>My location</h2>
       <p>Tell co-workers where you sit today. It expires after {hours} hours.</p>
-      <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
+      {why ? <NeedsServer id={why} /> : null}
+      <button type="button" aria-pressed={picking} disabled={!!why} aria-describedby={why} onClick={() => onPick(!picking)}>
         {picking ? 'Click your place on the floor… (cancel)' : 'Pick my place on the floor'}
       </button>
-      <button type="button" disabled={!center} title={center ? undefined : 'Once the floor is drawn'} onClick={() => { if (center) void set({ floorId, x: center.x, y: center.y }); }}>
+      <button type="button" disabled={!center || !!why} aria-describedby={why} title={center ? undefined : 'Once the floor is drawn'} onClick={() => { if (center) void set({ floorId, x: center.x, y: center.y }); }}>
         Use the centre of the view
       </button>
-      <button type="button" onClick={() => void set(null)}>
+      <button type="button" disabled={!!why} aria-describedby={why} onClick={() => void set(null)}>
         Clear my location
       </button>
     </section>

@@ -1,7 +1,9 @@
 // What a person can do from a popup, in its footer so the actions are in
 // sight without scrolling at 300×250: book (BookingControls), vote, close a
 // ticket, and for the edit role rename and publish. The worker decides which
-// actions this user has (AssetDetail.actions); the UI sends intents.
+// actions this user has (AssetDetail.actions); the UI sends intents. While the
+// server cannot be reached they stay in sight, disabled, and the footer says
+// why once (hooks/useServerReach.ts).
 
 import { useId, useState } from 'react';
 import type { AssetDetail } from '../../shared/api.js';
@@ -9,8 +11,12 @@ import { useApp } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { errorText } from '../lib/errorText.js';
 import { BookingControls } from './BookingControls.js';
+import { NeedsServer } from './NeedsServer.js';
 
-function Votes({ detail }: { detail: AssetDetail }) {
+/** The id of the footer's reason, for the controls it disables (null while the server can be reached). */
+type Why = string | undefined;
+
+function Votes({ detail, why }: { detail: AssetDetail; why: Why }) {
   const { api } = useEngine();
   const { announce } = useApp();
   const votes = detail.votes ?? { up: 0, down: 0, mine: 0 };
@@ -20,22 +26,24 @@ function Votes({ detail }: { detail: AssetDetail }) {
   };
   return (
     <div className="votes" role="group" aria-label="Votes">
-      <button type="button" aria-pressed={votes.mine === 1} onClick={() => void cast(votes.mine === 1 ? 0 : 1)}>
+      <button type="button" aria-pressed={votes.mine === 1} disabled={!!why} aria-describedby={why} onClick={() => void cast(votes.mine === 1 ? 0 : 1)}>
         ▲ Agree ({votes.up})
       </button>
-      <button type="button" aria-pressed={votes.mine === -1} onClick={() => void cast(votes.mine === -1 ? 0 : -1)}>
+      <button type="button" aria-pressed={votes.mine === -1} disabled={!!why} aria-describedby={why} onClick={() => void cast(votes.mine === -1 ? 0 : -1)}>
         ▼ Disagree ({votes.down})
       </button>
     </div>
   );
 }
 
-function CloseTicket({ detail }: { detail: AssetDetail }) {
+function CloseTicket({ detail, why }: { detail: AssetDetail; why: Why }) {
   const { api } = useEngine();
   const { announce } = useApp();
   return (
     <button
       type="button"
+      disabled={!!why}
+      aria-describedby={why}
       onClick={() =>
         void api.closeTicket(detail.id).then((r) => announce(r.ok ? 'Ticket closed.' : `Closing failed: ${errorText(r)}`, r.ok ? 'info' : 'error'))
       }
@@ -46,7 +54,7 @@ function CloseTicket({ detail }: { detail: AssetDetail }) {
 }
 
 /** Rename (an empty name is refused here, with the reason next to the field) and publish or unpublish. */
-function EditControls({ detail }: { detail: AssetDetail }) {
+function EditControls({ detail, why }: { detail: AssetDetail; why: Why }) {
   const { api } = useEngine();
   const { announce } = useApp();
   const [name, setName] = useState(detail.name);
@@ -88,7 +96,7 @@ function EditControls({ detail }: { detail: AssetDetail }) {
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
           />
-          <button type="submit">Rename</button>
+          <button type="submit" disabled={!!why} aria-describedby={why}>Rename</button>
         </form>
       ) : null}
       {error ? (
@@ -97,7 +105,7 @@ function EditControls({ detail }: { detail: AssetDetail }) {
         </p>
       ) : null}
       {detail.actions.publish ? (
-        <button type="button" onClick={() => void publish(!detail.unpublished)}>
+        <button type="button" disabled={!!why} aria-describedby={why} onClick={() => void publish(!detail.unpublished)}>
           {detail.unpublished ? 'Publish' : 'Unpublish'}
         </button>
       ) : null}
@@ -107,20 +115,24 @@ function EditControls({ detail }: { detail: AssetDetail }) {
 
 /** The popup's footer, or nothing when this user has no action on the asset. */
 export function PopupActions({ detail }: { detail: AssetDetail }) {
+  const { writable } = useApp();
+  const reasonId = useId();
   const { actions } = detail;
   const booking = detail.kind === 'room' && (actions.book || actions.cancellable.length > 0);
   const edit = actions.rename || actions.publish;
   if (!booking && !actions.vote && !actions.closeTicket && !edit) return null;
+  const why = writable ? undefined : reasonId;
   return (
     <footer className="popup-actions" aria-label="Actions">
-      {booking ? <BookingControls roomId={detail.id} /> : null}
+      {why ? <NeedsServer id={why} /> : null}
+      {booking ? <BookingControls roomId={detail.id} needsServerId={reasonId} /> : null}
       {actions.vote || actions.closeTicket ? (
         <div className="action-row">
-          {actions.vote ? <Votes detail={detail} /> : null}
-          {actions.closeTicket ? <CloseTicket detail={detail} /> : null}
+          {actions.vote ? <Votes detail={detail} why={why} /> : null}
+          {actions.closeTicket ? <CloseTicket detail={detail} why={why} /> : null}
         </div>
       ) : null}
-      {edit ? <EditControls key={detail.id} detail={detail} /> : null}
+      {edit ? <EditControls key={detail.id} detail={detail} why={why} /> : null}
     </footer>
   );
 }

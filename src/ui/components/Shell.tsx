@@ -9,6 +9,7 @@ import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useEmptyLayers } from '../hooks/useEmptyLayers.js';
+import { useServerReach } from '../hooks/useServerReach.js';
 import { useView, useViewEntries, useViewMeta } from '../hooks/useView.js';
 import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
@@ -29,7 +30,7 @@ import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import { PlaybackBar } from './reports/PlaybackBar.js';
 import { ReplayContext } from './reports/replayContext.js';
 import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
-import { formatLocalTime } from '../../shared/time.js';
+import { formatTime } from '../lib/timeFormat.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
@@ -216,7 +217,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     },
     [buildings],
   );
-  const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce, floorName }), [session, rooms, timeZone, announce, floorName]);
+  const writable = useServerReach();
+  const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce, floorName, writable }), [session, rooms, timeZone, announce, floorName, writable]);
+  // picking one's place writes it on the click: not while the server cannot take it
+  useEffect(() => {
+    if (!writable && pick === 'location') setPick(null);
+  }, [writable, pick]);
 
   const setFloor = (id: string) => {
     setLink((l) => ({ ...l, floor: id, asset: null }));
@@ -277,7 +283,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               <ConnectionBanner />
               {playback && playbackDay ? (
                 <p className="playback-indicator" role="status" data-testid="playback-indicator">
-                  {`Replay of ${playbackDay}${playbackMeta ? ` at ${formatLocalTime(playbackMeta.time, timeZone ?? 'UTC')}` : ''}, not live.`}
+                  {`Replay of ${playbackDay}${playbackMeta ? ` at ${formatTime(playbackMeta.time, timeZone)}` : ''}, not live.`}
                 </p>
               ) : null}
               {structureMeta?.fromCache || floorMeta?.fromCache ? (

@@ -2,12 +2,15 @@
 // maintenance, facility; voice labels space, tech, culture, work, other; and
 // the flags ticketsRequireCategory, ticketsAskForEmail,
 // ticketsVoicesRequireModeration), placed at a point of the current floor.
+// While the server cannot be reached the form stays open to write in; only
+// sending waits, with the reason beside it.
 
 import { useId, useState } from 'react';
 import { defaultTicketLabel } from '../../shared/config.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { errorText } from '../lib/errorText.js';
+import { NeedsServer } from './NeedsServer.js';
 
 export interface TicketFormProps {
   floorId: string;
@@ -19,7 +22,7 @@ export interface TicketFormProps {
 
 export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps) {
   const { api } = useEngine();
-  const { session, announce } = useApp();
+  const { session, announce, writable } = useApp();
   const [kind, setKind] = useState<'ticket' | 'voice'>('ticket');
   const { config } = session;
   // the person's own choice, or null: then the location's default (a valid category, or
@@ -29,7 +32,7 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
   const [email, setEmail] = useState('');
   const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | null; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { label: useId(), text: useId(), email: useId(), error: useId() };
+  const ids = { label: useId(), text: useId(), email: useId(), error: useId(), needsServer: useId() };
   const ticketLabels = Object.keys(config.ticketLabels);
   const voiceLabels = config.voiceLabels;
   const requireCategory = kind === 'ticket' && config.ticketsRequireCategory;
@@ -119,7 +122,8 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
         </p>
         {moderated ? <p className="hint">Tickets and voices are checked by a moderator before they show.</p> : null}
         {error ? <p role="alert" className="error" id={ids.error}>{error.text}</p> : null}
-        <button type="submit" disabled={busy}>
+        {writable ? null : <NeedsServer id={ids.needsServer} />}
+        <button type="submit" disabled={busy || !writable} aria-describedby={writable ? undefined : ids.needsServer}>
           Send {kind}
         </button>
       </form>

@@ -5,8 +5,9 @@
 
 import { useEffect, useState } from 'react';
 import { SELF_KEY, type ConnectionView, type RoomDisplayEntry } from '../../shared/api.js';
-import { formatLocalTime } from '../../shared/time.js';
+import { formatTime, formatTimeRange } from '../lib/timeFormat.js';
 import { useEngine } from '../hooks/engineContext.js';
+import { NEEDS_SERVER } from '../hooks/useServerReach.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
 import { textColorOn } from './contrast.js';
 // its styles (display.css) are in the page's head: main.tsx imports them
@@ -39,7 +40,7 @@ export function offlineText(c: ConnectionView | undefined, lastLive: number | nu
   if (!c) return null;
   const live = c.state === 'connected' && c.online && !c.fromCache;
   if (live) return null;
-  const since = lastLive !== null ? ` · last update ${formatLocalTime(lastLive, timeZone)}` : '';
+  const since = lastLive !== null ? ` · last update ${formatTime(lastLive, timeZone)}` : '';
   return `${c.online ? 'Reconnecting' : 'Offline'}${since}`;
 }
 
@@ -75,7 +76,7 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
     setMessage(null);
     const result = await api.bookRoom({ roomId, until: { minutes }, subject: 'Booked at the display' });
     setBusy(null);
-    setMessage(result.ok ? `Booked until ${formatLocalTime(result.value.end, zone)}.` : `Could not book: ${result.message}`);
+    setMessage(result.ok ? `Booked until ${formatTime(result.value.end, zone)}.` : `Could not book: ${result.message}`);
   };
 
   return (
@@ -89,13 +90,13 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
       <header className="rd-head">
         <h1 className="rd-name">{room.name}</h1>
         <p className="rd-place">{[room.floorName, room.buildingName].filter(Boolean).join(' · ')}</p>
-        <p className="rd-clock" aria-label="Time now">{formatLocalTime(now, zone)}</p>
+        <p className="rd-clock" aria-label="Time now">{formatTime(now, zone)}</p>
       </header>
       <section className="rd-status" aria-live="polite">
         <p className="rd-word" data-testid="room-status">{STATUS_WORDS[room.status] ?? room.status}</p>
         {room.current ? (
           <p className="rd-current">
-            {room.current.subject || 'Meeting'} <span className="rd-until">until {formatLocalTime(room.current.end, zone)}</span>
+            {room.current.subject || 'Meeting'} <span className="rd-until">until {formatTime(room.current.end, zone)}</span>
           </p>
         ) : null}
         <p className="rd-next" data-testid="room-next">{room.text?.split('\n').at(-1) ?? ''}</p>
@@ -103,7 +104,7 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
       {room.bookMinutes.length > 0 ? (
         <section className="rd-book" aria-label="Book this room now">
           {room.bookMinutes.map((m) => (
-            <button key={m} type="button" disabled={busy !== null || offline !== null} title={offline ? "Booking needs the connection" : undefined} onClick={() => void book(m)} style={{ color: ink, borderColor: ink }}>
+            <button key={m} type="button" disabled={busy !== null || offline !== null} title={offline ? NEEDS_SERVER : undefined} onClick={() => void book(m)} style={{ color: ink, borderColor: ink }}>
               {busy === m ? 'Booking…' : `Book ${m} min`}
             </button>
           ))}
@@ -118,7 +119,7 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
           <ol data-testid="room-agenda">
             {visibleAgenda(room, now).map((e) => (
               <li key={e.booking_ref} className={e.end <= now ? 'past' : e.start < now ? 'now' : ''}>
-                <span className="rd-slot">{formatLocalTime(e.start, zone)}–{formatLocalTime(e.end, zone)}</span> {e.subject || 'Meeting'}
+                <span className="rd-slot">{formatTimeRange(e.start, e.end, zone, now)}</span> {e.subject || 'Meeting'}
               </li>
             ))}
           </ol>

@@ -14,6 +14,8 @@ export interface AppContextValue {
   floorName(floorId: string): string | null;
   /** announces the outcome of an action in the live region */
   announce(message: string, kind?: 'info' | 'error'): void;
+  /** the server can be reached: actions that write to it are offered (hooks/useServerReach.ts) */
+  writable: boolean;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);
