@@ -104,7 +104,7 @@ export interface DrawState {
   kind: AssetKind;
   statusKind: StatusKind;
   /** layers this asset is drawn on; the UI shows it if any is active */
-  layers: MapLayer[];
+  layers: readonly MapLayer[];
   x: number;
   y: number;
   /** rotation in degrees around z */
@@ -413,7 +413,7 @@ export interface SearchResult {
   status: string | null;
   statusKind: StatusKind;
   /** map layers that draw it (the UI turns one on to show it) */
-  layers: MapLayer[];
+  layers: readonly MapLayer[];
   floorId: Id | null;
   floorName: string | null;
   buildingId: Id | null;

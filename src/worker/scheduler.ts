@@ -5,8 +5,11 @@
 import type { Clock, TimerHandle } from './ports.js';
 
 export interface Scheduler {
-  /** (re)schedules the task under `key` at `dueAt` (scheduler time); replaces an earlier one */
-  scheduleAt(key: string, dueAt: number, task: () => void): void;
+  /**
+   * (re)schedules the task under `key` at `dueAt` (scheduler time); replaces an earlier one. The task is
+   * called with `arg`, so thousands of re-checks can share one function rather than hold a closure each.
+   */
+  scheduleAt<A = undefined>(key: string, dueAt: number, task: (arg: A) => void, arg?: A): void;
   scheduleIn(key: string, delayMs: number, task: () => void): void;
   cancel(key: string): void;
   has(key: string): boolean;
@@ -20,7 +23,8 @@ interface Entry {
   key: string;
   dueAt: number;
   seq: number;
-  task: () => void;
+  task: (arg: unknown) => void;
+  arg: unknown;
 }
 
 /** `now` may be a corrected clock; delays are handed to `clock.setTimeout`. */
@@ -78,13 +82,13 @@ export function createScheduler(clock: Clock, now: () => number = () => clock.no
     for (let e = peekLive(); e && e.dueAt <= t; e = peekLive()) {
       pop();
       byKey.delete(e.key);
-      try { e.task(); } catch { /* a failing task must not stop the queue */ }
+      try { e.task(e.arg); } catch { /* a failing task must not stop the queue */ }
     }
     arm();
   }
   return {
-    scheduleAt(key, dueAt, task) {
-      const e: Entry = { key, dueAt, seq: seq++, task };
+    scheduleAt<A>(key: string, dueAt: number, task: (arg: A) => void, arg?: A) {
+      const e: Entry = { key, dueAt, seq: seq++, task: task as (arg: unknown) => void, arg };
       byKey.set(key, e);
       heap.push(e); up(heap.length - 1);
       if (heap.length > 64 && heap.length > 4 * byKey.size) {

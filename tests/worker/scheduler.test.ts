@@ -30,6 +30,17 @@ describe('scheduler', () => {
     expect(ran).toEqual([2]);
   });
 
+  it('hands a task its argument, so thousands of keyed re-checks share one function', async () => {
+    const s = createScheduler(systemClock);
+    const ran: string[] = [];
+    const task = (id: string) => ran.push(id);
+    s.scheduleAt('asset:b', 200, task, 'b');
+    s.scheduleAt('asset:a', 100, task, 'a');
+    s.scheduleAt('asset:a', 150, task, 'a again');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(ran).toEqual(['a again', 'b']);
+  });
+
   it('does not run a cancelled task', async () => {
     const s = createScheduler(systemClock);
     const ran: number[] = [];

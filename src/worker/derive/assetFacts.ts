@@ -76,7 +76,8 @@ export interface AssetFacts {
   own: boolean;
   /** stands for a person whom another of their assets places now (one position per person) */
   superseded: boolean;
-  layers: MapLayer[];
+  /** shared, never to be changed: the same array for every asset drawn on the same layers */
+  layers: readonly MapLayer[];
   freshness: Freshness;
   room: RoomFacts | null;
   desk: DeskFacts | null;
@@ -225,8 +226,11 @@ function deskFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: Resol
   };
 }
 
+/** The sensor facts of the many assets that read no environment layer: one object for all of them. */
+const NO_SENSOR_FACTS: Readonly<AssetFacts['sensors']> = {};
+
 function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config: ResolvedConfig, next: Soonest): AssetFacts['sensors'] {
-  const out: AssetFacts['sensors'] = {};
+  let out: AssetFacts['sensors'] | null = null;
   for (const s of sensors) {
     if (!isSensorLayer(s.type)) continue;
     const layer = s.type;
@@ -236,6 +240,7 @@ function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config
     const timedOut = !!m && ctx.now > m.valid_to;
     if (m && !timedOut) next.push(m.valid_to + 1);
     const spec = scaleSpecFor(layer, config);
+    out ??= {};
     out[layer] = {
       value,
       unit: (s as { unit?: string | null }).unit ?? spec.unit,
@@ -243,7 +248,7 @@ function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config
       timedOut,
     };
   }
-  return out;
+  return out ?? NO_SENSOR_FACTS;
 }
 
 export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | null {

@@ -8,6 +8,10 @@ import type { Asset, Sensor } from '../../shared/types.js';
 
 const NOT_DRAWN = new Set(['building', 'floor']);
 
+/** The most distinct layer lists kept shared; past it a list is kept as made (bounded by odd data, not by assets). */
+const MAX_SHARED_LAYER_LISTS = 512;
+const sharedLayerLists = new Map<string, readonly MapLayer[]>();
+
 export function assetKind(asset: Pick<Asset, 'type' | 'subtype' | 'categories'>): AssetKind | null {
   if (NOT_DRAWN.has(asset.type)) return null;
   const shape = typeof asset.categories?.shape === 'string' ? asset.categories.shape : null;
@@ -30,7 +34,7 @@ export function assetKind(asset: Pick<Asset, 'type' | 'subtype' | 'categories'>)
   }
 }
 
-const BASE_LAYERS: Record<AssetKind, readonly MapLayer[]> = {
+const KIND_LAYERS: Record<AssetKind, readonly MapLayer[]> = {
   floor_outline: ['floorplan'],
   floor_hole: ['floorplan'],
   shape: ['floorplan'],
@@ -50,16 +54,47 @@ const BASE_LAYERS: Record<AssetKind, readonly MapLayer[]> = {
 
 const MESH_SUBTYPES = new Set(['mesh', 'gateway', 'router']);
 
-/** Layers in MAP_LAYERS order without duplicates. */
-export function layersOf(kind: AssetKind, asset: Pick<Asset, 'subtype' | 'capabilities'>, sensors: readonly Sensor[]): MapLayer[] {
-  const layers = new Set<MapLayer>(BASE_LAYERS[kind]);
-  if (kind === 'room' && sensors.some((s) => s.type === RESERVATION_SENSOR_TYPE)) layers.add('room_reservation');
-  if (kind === 'sensor' && (MESH_SUBTYPES.has(asset.subtype ?? '') || asset.capabilities.includes('mesh'))) layers.add('mesh');
+/**
+ * One array for each distinct list of layers: thousands of desks are drawn on the same few lists, so
+ * their facts and draw states hold one array between them, not one each (issue 14: the floor view's
+ * memory per drawn asset). Typed readonly, not frozen: `includes` on frozen arrays cost the ingest mix
+ * ~9 % in alternating processes (docs/bench.md "The floor view's memory under 2 KB").
+ */
+export function sharedLayers(list: readonly MapLayer[]): readonly MapLayer[] {
+  const key = list.join(',');
+  const shared = sharedLayerLists.get(key);
+  if (shared) return shared;
+  if (sharedLayerLists.size < MAX_SHARED_LAYER_LISTS) sharedLayerLists.set(key, list);
+  return list;
+}
+
+/** The layers of `layers` the view shows: the shared list itself when it shows them all. */
+export function shownLayers(layers: readonly MapLayer[], shown: ReadonlySet<MapLayer>): readonly MapLayer[] {
+  let all = true;
+  for (const l of layers) if (!shown.has(l)) { all = false; break; }
+  return all ? layers : sharedLayers(layers.filter((l) => shown.has(l)));
+}
+
+/** a kind's own layers: the shared list of every asset of that kind drawn on nothing more */
+const BASE_LAYERS = Object.fromEntries(Object.entries(KIND_LAYERS).map(([kind, list]) => [kind, sharedLayers(list)])) as
+  Readonly<Record<AssetKind, readonly MapLayer[]>>;
+
+/**
+ * The asset's layers without duplicates: its kind's, then a room's reservations, a mesh device's mesh, and
+ * the environment layers its sensors read (the finder turns the first one on). One shared array per
+ * distinct list (never to be changed); an asset with nothing beyond its kind's layers (most desks) gets its kind's list as is.
+ */
+export function layersOf(kind: AssetKind, asset: Pick<Asset, 'subtype' | 'capabilities'>, sensors: readonly Sensor[]): readonly MapLayer[] {
+  const base = BASE_LAYERS[kind];
+  let layers: Set<MapLayer> | null = null;
+  if (kind === 'room' && sensors.some((s) => s.type === RESERVATION_SENSOR_TYPE)) (layers ??= new Set(base)).add('room_reservation');
+  if (kind === 'sensor' && (MESH_SUBTYPES.has(asset.subtype ?? '') || asset.capabilities.includes('mesh'))) (layers ??= new Set(base)).add('mesh');
   for (const s of sensors) {
     if (isSensorLayer(s.type)) {
+      layers ??= new Set(base);
       layers.add(s.type);
       layers.add('all_sensors');
     }
   }
-  return [...layers];
+  return layers ? sharedLayers([...layers]) : base;
 }

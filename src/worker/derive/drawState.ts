@@ -11,6 +11,7 @@ import { SENSOR_LAYERS, type StatusKind } from '../../shared/kinds.js';
 import { cleanDeskLegendStops, type CleanDeskPhase } from '../../shared/rules/cleanDesk.js';
 import type { Rgb } from '../../shared/types.js';
 import { DESK_PHASE_KINDS, type AssetFacts, type SensorFacts } from './assetFacts.js';
+import { shownLayers } from './classify.js';
 import { scaleSpecFor, sensorLegend } from './sensorScales.js';
 
 /** Zone kind colours (light fills, the label carries the kind). */
@@ -115,7 +116,7 @@ export function statusKindOf(facts: AssetFacts): StatusKind {
 export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
   const { asset, freshness, kind, config } = facts;
   if (!facts.reachable || !freshness.visible || facts.superseded) return undefined;
-  const drawn = facts.layers.filter((l) => layers.has(l));
+  const drawn = shownLayers(facts.layers, layers);
   if (drawn.length === 0) return undefined;
   const look = lookOf(facts, layers);
   const label = kind === 'zone' && !asset.name ? zoneLabel(asset.subtype, config) : asset.name || null;

@@ -124,7 +124,8 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
       // The due time this cache set is kept in the entry: no lookup in the scheduler per refresh.
       const due = entry.due !== undefined ? entry.due : scheduler.dueAt(key);
       if (due === null || due > facts.nextChangeAt || (due !== facts.nextChangeAt && PEOPLE.has(facts.kind))) {
-        scheduler.scheduleAt(key, facts.nextChangeAt, () => expire(id));
+        // one task for every asset's re-check, handed the id: no closure held per asset (issue 14)
+        scheduler.scheduleAt(key, facts.nextChangeAt, expire, id);
         entry.due = facts.nextChangeAt;
       } else entry.due = due;
     } else if (entry.due !== null) {

@@ -55,7 +55,9 @@ describe('factsCache', () => {
       });
       const after = facts.get('d1')!;
       expect(after.asset.name).toBe('Renamed');
-      expect(after.layers).not.toBe(before.layers);
+      // the standing facts were derived anew (their layers are the one shared list of a desk's layers)
+      expect(after.standing).not.toBe(before.standing);
+      expect(after.layers).toBe(before.layers);
       expect(after.desk?.occupied).toBe(true);
     });
   });
