@@ -224,7 +224,10 @@ describe('viewer in Chromium', () => {
     // the booking the server holds, made at the minute of the click (the minute may turn while the click is handled)
     const { store } = server.server;
     const reservation = store.assets.get(id)!.data_providers.map((s) => store.sensors.get(s)!).find((s) => s.type === 'reservation')!;
-    const event = ((reservation.last_measurement?.events ?? []) as ReservationEvent[]).find((e) => e.subject === 'E2E planning')!;
+    const heldEvent = () => ((reservation.last_measurement?.events ?? []) as ReservationEvent[]).find((e) => e.subject === 'E2E planning');
+    // the popup may show the booking as it is sent (optimistically), before the server has stored it under load
+    await expect.poll(heldEvent, { timeout: 10_000 }).toBeDefined();
+    const event = heldEvent()!;
     expect(event.start).toBeGreaterThanOrEqual(Math.floor(booked / 60_000) * 60_000);
     expect(event.start).toBeLessThanOrEqual(Date.now());
     const started = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: store.locations.get(locationId())!.timezone }).format(event.start);
