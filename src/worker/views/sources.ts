@@ -59,6 +59,12 @@ function steadyDesk(facts: AssetFacts): boolean {
     && !facts.freshness.timedOut && facts.freshness.alpha === 1;
 }
 
+/** Some of the asset's layers are the view's: whether it is drawn at all then depends on readings and time. */
+function onLayers(facts: AssetFacts, layers: ReadonlySet<MapLayer>): boolean {
+  for (const l of facts.layers) if (layers.has(l)) return true;
+  return false;
+}
+
 function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer[]): ViewSource {
   const layers = new Set(layerList);
   const { store } = state;
@@ -96,7 +102,11 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
           if (facts && facts.standing !== lastFacts.standing && store.floorOf.get(key) !== floorId) facts = null;
         } else if (store.floorOf.get(key) === floorId) facts = state.facts.get(key);
       }
-      if (!facts) {
+      // an asset on none of the view's layers, or one the viewer may not reach, is not drawn whatever its readings
+      // say: those are standing facts, and what changes them (an edit, a sensor added, new roles) marks the asset
+      // changed, which reaches it again. So the view keeps no record of it, and its readings (an environment
+      // sensor on a floor shown without its layer) derive nothing (issue 14)
+      if (!facts || !facts.reachable || !onLayers(facts, layers)) {
         if (kept) { kept.from = undefined; kept.made = undefined; }
         return undefined;
       }
