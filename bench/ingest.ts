@@ -7,7 +7,7 @@
 
 import { produce } from 'immer';
 import { inflate } from 'pako';
-import { base64ToBytes } from '../src/worker/decode.js';
+import { base64ToBytes, payloadText } from '../src/worker/decode.js';
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
 import type { WireAsset, WireSensor } from '../src/shared/rest.js';
 import { openIngestRig } from './lib/ingestRig.js';
@@ -30,8 +30,19 @@ const TARGET_OCCUPANCY_RATIO = 0.3;
 /** the engine's work is split into event-loop turns like a worker's message tasks; the hub's 50 ms flush timer fires between them */
 const YIELD_EVERY_MS = 2;
 
-/** The decode ceiling: base64 (atob, as in the worker) + pako inflate + JSON.parse, nothing else. */
+/**
+ * The decode ceiling: base64 (atob, as in the worker) + pako inflate + JSON.parse, nothing else, with the
+ * engine's own decoder (`payloadText`: one pako stream and its buffers kept for every payload), so the
+ * engine's decoding costs it what it costs the ceiling and the ratio is the engine's own work.
+ */
 function decodeAll(payloads: string[]): number {
+  let changes = 0;
+  for (const p of payloads) changes += (JSON.parse(payloadText(p)) as LivePacket).changes.length;
+  return changes;
+}
+
+/** pako's one-shot inflate per payload (what the engine did before issue 14's slice 8), for the note */
+function decodeAllOneShot(payloads: string[]): number {
   let changes = 0;
   for (const p of payloads) changes += (JSON.parse(inflate(base64ToBytes(p), { toText: true })) as LivePacket).changes.length;
   return changes;
@@ -68,6 +79,8 @@ async function main(): Promise<void> {
   /** wall-clock ms of the last pushAll, for the note beside the CPU-time rows */
   let lastWallMs = 0;
   let wallAt10 = 0;
+  /** pako's one-shot decode of the same 10-change packets (the note) */
+  let oneShotAt10 = 0;
   async function pushAll(payloads: string[]): Promise<number> {
     const t0 = performance.now();
     const c0 = cpuMs();
@@ -103,6 +116,11 @@ async function main(): Promise<void> {
       const ceilingMs = cpuMs() - t0;
       if (decoded !== n) throw new Error(`decoded ${decoded} of ${n} changes`);
       bestCeiling = Math.max(bestCeiling, n / (ceilingMs / 1000));
+      if (size === 10) {
+        const t1 = cpuMs();
+        decodeAllOneShot(payloads);
+        oneShotAt10 = Math.max(oneShotAt10, n / ((cpuMs() - t1) / 1000));
+      }
       const engineMs = await pushAll(payloads);
       bestEngine = Math.max(bestEngine, n / (engineMs / 1000));
       if (size === 10) wallAt10 = Math.max(wallAt10, n / (lastWallMs / 1000));
@@ -135,7 +153,7 @@ async function main(): Promise<void> {
     const payloads = encodePackets(position.stream_id, 1, traffic.take(IMMER_CHANGES), 10);
     const t0 = cpuMs();
     for (const p of payloads) {
-      for (const c of (JSON.parse(inflate(base64ToBytes(p), { toText: true })) as LivePacket).changes) state = immerApply(state, c);
+      for (const c of (JSON.parse(payloadText(p)) as LivePacket).changes) state = immerApply(state, c);
     }
     const perS = IMMER_CHANGES / ((cpuMs() - t0) / 1000);
     rows.push({
@@ -148,7 +166,7 @@ async function main(): Promise<void> {
     const payloads = encodePackets(position.stream_id, 1, traffic.take(n), 100);
     const t0 = cpuMs();
     for (const p of payloads) {
-      const changes = (JSON.parse(inflate(base64ToBytes(p), { toText: true })) as LivePacket).changes;
+      const changes = (JSON.parse(payloadText(p)) as LivePacket).changes;
       state = produce(state, (d) => { for (const c of changes) mutate(d, c); });
     }
     const perS = n / ((cpuMs() - t0) / 1000);
@@ -182,7 +200,7 @@ async function main(): Promise<void> {
     `mean change ${fmt(bytes)} bytes of JSON (mix: desk occupancy, environment, moves, heartbeats, whole-desk modifications)`,
     `location: ${engine.internals.store.assets.size} drawable assets, ${engine.internals.store.sensors.size} sensors; views open: ${views.map((v) => v.view).join(', ')}`,
     `engine rows include the hub's view flushes (every 50 ms while pushing, then one final flush): ${fmt(counter.patchEntries - patchBefore)} patch entries sent`,
-    `best of ${RUNS} runs; the ceiling decodes the very packets the engine then ingests`,
+    `best of ${RUNS} runs; the ceiling decodes the very packets the engine then ingests, with the engine's decoder (one pako stream and its buffers for every payload); pako's one-shot inflate per payload decodes the 10-change packets at ${fmt(oneShotAt10)} ch/s`,
     `times are this process's CPU time (process.cpuUsage, all its threads), so other work on the shared cores does not count against either side; wall clock, engine at 10-change packets: ${fmt(wallAt10)} ch/s`,
     'persistence on: touched entities are structured-cloned once a second, as an IndexedDB put does on the worker thread (bench/lib/cloneStorage.ts)',
   ]);

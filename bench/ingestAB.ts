@@ -7,9 +7,8 @@
 // Prints the best and the median rate of each and the decode ceiling, and the
 // median of the paired rounds' ratios against the first checkout.
 //   node --import tsx bench/ingestAB.ts <kind|mix> <changes per round> <rounds> <checkout dir> <checkout dir>…
-import { inflate } from 'pako';
 import { loadavg } from 'node:os';
-import { base64ToBytes } from '../src/worker/decode.js';
+import { payloadText } from '../src/worker/decode.js';
 import { indexBuilt, type IngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, median, yieldToLoop } from './lib/report.js';
 import type { TrafficKind } from './lib/traffic.js';
@@ -50,7 +49,7 @@ for (let round = 0; round < rounds; round++) {
   for (const s of round % 2 ? [...sides].reverse() : sides) {
     const payloads = take(s, n);
     const t0 = cpuMs();
-    for (const p of payloads) JSON.parse(inflate(base64ToBytes(p), { toText: true }));
+    for (const p of payloads) JSON.parse(payloadText(p));
     s.ceiling = Math.min(s.ceiling, cpuMs() - t0);
     s.rounds.push(await push(s, payloads));
   }

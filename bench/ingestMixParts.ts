@@ -4,9 +4,8 @@
 // timed before it. For a mix, "predicted" is the weighted sum of its kinds' median rounds; the engine's
 // own work is a round's CPU time less its decode. A ratio over 1 is what mixing itself costs.
 //   node --import tsx bench/ingestMixParts.ts [changes a round, 3000] [rounds, 8]
-import { inflate } from 'pako';
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
-import { base64ToBytes } from '../src/worker/decode.js';
+import { payloadText } from '../src/worker/decode.js';
 import { indexBuilt, openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, median, yieldToLoop } from './lib/report.js';
 import type { TrafficKind } from './lib/traffic.js';
@@ -29,7 +28,7 @@ await indexBuilt(rig.engine);
 
 function decodeMs(payloads: string[]): number {
   const c0 = cpuMs();
-  for (const p of payloads) JSON.parse(inflate(base64ToBytes(p), { toText: true })) as LivePacket;
+  for (const p of payloads) JSON.parse(payloadText(p)) as LivePacket;
   return cpuMs() - c0;
 }
 
