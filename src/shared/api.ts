@@ -20,8 +20,10 @@ export type ViewSpec =
   | { view: 'structure' }
   | { view: 'connection' }
   | { view: 'notifications' }
-  | { view: 'people' }
-  | { view: 'rooms' }
+  /** everyone of the organization; with `playback`, where a replay's readings placed them at its instant */
+  | { view: 'people'; playback?: PlaybackAt }
+  /** the location's rooms; with `playback`, the replayed floor's rooms at its instant (none bookable) */
+  | { view: 'rooms'; playback?: PlaybackAt }
   | { view: 'session' }
   | { view: 'feed' }
   /** a report of the loaded location (src/shared/reports/types.ts, docs/reports.md) */
@@ -35,9 +37,13 @@ export type ViewSpec =
   /** directions between floors (entry SELF_KEY, docs/wayfinding.md) */
   | { view: 'route'; from: RouteEndpoint; to: RouteEndpoint }
   /** a floor replayed at a moment of a local day (worker/reports/playback.ts); setPlaybackTime moves it */
-  | { view: 'playback'; floorId: Id; layers: readonly MapLayer[]; day: string };
+  | { view: 'playback'; floorId: Id; layers: readonly MapLayer[]; day: string; at?: number };
 
-/** A floor's replay of a local day (the playback view's floor and day): a popup opened in it shows the replayed instant. */
+/**
+ * A floor's replay of a local day (the playback view's floor and day): a popup opened in it, and the
+ * People and Rooms panels, show the replayed instant. The playback view's `at` is the instant it shows
+ * (a floor switched to during a replay carries the instant over).
+ */
 export interface PlaybackAt {
   floorId: Id;
   day: string;

@@ -169,7 +169,7 @@ describe('playback in Chromium', () => {
     const node = page.locator(`g.asset[data-asset-id="${asset.id}"]`);
     await expect.poll(() => node.locator('text.sensor-label').textContent(), { timeout: 30_000 }).toBe('42 %');
 
-    // a day not replayed yet (a replay opened before the sensor came keeps the floor it was opened on)
+    // a day not replayed yet (one replayed before reads the floor again, the new sensor with it)
     const day = addDaysToKey(dateKeyOf(Date.now(), tz), -3);
     await page.getByRole('button', { name: 'Play back a day' }).click();
     const bar = page.getByRole('group', { name: 'Playback' });
@@ -189,5 +189,121 @@ describe('playback in Chromium', () => {
     await dialog.getByRole('button', { name: 'Close details' }).click();
     await bar.getByRole('button', { name: 'Back to live' }).click();
     await expect.poll(() => node.locator('text.sensor-label').textContent()).toBe('42 %');
+  });
+
+  it('lists People and Rooms as at the replayed instant, sets reporting an issue aside and says Notifications are live', async () => {
+    // a tablet: taps on the tabs and buttons, keys on the slider
+    const tablet = await browser.newContext({ viewport: { width: 1500, height: 950 }, hasTouch: true });
+    const p = await tablet.newPage();
+    p.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+    const snap = (name: string) => p.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
+    await p.goto(`${viewer.url}/`);
+    await p.getByLabel('Email').fill(server.accounts.regular.email);
+    await p.getByLabel('Password').fill(server.accounts.regular.password);
+    await p.getByRole('button', { name: 'Sign in', exact: true }).tap();
+    await p.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    const { store } = server.server;
+    const locationId = server.server.seed.locationIds[0]!;
+    const tz = store.locations.get(locationId)!.timezone;
+    // the last Tuesday to Thursday before today, the busiest days
+    let day = addDaysToKey(dateKeyOf(Date.now(), tz), -1);
+    while (calendarDay(day, tz).weekday < 2 || calendarDay(day, tz).weekday > 4) day = addDaysToKey(day, -1);
+    const cal = calendarDay(day, tz);
+
+    // who stood where at 11:00 that day, as the server's location readings say
+    const eleven = wallToEpoch(cal, 11);
+    const res = await server.api(`/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/measurements/location?start=${cal.start}&end=${cal.end}`, { token: await server.signIn('regular') });
+    const page0 = (await res.json()) as { columns: string[]; rows: unknown[][] };
+    const col = (name: string) => page0.columns.indexOf(name);
+    const newest = new Map<string, unknown[]>();
+    for (const r of page0.rows) if ((r[col('time')] as number) <= eleven) newest.set(String(r[col('sensor_id')]), r);
+    const placedThen = [...store.assets.values()].filter((a: WireAsset) => a.type === 'employee' && a.location_id === locationId).map((a) => {
+      const r = newest.get(a.data_providers[0]!);
+      const valid = r && (r[col('time')] as number) + ((r[col('valid_for')] as number | null) ?? 0) > eleven;
+      const user = store.users.get(String((a.config as { user_id?: unknown }).user_id));
+      return { asset: a, user, floorId: valid ? String(r[col('floor_id')]) : null };
+    }).filter((x) => x.user && x.floorId && !store.assets.get(x.floorId)?.hidden);
+    expect(placedThen.length, 'someone was in at 11:00').toBeGreaterThan(0);
+    const { user, floorId, asset: badge } = placedThen[0]!;
+    const name = `${user!.first_name} ${user!.last_name}`;
+    // as the app names a floor of a location with more than one building
+    const floor = store.assets.get(floorId!)!;
+    const floorName = `${floor.name}, ${store.assets.get(floor.parent_id!)!.name}`;
+
+    await p.getByRole('tab', { name: 'People' }).tap();
+    await p.getByRole('button', { name: 'Play back a day' }).tap();
+    const bar = p.getByRole('group', { name: 'Playback' });
+    await bar.getByLabel('Day', { exact: true }).fill(day);
+    await expect.poll(async () => `${await bar.getAttribute('data-day')} ${await bar.getAttribute('data-state')}`, { timeout: 60_000 }).toBe(`${day} done`);
+    const slider = bar.getByLabel('Time of day');
+    const time = p.getByTestId('playback-time');
+    // 11:00 by keys: Home, then 44 quarter hours
+    await slider.focus();
+    await p.keyboard.press('Home');
+    for (let i = 0; i < 44; i += 1) await p.keyboard.press('PageUp');
+    await expect.poll(() => time.innerText()).toBe('11:00');
+
+    // People: where they were then, saying so
+    const people = p.getByRole('region', { name: 'People finder' });
+    await expect.poll(() => people.getByTestId('panel-replay').innerText()).toMatch(/^As at .*11:00.* \(replay\): where people were then\.$/);
+    await people.getByLabel('Find a co-worker').fill(name);
+    const person = people.locator('li', { hasText: name });
+    await expect.poll(() => person.locator('.person-where').innerText()).toBe(`on ${floorName}`);
+    await snap('playback-05-people-replay');
+    // Show: the replay goes on on their floor, at the same instant, with them on the map
+    await person.getByRole('button', { name: `Show ${name} on the floor` }).tap();
+    await expect.poll(() => p.getByLabel('Floor', { exact: true }).inputValue()).toBe(floorId);
+    await expect.poll(async () => `${await bar.getAttribute('data-day')} ${await bar.getAttribute('data-state')} ${await time.innerText()}`, { timeout: 60_000 }).toBe(`${day} done 11:00`);
+    await p.locator(`g.asset[data-asset-id="${badge.id}"]`).waitFor();
+    expect(await p.locator('.live-region .message').innerText()).toContain(`${name} was on ${floorName} then.`);
+    // at 00:00 nobody was in
+    await slider.focus();
+    await p.keyboard.press('Home');
+    await expect.poll(() => person.locator('.person-where').innerText()).toBe('not on a floor then');
+
+    // Rooms: the replayed floor's rooms as the map shows them at the instant, no booking
+    await slider.focus();
+    for (let i = 0; i < 44; i += 1) await p.keyboard.press('PageUp');
+    await expect.poll(() => time.innerText()).toBe('11:00');
+    await p.getByRole('tab', { name: 'Rooms' }).tap();
+    const rooms = p.getByRole('region', { name: 'Room finder' });
+    await expect.poll(() => rooms.getByTestId('panel-replay').innerText()).toContain(`the rooms of ${floorName} as they were then`);
+    const listed = rooms.locator('li');
+    await expect.poll(() => listed.count()).toBeGreaterThan(0);
+    const roomIds = [...store.assets.values()].filter((a: WireAsset) => a.type === 'room' && a.parent_id === floorId).map((a) => a.id);
+    expect(await listed.count()).toBe(roomIds.length);
+    for (const id of roomIds) {
+      const room = store.assets.get(id)!;
+      const onMap = await p.locator(`g.asset[data-asset-id="${id}"]`).getAttribute('data-status');
+      await expect.poll(() => rooms.locator('li', { hasText: room.name }).first().locator('.status-chip').innerText()).toBe(onMap);
+    }
+    expect(await rooms.getByRole('button', { name: /^Booking of / }).count()).toBe(0);
+    await snap('playback-06-rooms-replay');
+
+    // Notifications are live whatever the map shows, and say so
+    await p.getByRole('tab', { name: 'Notifications' }).tap();
+    await expect.poll(() => p.getByTestId('panel-live').innerText()).toBe('Live: notifications as they are now, not as at the replay.');
+    await snap('playback-07-notifications-live');
+    // the layer panel speaks of the replayed floor: people were on it then
+    expect(await p.getByRole('group', { name: 'Workplace' }).innerText()).not.toContain('none on this floor');
+
+    // so does setting one's location
+    await p.getByRole('tab', { name: 'My location' }).tap();
+    await expect.poll(() => p.getByTestId('replay-aside').innerText()).toContain('Your location is set on the floor as it is now');
+    await snap('playback-08-my-location-aside');
+    // Report an issue acts on the floor as it is now: set aside, with the way back
+    await p.getByRole('tab', { name: 'Report an issue' }).tap();
+    const aside = p.getByTestId('replay-aside');
+    await expect.poll(() => aside.innerText()).toContain(`The map shows a replay of ${day}. An issue or feedback is for the floor as it is now`);
+    await snap('playback-09-report-aside');
+    await aside.getByRole('button', { name: 'Back to live' }).tap();
+    await expect.poll(() => bar.count()).toBe(0);
+    await p.getByRole('region', { name: 'Report an issue or give feedback' }).getByRole('button').first().waitFor();
+    expect(await aside.count()).toBe(0);
+    // People live again: no replay note
+    await p.getByRole('tab', { name: 'People' }).tap();
+    await people.waitFor();
+    expect(await people.getByTestId('panel-replay').count()).toBe(0);
+    await tablet.close();
   });
 });

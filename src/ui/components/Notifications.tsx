@@ -11,6 +11,7 @@ import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
 import { formatDateTime } from '../lib/describe.js';
 import { errorText } from '../lib/errorText.js';
 import { NeedsServer } from './NeedsServer.js';
+import { LiveNote } from './reports/ReplayNote.js';
 
 export function sortNotifications(list: readonly Notification[]): Notification[] {
   return [...list].sort((a, b) => b.created - a.created);
@@ -31,6 +32,7 @@ export function Notifications() {
       <h2>
         Notifications {unread ? <span className="badge">{unread} unread</span> : null}
       </h2>
+      <LiveNote>notifications as they are now, not as at the replay.</LiveNote>
       {!ready || (list.length === 0 && !dataSettled(session)) ? (
         <p role="status">Loading notifications…</p>
       ) : list.length === 0 ? (

@@ -6,6 +6,8 @@ import type { PersonEntry } from '../../shared/api.js';
 import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
 import { compareText } from '../lib/collate.js';
+import { useReplay } from './reports/replayContext.js';
+import { ReplayNote } from './reports/ReplayNote.js';
 
 const MAX_RESULTS = 20;
 
@@ -21,7 +23,8 @@ export interface PeopleFinderProps {
 }
 
 export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
-  const mirror = useView({ view: 'people' });
+  const replay = useReplay();
+  const mirror = useView(replay ? { view: 'people', playback: replay } : { view: 'people' });
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
   const { session } = useApp();
@@ -31,6 +34,7 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
   return (
     <section className="finder people-finder" aria-label="People finder">
       <h2>People</h2>
+      <ReplayNote>where people were then.</ReplayNote>
       <label htmlFor={inputId}>Find a co-worker</label>
       <input id={inputId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name or email" />
       {!ready || (results.length === 0 && !query && !dataSettled(session)) ? (
@@ -46,7 +50,7 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
                 <span className="person-text">
                   <span className="person-name">{p.name}</span>{' '}
                   <span className="person-where">
-                    {!p.visible ? 'not shown on a floor' : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
+                    {!p.visible ? (replay ? 'not on a floor then' : 'not shown on a floor') : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
                   </span>
                 </span>
                 {p.visible && p.floorId ? (

@@ -1,12 +1,15 @@
 // Room finder: rooms of the location with free or busy status in words,
-// filtered by name and status, with booking and cancelling.
+// filtered by name and status, with booking and cancelling. During a replay
+// it lists the replayed floor's rooms as they were at its instant, read-only.
 
 import { useId, useMemo, useState } from 'react';
 import type { RoomEntry } from '../../shared/api.js';
 import { dataSettled, useApp } from '../hooks/appContext.js';
-import { useViewEntries, useViewReady } from '../hooks/useView.js';
+import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
 import { compareText } from '../lib/collate.js';
 import { BookingControls } from './BookingControls.js';
+import { useReplay } from './reports/replayContext.js';
+import { ReplayNote } from './reports/ReplayNote.js';
 
 export type RoomFilter = 'all' | 'free' | 'busy';
 
@@ -24,7 +27,10 @@ export interface RoomFinderProps {
 }
 
 export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
-  const { rooms, session } = useApp();
+  const { rooms: live, session } = useApp();
+  const replay = useReplay();
+  const replayed = useView(replay ? { view: 'rooms', playback: replay } : null);
+  const rooms = replay ? replayed : live;
   const ready = useViewReady(rooms);
   const entries = useViewEntries(rooms);
   const [query, setQuery] = useState('');
@@ -35,6 +41,11 @@ export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
   return (
     <section className="finder room-finder" aria-label="Room finder">
       <h2>Rooms</h2>
+      {replay ? (
+        <ReplayNote>
+          {`the rooms of ${floorName(replay.floorId) ?? 'the replayed floor'} as they were then (the replay reads this floor). Booking is for now: go back to live to book.`}
+        </ReplayNote>
+      ) : null}
       <label htmlFor={ids.query}>Find a room</label>
       <input id={ids.query} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
       <label htmlFor={ids.filter}>Show</label>

@@ -28,7 +28,7 @@ import { RouteOverlay } from './route/RouteOverlay.js';
 import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
 import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import { PlaybackBar } from './reports/PlaybackBar.js';
-import { ReplayContext } from './reports/replayContext.js';
+import { ReplayAside, ReplayScope } from './reports/ReplayNote.js';
 import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
 import { formatTime } from '../lib/timeFormat.js';
 import type { Legend } from '../../shared/api.js';
@@ -185,14 +185,30 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   }, [reportEntries]);
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
-  const emptyLayers = useEmptyLayers(floor, link.layers);
   // playback replaces what the viewer draws, never the live subscription, which stays open underneath
   const [playbackDay, setPlaybackDay] = useState<string | null>(null);
-  const playbackSpec = useMemo(() => (playbackDay && floorId ? { view: 'playback' as const, floorId, layers: link.layers, day: playbackDay } : null), [playbackDay, floorId, link.layers]);
+  // the instant last shown: a floor switched to during the replay of that day (People: Show) opens at it
+  const replayTime = useRef<{ day: string; time: number } | null>(null);
+  const playbackSpec = useMemo(() => {
+    if (!playbackDay || !floorId) return null;
+    const at = replayTime.current?.day === playbackDay ? { at: replayTime.current.time } : {};
+    return { view: 'playback' as const, floorId, layers: link.layers, day: playbackDay, ...at };
+  }, [playbackDay, floorId, link.layers]);
   const playback = useView(playbackSpec);
   const playbackMeta = useViewMeta(playback);
-  // a popup opened on the replayed map shows the asset at the replay's instant
+  // the layer panel tells the layers that draw nothing on the map it shows: the replay's, during one
+  const emptyLayers = useEmptyLayers(playback ?? floor, link.layers);
+  useEffect(() => {
+    replayTime.current = playbackDay && playbackMeta?.day === playbackDay && playbackMeta.progress.state === 'done' ? { day: playbackDay, time: playbackMeta.time } : null;
+  }, [playbackDay, playbackMeta]);
+  // a popup opened on the replayed map, and the People and Rooms panels, show the replay's instant
   const replayAt = useMemo(() => (playback && playbackDay && floorId ? { floorId, day: playbackDay } : null), [playback, playbackDay, floorId]);
+  const replayInstant = useMemo(
+    () => (replayAt ? { day: replayAt.day, time: playbackMeta?.progress.state === 'done' ? playbackMeta.time : null, backToLive: () => setPlaybackDay(null) } : null),
+    [replayAt, playbackMeta],
+  );
+  // a point being picked on the map is for the live floor
+  useEffect(() => { if (playbackDay) setPick(null); }, [playbackDay]);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
@@ -234,7 +250,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (p.floorId !== floorId) void api.selectFloor(p.floorId);
     setLink((l) => ({ ...l, floor: p.floorId, asset: p.assetId }));
     setFocus({ x: p.x, y: p.y, seq: Date.now() });
-    announce(`${p.name} is on ${floorName(p.floorId) ?? 'another floor'}.`);
+    // in a replay, where they were at its instant
+    announce(`${p.name} ${playbackDay ? 'was' : 'is'} on ${floorName(p.floorId) ?? 'another floor'}${playbackDay ? ' then' : ''}.`);
   };
   const showRoom = (r: RoomEntry) => {
     if (r.floorId) void api.selectFloor(r.floorId);
@@ -357,7 +374,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             </button>
           </span>
         </header>
-        <div className={`body${panel === 'analytics' ? ' reports-open' : ''}`}>
+        <ReplayScope className={`body${panel === 'analytics' ? ' reports-open' : ''}`} at={replayAt} instant={replayInstant}>
           <aside className="left">
             <LayerPanel
               active={link.layers}
@@ -377,31 +394,29 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 {session.navigation === 'ready' ? 'Loading floor…' : NAVIGATION_WORDS[session.navigation]}
               </div>
             ) : (
-              <ReplayContext.Provider value={replayAt}>
-                <FloorViewer
-                  key={playback ? `playback-${floorId}-${playbackDay}` : floorId}
-                  mirror={playback ?? floor}
-                  notices={notices}
-                  layers={link.layers}
-                  imagePolicy={imagePolicy}
-                  highlightId={link.asset}
-                  openId={initial.asset && initial.floor === floorId ? initial.asset : null}
-                  focus={focus}
-                  onPickPoint={pick ? onPickPoint : null}
-                  onCenterChange={(point) => { if (floorId) setViewCentre({ floorId, ...point }); }}
-                  onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
-                  reportMarks={reportMarks}
-                  overlay={(
-                    <>
-                      {route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
-                      {panel === 'report' && !playback && placePoint ? <PlacePin point={placePoint} label="Where the ticket or voice goes" /> : null}
-                    </>
-                  )}
-                  legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
-                  cover={routePanel}
-                  paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
-                />
-              </ReplayContext.Provider>
+            <FloorViewer
+                key={playback ? `playback-${floorId}-${playbackDay}` : floorId}
+                mirror={playback ?? floor}
+                notices={notices}
+                layers={link.layers}
+                imagePolicy={imagePolicy}
+                highlightId={link.asset}
+                openId={initial.asset && initial.floor === floorId ? initial.asset : null}
+                focus={focus}
+                onPickPoint={pick ? onPickPoint : null}
+                onCenterChange={(point) => { if (floorId) setViewCentre({ floorId, ...point }); }}
+                onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
+                reportMarks={reportMarks}
+                overlay={(
+                  <>
+                    {route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
+                    {panel === 'report' && !playback && placePoint ? <PlacePin point={placePoint} label="Where the ticket or voice goes" /> : null}
+                  </>
+                )}
+                legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
+                cover={routePanel}
+                paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
+              />
             )}
             {routeTarget ? (
               <RoutePanel
@@ -457,7 +472,9 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
               {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} /> : null}
               {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} /> : null}
-              {panel === 'report' && floorId ? (
+              {panel === 'report' && replayInstant ? (
+                <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />
+              ) : panel === 'report' && floorId ? (
                 <TicketForm
                   floorId={floorId}
                   point={placePoint}
@@ -477,12 +494,14 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 />
               ) : null}
               {panel === 'notifications' ? <Notifications /> : null}
-              {panel === 'me' && floorId ? (
+              {panel === 'me' && replayInstant ? (
+                <ReplayAside title="My location" reason="Your location is set on the floor as it is now: go back to live to set it." />
+              ) : panel === 'me' && floorId ? (
                 <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => setPick(on ? 'location' : null)} />
               ) : null}
             </div>
           </aside>
-        </div>
+        </ReplayScope>
       </div>
     </AppContext.Provider>
   );

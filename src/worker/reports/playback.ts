@@ -25,12 +25,13 @@ import { sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged, type Basis } from './playbackBasis.js';
+import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
 import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
 import { runReport, type PageCache } from './runReport.js';
 
 export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
-/** a popup opened in a replay */
-export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' }>;
+/** a popup opened in a replay, or the People and Rooms panels beside it */
+export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' | 'people' | 'rooms' }>;
 
 /** A replay is read-only: nothing is booked, voted, renamed or closed in the past. */
 const NO_ACTIONS: AssetActions = { book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false };
@@ -119,6 +120,9 @@ interface Session {
   signal: { cancelled: boolean };
 }
 
+/** The instant within the day. */
+const clampTo = (day: CalendarDay, time: number) => Math.max(day.start, Math.min(day.end - 1, time));
+
 const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null });
 
 export function createPlaybackService(o: PlaybackOptions): PlaybackService {
@@ -196,15 +200,17 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
    * from has changed (an asset added, moved or renamed, a sensor, floor or user changed make it read the
    * floor again, at the instant it was left at); a day still running reads on from where it was read up to.
    */
-  function reopen(floorId: Id, dayKey: string): Session {
+  function reopen(floorId: Id, dayKey: string, at: number | null): Session {
     const kept = sessions.get(keyOf(floorId, dayKey));
     // a day that could not be read (offline, an error) is read again too
     if (kept && kept.progress.state !== 'loading' && (kept.progress.state !== 'done' || !unchanged(kept.basis, o.live))) {
       kept.signal.cancelled = true;
       sessions.delete(kept.key);
-      return open(floorId, dayKey, kept.time);
+      return open(floorId, dayKey, at ?? kept.time);
     }
-    const s = open(floorId, dayKey, null);
+    const s = open(floorId, dayKey, at);
+    // a kept replay opened at another instant (a floor switched to during a replay) moves to it
+    if (at !== null && s.time !== at) { s.time = at; if (s.progress.state === 'done') apply(s); }
     if (s.progress.state === 'done') readOn(s);
     return s;
   }
@@ -244,10 +250,12 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
 
   return {
     source(spec) {
-      const at = spec.view === 'asset' ? spec.playback : spec;
+      const at = spec.view === 'playback' ? spec : spec.playback;
       if (!at || typeof at.floorId !== 'string' || !isDateKey(at.day)) throw new TypeError('Malformed playback day');
-      // the floor view decides whether a kept replay still holds; a popup shows the replay the floor shows
-      const first = spec.view === 'asset' ? open(at.floorId, at.day, null) : reopen(at.floorId, at.day);
+      // the floor view decides whether a kept replay still holds; a popup or panel shows the replay the floor shows
+      const first = spec.view === 'playback'
+        ? reopen(at.floorId, at.day, typeof spec.at === 'number' && Number.isFinite(spec.at) ? clampTo(calendarDay(at.day, timeZone()), spec.at) : null)
+        : open(at.floorId, at.day, null);
       const key = first.key;
       /** the replay of this floor and day now (a reopen may have read it again) */
       const cur = () => sessions.get(key) ?? first;
@@ -263,6 +271,20 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
       };
       const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(key);
+      if (spec.view === 'people' || spec.view === 'rooms') {
+        const panel = (): PanelReplay => {
+          const s = cur();
+          const store = s.shadow.store;
+          return {
+            store, floorId: s.floorId, time: s.time, ready: s.progress.state === 'done',
+            facts(id) {
+              const asset = store.assets.get(id);
+              return asset && store.floorOf.has(id) ? computeFacts(asset, ctx(s)) : null;
+            },
+          };
+        };
+        return spec.view === 'people' ? replayPeopleSource(panel, o.viewerUserId, dirty) : replayRoomsSource(panel, dirty);
+      }
       if (spec.view === 'asset') {
         const id = String(spec.assetId);
         return {
@@ -313,7 +335,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     setTime(floorId, day, time) {
       const s = sessions.get(keyOf(floorId, day));
       if (!s || !Number.isFinite(time)) return;
-      s.time = Math.max(s.day.start, Math.min(s.day.end - 1, time));
+      s.time = clampTo(s.day, time);
       if (s.progress.state === 'done') {
         apply(s);
         // the slider passed what a running day was read up to: read on (not on every tick of a play)

@@ -41,8 +41,8 @@ export interface ViewState {
   search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
   /** room-status displays (views/roomDisplay.ts) */
   roomDisplay: RoomDisplayHooks;
-  /** a replayed floor, or a popup opened in it (reports/playback.ts) */
-  playback(spec: Extract<ViewSpec, { view: 'playback' }> | Extract<ViewSpec, { view: 'asset' }>): ViewSource;
+  /** a replayed floor, a popup opened in it, or the People and Rooms panels at its instant (reports/playback.ts) */
+  playback(spec: Extract<ViewSpec, { view: 'playback' | 'asset' | 'people' | 'rooms' }>): ViewSource;
   /** the route finding, loaded on the first route asked for */
   routing: LazyModule<RoutingModule>;
 }
@@ -158,8 +158,16 @@ function structureSource(state: ViewState): ViewSource {
   };
 }
 
+/** What a person's entry reads: the live view state, or a replay's shadow at its instant (reports/playbackPanels.ts). */
+export interface PersonState {
+  store: Store;
+  facts: { get(id: Id): AssetFacts | null | undefined };
+  now(): number;
+  viewerUserId(): Id | null;
+}
+
 /** A user as the people view lists them: a position only where the viewer may see them. */
-export function personEntry(state: ViewState, key: Id): PersonEntry | undefined {
+export function personEntry(state: PersonState, key: Id): PersonEntry | undefined {
   const { store } = state;
   const user = store.users.get(key);
   if (!user) return undefined;
@@ -217,6 +225,32 @@ function peopleSource(state: ViewState): ViewSource {
   };
 }
 
+/** A room as the rooms view lists it, from its facts (live, or a replay's at its instant); none when it is not a room the viewer may see. */
+export function roomEntry(facts: AssetFacts | null | undefined, store: Store): RoomEntry | undefined {
+  if (!facts || facts.kind !== 'room' || !facts.room || !facts.reachable) return undefined;
+  const { asset, room } = facts;
+  const floor = facts.floorId ? store.floors.get(facts.floorId) : undefined;
+  const capacity = Number(asset.config.capacity ?? asset.categories.capacity);
+  const status = room.status;
+  return {
+    id: asset.id,
+    name: asset.name,
+    floorId: facts.floorId,
+    buildingId: floor?.parent_id ?? null,
+    capacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,
+    statusIndex: status.kind === 'index' ? status.index : null,
+    color: room.color,
+    status: room.word,
+    statusKind: room.statusKind,
+    free: status.kind === 'index' && !status.occupied && !status.reserved,
+    text: room.reservation?.text ?? null,
+    activeEvent: room.reservation?.active ?? null,
+    nextEvent: room.reservation?.next ?? null,
+    reservationSensorId: room.reservationSensorId,
+    bookable: room.reservationSensorId !== null && facts.config.assetBookingFeature,
+  };
+}
+
 function roomsSource(state: ViewState): ViewSource {
   const { store } = state;
   /** ids of the rooms, kept while only readings change (an asset change updates it, a whole change drops it) */
@@ -227,31 +261,7 @@ function roomsSource(state: ViewState): ViewSource {
   };
   return {
     *keys() { for (const a of store.assets.values()) if (a.type === 'room') yield a.id; },
-    entry(key): RoomEntry | undefined {
-      const facts = state.facts.get(key);
-      if (!facts || facts.kind !== 'room' || !facts.room || !facts.reachable) return undefined;
-      const { asset, room } = facts;
-      const floor = facts.floorId ? store.floors.get(facts.floorId) : undefined;
-      const capacity = Number(asset.config.capacity ?? asset.categories.capacity);
-      const status = room.status;
-      return {
-        id: asset.id,
-        name: asset.name,
-        floorId: facts.floorId,
-        buildingId: floor?.parent_id ?? null,
-        capacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,
-        statusIndex: status.kind === 'index' ? status.index : null,
-        color: room.color,
-        status: room.word,
-        statusKind: room.statusKind,
-        free: status.kind === 'index' && !status.occupied && !status.reserved,
-        text: room.reservation?.text ?? null,
-        activeEvent: room.reservation?.active ?? null,
-        nextEvent: room.reservation?.next ?? null,
-        reservationSensorId: room.reservationSensorId,
-        bookable: room.reservationSensorId !== null && facts.config.assetBookingFeature,
-      };
-    },
+    entry: (key): RoomEntry | undefined => roomEntry(state.facts.get(key), store),
     meta: () => null,
     affected(d) {
       const assets = d.get('assets');
@@ -315,8 +325,8 @@ export function createViewSources(state: ViewState): ViewSourceFactory {
     switch (spec.view) {
       case 'floor': return floorSource(state, spec.floorId, Array.isArray(spec.layers) ? spec.layers : []);
       case 'structure': return structureSource(state);
-      case 'people': return peopleSource(state);
-      case 'rooms': return roomsSource(state);
+      case 'people': return spec.playback ? state.playback(spec) : peopleSource(state);
+      case 'rooms': return spec.playback ? state.playback(spec) : roomsSource(state);
       case 'connection': return singleton('connection', state.connection);
       case 'session': return singleton('session', state.session);
       case 'asset': return spec.playback ? state.playback(spec) : assetSource(state, String(spec.assetId));

@@ -87,13 +87,13 @@ export function locationBatches(assets: unknown[], sensors: unknown[], users: un
 }
 
 /** A store loaded with the location's structure plus these assets and sensors through the batch applier, and its apply. */
-export function loadedStore(assets: unknown[], sensors: unknown[], now: () => number) {
+export function loadedStore(assets: unknown[], sensors: unknown[], now: () => number, users: unknown[] = []) {
   const store = createStore();
   store.organizationId = ORG_ID;
   store.locationId = LOCATION_ID;
   const options = { logger: createTestLogger(), now, manualLocationTimeoutMs: 432e5 };
   const apply = (batch: ChangeBatch) => applyBatch(store, batch, options);
-  for (const b of locationBatches(assets, sensors)) apply(b);
+  for (const b of locationBatches(assets, sensors, users)) apply(b);
   return { store, apply };
 }
 

@@ -6,7 +6,7 @@ import { createPlaybackService } from '../../../src/worker/reports/playback.js';
 import type { PageCache } from '../../../src/worker/reports/runReport.js';
 import type { ColumnarPage } from '../../../src/shared/reports/readings.js';
 import type { ViewSource } from '../../../src/worker/views/viewHub.js';
-import { loadedStore, locationScope, wireDesk } from '../engine/harness.js';
+import { loadedStore, locationScope, wireDesk, wireUser } from '../engine/harness.js';
 
 // A replay shows at an instant only what was known at or before it (docs/reports.md "## Playback"):
 // a replayed reading, a live reading dated at or before the instant, or nothing — never a live value
@@ -25,6 +25,9 @@ function liveStore(now: () => number = () => NOW) {
     { id: 'air', type: 'sensor', subtype: 'environment', name: 'Air 1', parent_id: 'f1', x: 5, y: 5, default_sensor_type: 'co2', data_providers: ['s-co2', 's-sat'] },
     { id: 'mood', type: 'sensor', subtype: 'stress', name: 'Stress 1', parent_id: 'f1', x: 8, y: 5, default_sensor_type: 'stress', data_providers: ['s-stress'] },
     { id: 'svc', type: 'sensor', subtype: 'service', name: 'Service 1', parent_id: 'f1', x: 12, y: 5, default_sensor_type: 'service', data_providers: ['s-svc'] },
+    { id: 'r1', type: 'room', name: 'Aurora', parent_id: 'f1', x: 20, y: 20, outline: [[18, 18], [22, 18], [22, 22], [18, 22]], data_providers: ['s-room'] },
+    // a co-worker's tag: live, they are on the other floor now
+    { id: 'e2', type: 'employee', name: 'Employee e2', parent_id: null, data_providers: ['t2'], data_provider_refs: { location: 't2' }, default_sensor_type: 'location', config: { user_id: 'u2' } },
   ];
   const sensors = [
     { id: 's-occ', type: 'occupancy', last_measurement: { time: NOW - 5 * 60_000, valid_for: H, value: 1 }, last_status: { battery_level: 12 } },
@@ -33,17 +36,21 @@ function liveStore(now: () => number = () => NOW) {
     // silent since yesterday 06:00: its live reading is also the newest at any later instant of that day
     { id: 's-stress', type: 'stress', last_measurement: { time: D0 + 6 * H, valid_for: 12 * H, value: 3, battery_level: 55 }, last_status: { battery_level: 55 }, last_communication_time: D0 + 6 * H },
     { id: 's-svc', type: 'service', last_measurement: { time: NOW - 60_000, valid_for: H, value: 'all good' } },
+    { id: 's-room', type: 'occupancy', last_measurement: { time: NOW - 60_000, valid_for: H, value: 0 } },
+    { id: 't2', type: 'location', subtype: 'tag', last_measurement: { time: NOW - 60_000, valid_for: H, x: 50, y: 50, floor_id: 'f2' } },
   ];
-  return loadedStore(assets, sensors, now);
+  return loadedStore(assets, sensors, now, [wireUser('u2', { location_tag_id: 't2' })]);
 }
 
 /** The server's readings of that day, per type (the reference server pages them the same way). */
 const DAY_ROWS: Record<string, unknown[][]> = {
-  occupancy: [[D0 + 8 * H, 's-occ', H, 0, 70], [D0 + 9 * H, 's-occ', H, 1, 70], [D0 + 10 * H, 's-occ', H, 0, 69]],
+  occupancy: [[D0 + 8 * H, 's-occ', H, 0, 70], [D0 + 9 * H, 's-occ', H, 1, 70], [D0 + 9 * H, 's-room', H, 1, 50], [D0 + 10 * H, 's-occ', H, 0, 69]],
   co2: [[D0 + 7 * H, 's-co2', H, 480, null], [D0 + 8 * H, 's-co2', H, 520, 81], [D0 + 9 * H, 's-co2', H, 610, null]],
   satisfaction: [],
   stress: [],
   service: [],
+  // x, y, floor_id after the base columns
+  location: [[D0 + 9 * H, 't2', H, null, null, 3, 4, 'f1']],
 };
 
 const LAYERS = ['desk_usage', 'devices', 'co2', 'satisfaction', 'stress'] as const;
@@ -59,7 +66,8 @@ function setup(rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = 
     const of = (rows[type] ?? []).filter((r) => (!q.sensor_id || q.sensor_id.includes(r[1] as string)) && (r[0] as number) <= (q.end ?? Infinity));
     // the reading still valid at `start` (one per sensor), unless asked to leave it out, then the rest
     const before = q.ignore_previous_validity ? [] : [...new Map(of.filter((r) => (r[0] as number) < (q.start ?? 0)).map((r) => [r[1], r])).values()];
-    return { columns: COLUMNS, rows: [...before, ...of.filter((r) => (r[0] as number) >= (q.start ?? 0))], has_more_results: false } as MeasurementsResponse;
+    const columns = type === 'location' ? [...COLUMNS, 'x', 'y', 'floor_id'] : COLUMNS;
+    return { columns, rows: [...before, ...of.filter((r) => (r[0] as number) >= (q.start ?? 0))], has_more_results: false } as MeasurementsResponse;
   };
   const { store: live, apply } = liveStore(() => clock.now);
   const service = createPlaybackService({
@@ -83,7 +91,7 @@ describe('floor playback at an instant', () => {
   it("pages every sensor the floor's assets read, not only occupancy, reservations and air", async () => {
     const { floor, asked } = setup();
     await loaded(floor);
-    expect(new Set(asked.map((a) => a.type))).toEqual(new Set(['occupancy', 'co2', 'satisfaction', 'stress', 'service']));
+    expect(new Set(asked.map((a) => a.type))).toEqual(new Set(['occupancy', 'co2', 'satisfaction', 'stress', 'service', 'location']));
   });
 
   it('shows the replayed reading, never the live value dated after the instant', async () => {
@@ -149,6 +157,25 @@ describe('floor playback at an instant', () => {
     const desk = detail(popup('d1'))!;
     expect(desk.replayAt).toBe(D0 + 9.5 * H);
     expect(desk.actions).toEqual({ book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false });
+  });
+});
+
+describe('the side panels of a replay', () => {
+  it('list where people were and how the floor\'s rooms were at the instant, not now', async () => {
+    const { service, floor, at } = setup();
+    await loaded(floor);
+    const people = service.source({ view: 'people', playback: { floorId: 'f1', day: DAY } });
+    const rooms = service.source({ view: 'rooms', playback: { floorId: 'f1', day: DAY } });
+    at(D0 + 9.5 * H);
+    // live, u2 is on f2 at (50, 50) and the room is free
+    expect(people.entry('u2')).toMatchObject({ floorId: 'f1', x: 3, y: 4, visible: true, lastSeen: D0 + 9 * H, assetId: 'e2' });
+    expect([...people.keys()]).toEqual(['u2']);
+    expect([...rooms.keys()]).toEqual(['r1']);
+    expect(rooms.entry('r1')).toMatchObject({ name: 'Aurora', status: 'occupied', free: false });
+    // before any reading of the day: nobody placed, the room not known
+    at(D0 + 7 * H);
+    expect(people.entry('u2')).toMatchObject({ floorId: null, visible: false });
+    expect(rooms.entry('r1')).toMatchObject({ statusKind: 'unknown', free: false });
   });
 });
 
