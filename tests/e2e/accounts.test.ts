@@ -4,15 +4,16 @@
 // signs the new account in; and a forgotten password set again from the
 // reset link, opened as the mail gives it, then used to sign in.
 
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { DEMO_DOMAIN } from '../../server/seed/demo.js';
 import type { Mail } from '../../server/mail.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 import { shot } from './people.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -44,17 +45,14 @@ function linkIn(mail: Mail): string {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: false });
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
+  rig = await startE2eRig({ server: { simulate: false } });
+  ({ server, viewer, browser } = rig);
 });
 
 afterAll(async () => {
   for (const c of contexts) await c.close();
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('account mails in Chromium', () => {

@@ -4,17 +4,18 @@
 // the viewer within a second, booking at the display by mouse and keyboard,
 // the offline mark, and a reload without network that still shows the room.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import { setLocationToMidday } from '../helpers/localTime.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createApiProxy, type ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
 let viewer: ViewerServer;
@@ -58,10 +59,9 @@ async function freeTheRoom(): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: false });
-  proxy = await createApiProxy(server.url);
-  viewer = await serveViewer(await buildViewer(), proxy.url);
+  rig = await startE2eRig({ server: { simulate: false }, proxy: true });
+  ({ server, viewer, browser } = rig);
+  proxy = rig.proxy!;
   const { store, seed } = server.server;
   locationId = seed.locationIds[0]!;
   // the display offers only lengths that end by the local day's end: mid-day there, every length fits at any hour the suite runs
@@ -71,7 +71,6 @@ beforeAll(async () => {
   room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === firstFloor
     && a.data_providers.some((id) => store.sensors.get(id)?.type === 'reservation'))!;
   await freeTheRoom();
-  browser = await launchChromium();
   // a landscape wall tablet
   displayContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   viewerContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -83,10 +82,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await displayContext?.close();
   await viewerContext?.close();
-  await browser?.close();
-  await viewer?.close();
-  await proxy?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('room display in Chromium', () => {

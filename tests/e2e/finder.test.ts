@@ -2,17 +2,15 @@
 // engine worker: keyboard first (`/`, arrows, Enter) and by mouse, across
 // floors and buildings, typos and diacritics. Screenshots in test-results/e2e/.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
@@ -22,26 +20,17 @@ const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, peop
 const results = () => page.getByRole('listbox', { name: 'Results' }).getByRole('option');
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: true });
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${viewer.url}/`);
+  rig = await startE2eRig({ server: { simulate: true } });
+  ({ server } = rig);
+  ({ page } = await rig.openPage());
+  await page.goto(`${rig.viewer.url}/`);
   await page.getByLabel('Email').fill(server.accounts.regular.email);
   await page.getByLabel('Password').fill(server.accounts.regular.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.locator('g.asset-room').first().waitFor();
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await viewer?.close();
-  await server?.close();
-});
+afterAll(() => rig?.close());
 
 describe('asset finder in Chromium', () => {
   it('focuses with /, finds a co-worker without diacritics, and Enter shows them on their floor', async () => {

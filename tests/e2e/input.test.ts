@@ -3,16 +3,17 @@
 // §1 and §6). One server and one browser serve every step; a second browser
 // context has a touch screen.
 
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TICKET_LABELS } from '../../src/shared/config.js';
 import { TOOLBAR_INSET_PX } from '../../src/ui/hooks/useMapLayout.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 import { hitPoint, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -95,17 +96,14 @@ async function openPage(touch: boolean): Promise<{ context: BrowserContext; page
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: true });
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
+  rig = await startE2eRig({ server: { simulate: true } });
+  ({ server, viewer, browser } = rig);
   mouse = await openPage(false);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('the map by mouse', () => {

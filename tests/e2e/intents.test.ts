@@ -3,15 +3,16 @@
 // "Book for the rest of the day" ends at the end of the location's local day
 // although the browser runs in another time zone.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { endOfLocalDayAt } from '../../src/shared/time.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -41,16 +42,13 @@ async function clickAsset(page: Page, asset: Locator): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer();
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
+  rig = await startE2eRig();
+  ({ server, viewer, browser } = rig);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('intents in Chromium', () => {

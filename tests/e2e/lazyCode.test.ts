@@ -5,13 +5,14 @@
 // asks again and answers. Service workers are blocked here, so every chunk
 // comes from the network the test controls.
 
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -23,10 +24,8 @@ const searchChunk = { dropped: 0, loaded: 0, drop: true };
 const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: false });
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
+  rig = await startE2eRig({ server: { simulate: false } });
+  ({ server, viewer, browser } = rig);
   context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
   await context.route(/\/assets\/searchIndex-[^/]*\.js$/, async (route) => {
     if (searchChunk.drop) {
@@ -46,9 +45,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('code loaded on first use', () => {

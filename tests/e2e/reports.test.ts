@@ -5,21 +5,20 @@
 // a screenshot of each screen in test-results/e2e/. The API is reached
 // through a proxy that can slow down or refuse the measurements.
 
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createApiProxy, type ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
-let viewer: ViewerServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
@@ -40,27 +39,17 @@ const tableCells = () => page.locator('.report-table tbody tr').evaluateAll((trs
   trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent === '—' ? '' : td.textContent ?? ''))));
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ seed: { historyDays: 8 } });
-  proxy = await createApiProxy(server.url);
-  viewer = await serveViewer(await buildViewer(), proxy.url);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1500, height: 950 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  rig = await startE2eRig({ server: { seed: { historyDays: 8 } }, proxy: true });
+  server = rig.server;
+  proxy = rig.proxy!;
+  ({ page } = await rig.openPage({ viewport: { width: 1500, height: 950 }, acceptDownloads: true }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await viewer?.close();
-  await proxy?.close();
-  await server?.close();
-});
+afterAll(() => rig?.close());
 
 describe('reports in Chromium', () => {
   it('opens the desk report of the last 7 days from the Reports tab', async () => {
-    await page.goto(`${viewer.url}/`);
+    await page.goto(`${rig.viewer.url}/`);
     await page.getByLabel('Email').fill(server.accounts.regular.email);
     await page.getByLabel('Password').fill(server.accounts.regular.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -5,13 +5,14 @@
 // "1:00 – 2:00 PM" while the bar said "13:00". Screenshots in
 // test-results/e2e/times-*.png.
 
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -19,10 +20,8 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer();
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
+  rig = await startE2eRig();
+  ({ server, viewer, browser } = rig);
   context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
   page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -30,9 +29,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 /** Every clock time in a text ("9:30", "16:05"), and whether any says AM or PM. */

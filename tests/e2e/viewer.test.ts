@@ -2,26 +2,22 @@
 // proxy that can hold the network back or go down) with the real engine worker.
 // Screenshots land in test-results/e2e/ as artifacts.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { awayFromMiddayZone, setLocationToMidday } from '../helpers/localTime.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createApiProxy, type ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import type { ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR } from './harness.js';
 import { hitPoint, popup, waitForHitPoint } from './people.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
 
-
-
+let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
-let viewer: ViewerServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 const LAYER_LABELS: Record<string, string> = {
@@ -84,35 +80,28 @@ function locationId(): string {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  // the simulator keeps readings fresh, so rooms and desks have a live status
-  server = await startTestServer({ simulate: true });
-  proxy = await createApiProxy(server.url);
-  viewer = await serveViewer(await buildViewer(), proxy.url);
-  // the first location at mid-day and the browser six hours away: times are the location's, named,
-  // and neither day turns while the test runs, whatever the hour (a booking made at 23:59 shows its weekday at 00:00)
-  setLocationToMidday(server, server.server.seed.locationIds[0]!);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: awayFromMiddayZone(), locale: 'en-GB' });
-  page = await context.newPage();
+  rig = await startE2eRig({
+    // the simulator keeps readings fresh, so rooms and desks have a live status
+    server: { simulate: true },
+    proxy: true,
+    // the first location at mid-day and the browser six hours away: times are the location's, named,
+    // and neither day turns while the test runs, whatever the hour (a booking made at 23:59 shows its weekday at 00:00)
+    prepare: (s) => { setLocationToMidday(s, s.server.seed.locationIds[0]!); },
+  });
+  server = rig.server;
+  proxy = rig.proxy!;
+  ({ page } = await rig.openPage({ timezoneId: awayFromMiddayZone(), locale: 'en-GB' }));
   // browser-side failures belong in the test output
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') console.error(`[console] ${m.text()}`);
   });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await viewer?.close();
-  await proxy?.close();
-  await server?.close();
-});
+afterAll(() => rig?.close());
 
 describe('viewer in Chromium', () => {
   it('signs in and shows the floor with the default layers', async () => {
-    await page.goto(`${viewer.url}/`);
+    await page.goto(`${rig.viewer.url}/`);
     await page.getByLabel('Email').fill(server.accounts.regular.email);
     await page.getByLabel('Password').fill(server.accounts.regular.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -131,10 +120,9 @@ describe('viewer in Chromium', () => {
   });
 
   it('says what is loading, with a floor skeleton, and never claims there is nothing before the data came', async () => {
-    const other = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context: other, page: fresh } = await rig.openPage();
     onTestFinished(() => other.close());
-    const fresh = await other.newPage();
-    await fresh.goto(`${viewer.url}/`);
+    await fresh.goto(`${rig.viewer.url}/`);
     await fresh.getByLabel('Email').fill(server.accounts.regular.email);
     await fresh.getByLabel('Password').fill(server.accounts.regular.password);
     // a slow network from here on: the organization's locations and everything under them wait

@@ -3,14 +3,15 @@
 // the finder by keyboard (Shift+Enter) and by mouse (Directions), listed in
 // numbered words, drawn on each floor the route crosses.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
 let viewer: ViewerServer;
 let browser: Browser;
@@ -53,8 +54,8 @@ const hiddenRoutePoints = () => page.evaluate(() => {
 });
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ simulate: false });
+  rig = await startE2eRig({ server: { simulate: false } });
+  ({ server, viewer, browser } = rig);
   const { store, seed } = server.server;
   const location = store.locations.get(seed.locationIds[0]!)!;
   const [a, b] = location.buildings.map((id) => store.assets.get(id)!);
@@ -67,8 +68,6 @@ beforeAll(async () => {
     method: 'PATCH', token, json: { location: { location_id: location.id, floor_id: startFloor.id, x: 20, y: 12, time: Date.now() } },
   });
   expect(res.status).toBeLessThan(300);
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -81,9 +80,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await viewer?.close();
   await server?.close();
+  await rig?.close();
 });
 
 describe('directions in Chromium', () => {

@@ -1,0 +1,66 @@
+// The set-up every e2e file shares, written once: the reference server (with
+// the API proxy in front of it when a test needs to hold back or cut the
+// network), the built viewer served from its own origin, one Chromium, and
+// pages in their own contexts that report page errors. `close()` ends all of
+// it in reverse order.
+
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import { createApiProxy, type ApiProxy } from './apiProxy.js';
+import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+export interface E2eRig {
+  server: TestServer;
+  /** the proxy the viewer reaches the server through, when asked for */
+  proxy: ApiProxy | null;
+  viewer: ViewerServer;
+  browser: Browser;
+  /** a page in a new context (1400×900 unless the options say otherwise), closed with the rig */
+  openPage(options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+export interface E2eRigOptions {
+  server?: TestServerOptions;
+  /** serve the viewer against an API proxy (`rig.proxy`) rather than the server itself */
+  proxy?: boolean;
+  /** runs once the server is up, before the viewer is served (seed what the test needs) */
+  prepare?(server: TestServer): Promise<void> | void;
+}
+
+export async function startE2eRig(options: E2eRigOptions = {}): Promise<E2eRig> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const server = await startTestServer(options.server);
+  const contexts: BrowserContext[] = [];
+  let proxy: ApiProxy | null = null;
+  let viewer: ViewerServer | null = null;
+  let browser: Browser | null = null;
+  const close = async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await viewer?.close();
+    await proxy?.close();
+    await server.close();
+  };
+  try {
+    await options.prepare?.(server);
+    proxy = options.proxy ? await createApiProxy(server.url) : null;
+    viewer = await serveViewer(await buildViewer(), proxy?.url ?? server.url);
+    browser = await launchChromium();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const b = browser;
+  return {
+    server, proxy, viewer, browser: b, close,
+    async openPage(contextOptions = {}) {
+      const context = await b.newContext({ viewport: { width: 1400, height: 900 }, ...contextOptions });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+      return { context, page };
+    },
+  };
+}
