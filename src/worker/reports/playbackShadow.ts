@@ -16,6 +16,41 @@ export interface ShadowSensor {
   live: Sensor;
   /** the live store's own readings of the sensor (recent values, previous, last), ascending, taken at open */
   known: MeasurementValue[];
+  /** the clone's recent values in the shadow store (what a popup's history lists) */
+  recent: MeasurementValue[];
+  /** what it was last set from (the list, the reading's index, heard by then): the same again changes nothing */
+  from?: { list: readonly MeasurementValue[]; n: number; i: number; heard: boolean };
+}
+
+/**
+ * Per list of readings, per reading: the index of the newest reading at or before it that carried a
+ * battery level, and the first reading of the run of free readings it ends (occupancy), or -1. Made once
+ * per list (and extended when a day still running is read on), so a step costs one lookup per sensor,
+ * not a walk back through the day's readings.
+ */
+interface ListIndex {
+  battery: Int32Array;
+  freeFrom: Int32Array;
+}
+
+const indexes = new WeakMap<readonly MeasurementValue[], ListIndex>();
+
+function listIndex(list: readonly MeasurementValue[]): ListIndex {
+  const kept = indexes.get(list);
+  if (kept && kept.battery.length === list.length) return kept;
+  const n = list.length;
+  const battery = new Int32Array(n);
+  const freeFrom = new Int32Array(n);
+  const from = kept ? kept.battery.length : 0;
+  if (kept) { battery.set(kept.battery); freeFrom.set(kept.freeFrom); }
+  for (let k = from; k < n; k += 1) {
+    const level = list[k]!.battery_level;
+    battery[k] = typeof level === 'number' && Number.isFinite(level) ? k : k > 0 ? battery[k - 1]! : -1;
+    freeFrom[k] = isOccupiedValue(list[k]!.value) ? -1 : k > 0 && freeFrom[k - 1]! >= 0 ? freeFrom[k - 1]! : k;
+  }
+  const made = { battery, freeFrom };
+  indexes.set(list, made);
+  return made;
 }
 
 export interface Shadow {
@@ -85,7 +120,7 @@ export function createShadow(live: Store, floorId: Id): Shadow {
       last_communication_time: null, last_status: { battery_level: null }, left_at: null,
     };
     store.sensors.set(s.id, clone);
-    if (read.has(s.id)) sensors.push({ clone, live: s, known: knownReadings(live, s) });
+    if (read.has(s.id)) sensors.push({ clone, live: s, known: knownReadings(live, s), recent: store.sensors.link(s.id).recent });
   }
   reindexAll(store);
   return { store, sensors, placed };
@@ -103,34 +138,32 @@ export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | 
   let list = day ?? NONE;
   let i = indexAt(list, t);
   if (i < 0) { list = s.known; i = indexAt(list, t); }
+  const heard = live.last_communication_time;
+  const heardBy = heard !== null && heard <= t && (!live.last_measurement || live.last_measurement.time <= t);
+  // most sensors keep their reading from one step to the next: set again, they would be set the same
+  const last = s.from;
+  if (last && last.list === list && last.n === list.length && last.i === i && last.heard === heardBy) return;
+  s.from = { list, n: list.length, i, heard: heardBy };
   const at = i >= 0 ? list[i]! : null;
   const before = i > 0 ? list[i - 1]! : null;
   clone.last_measurement = at;
   clone.previous_measurement = before;
   clone.value = at ? at.value : null;
   clone.prev_value = before ? before.value : null;
-  const heard = live.last_communication_time;
-  const heardBy = heard !== null && heard <= t && (!live.last_measurement || live.last_measurement.time <= t);
   clone.last_communication_time = heardBy ? heard : at ? at.time : null;
-  let battery = heardBy ? live.last_status.battery_level : null;
-  for (let k = i; battery === null && k >= 0; k -= 1) {
-    const level = list[k]!.battery_level;
-    if (typeof level === 'number' && Number.isFinite(level)) battery = level;
-  }
+  const index = i >= 0 ? listIndex(list) : null;
+  const withBattery = index ? index.battery[i]! : -1;
+  const battery = (heardBy ? live.last_status.battery_level : null) ?? (withBattery >= 0 ? list[withBattery]!.battery_level : null);
   if (clone.last_status.battery_level !== battery) clone.last_status = { battery_level: battery };
-  if (isOccupancySensorType(clone.type)) clone.left_at = leftAt(list, i);
+  if (isOccupancySensorType(clone.type)) {
+    // when the desk was last left (the live rule of store/measurements.ts): the start of the run of free readings, if one came before
+    const freeFrom = index ? index.freeFrom[i]! : -1;
+    clone.left_at = freeFrom > 0 ? list[freeFrom]!.time : null;
+  }
   if (recent) {
     recent.length = 0;
     for (let k = i; k >= 0 && recent.length < RECENT_VALUES_KEPT; k -= 1) recent.push(list[k]!);
   }
-}
-
-/** When the desk was last left as of reading i (the live rule of store/measurements.ts), or null when not known. */
-function leftAt(list: readonly MeasurementValue[], i: number): number | null {
-  if (i < 0 || isOccupiedValue(list[i]!.value)) return null;
-  let k = i;
-  while (k > 0 && !isOccupiedValue(list[k - 1]!.value)) k -= 1;
-  return k > 0 ? list[k]!.time : null;
 }
 
 /**
@@ -139,7 +172,7 @@ function leftAt(list: readonly MeasurementValue[], i: number): number | null {
  */
 export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): void {
   const { store } = shadow;
-  for (const s of shadow.sensors) setSensorAt(s, readings.get(s.clone.id), t, store.sensors.link(s.clone.id).recent);
+  for (const s of shadow.sensors) setSensorAt(s, readings.get(s.clone.id), t, s.recent);
   for (const asset of shadow.placed) {
     let best: MeasurementValue | null = null;
     for (const sid of sensorIdsOf(asset)) {
