@@ -14,6 +14,7 @@ import { ARTIFACTS_DIR } from './harness.js';
 import { hitPoint, popup, waitForHitPoint } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
+import { BOOKINGS_OFFLINE } from '../../src/ui/components/reports/ReportDetails.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -291,10 +292,22 @@ describe('viewer in Chromium', () => {
     expect(await send.isDisabled()).toBe(true);
     expect(await page.getByRole('tabpanel').getByRole('note').innerText()).toBe(NEEDS_SERVER);
     await shot('06a-unreachable');
+    // a room's popup opened now cannot read its bookings: it says they need the server, not that they failed
+    const room = await waitForHitPoint(page, 'g.asset-room');
+    expect(room).not.toBeNull();
+    await page.mouse.click(room!.x, room!.y);
+    const bookings = popup(page).getByRole('region', { name: 'Recent bookings' });
+    await expect.poll(() => bookings.innerText(), { timeout: 20_000 }).toContain(BOOKINGS_OFFLINE);
+    expect(await bookings.innerText()).not.toMatch(/could not be loaded/);
     await proxy.start();
     await banner.waitFor({ state: 'hidden', timeout: 70_000 });
     expect(await banner.getAttribute('data-state')).toBe('connected');
+    // and loads them by itself once the server is back
+    await expect.poll(() => bookings.innerText(), { timeout: 30_000 })
+      .toMatch(/No bookings in the last 7 days\.|Completed as planned|Ended early|Extended|Removed|Upcoming|Unknown/);
+    expect(await bookings.innerText()).not.toContain(BOOKINGS_OFFLINE);
     await shot('07-reconnected');
+    await popup(page).getByRole('button', { name: 'Close details' }).click();
     // offered again once the server is back, with the category the form chose for it (the server refuses none): it is on the floor
     await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);

@@ -59,7 +59,11 @@ export interface ReportService {
   cancel(request: ReportRequest): void;
   /** runs a cancelled or failed report again, in place: its open views follow the new run */
   retry(request: ReportRequest): void;
-  /** the location's assets are in the store now: open views waiting for them start (or join) their runs */
+  /**
+   * the location's assets are in the store now (a first live load, or a reload after a reconnect): open views
+   * waiting for them start (or join) their runs, and a run that failed (the network dropped while it paged)
+   * starts again for the views still open on it
+   */
   locationReady(): void;
   /** sign-out, location change: stop and forget every run; open views wait for the next location */
   reset(): void;
@@ -116,6 +120,13 @@ export function createReportService(o: ReportServiceOptions): ReportService {
         message: !access.ok ? access.message : o.offline() ? REPORT_WAITING_OFFLINE : REPORT_WAITING,
       },
     };
+  }
+
+  /** a failed or cancelled run again under its key: its open views follow the new run */
+  function restart(request: ReportRequest, key: string): void {
+    runs.delete(key);
+    start(request, key);
+    o.markDirty(key);
   }
 
   function start(request: ReportRequest, key: string): Run {
@@ -207,12 +218,15 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       const key = keyOf(request);
       const run = runs.get(key);
       if (!run || (run.meta.progress.state !== 'cancelled' && run.meta.progress.state !== 'error')) return;
-      runs.delete(key);
-      start(request, key);
-      o.markDirty(key);
+      restart(request, key);
     },
     locationReady() {
-      for (const view of views) bind(view);
+      for (const view of views) {
+        bind(view);
+        // live data is back: what failed for want of it is read again, once per run (a cancelled run stays so)
+        const key = view.bound?.key;
+        if (key !== undefined && runs.get(key)?.meta.progress.state === 'error') restart(view.request, key);
+      }
       o.markDirty(null);
     },
     reset() {

@@ -10,7 +10,7 @@ import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
 import { STORAGE_WARNINGS, type StoragePort } from '../../../src/worker/storage/storagePort.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { collect } from '../../worker/engine/harness.js';
-import { createScenario, signInLive, type Scenario } from './setup.js';
+import { createScenario, reconnect, signInLive, type Scenario } from './setup.js';
 
 // Issue 11 §3 against the reference server: the cache is never a dead end,
 // never another user's data, never stale navigation. Real IndexedDB code on
@@ -229,6 +229,21 @@ describe('reports on a reopen before live data', () => {
     expect(report.meta?.progress).toMatchObject({ state: 'loading', message: REPORT_WAITING });
     await s.settle();
     await vi.waitFor(() => { expect(report.meta?.progress.state).toBe('done'); }, WAIT);
+  });
+
+  it('runs again, once the connection is back, a report that failed when the network dropped (a room popup\'s bookings)', async () => {
+    const s = await scenario(createIdbStorage({ name: `storey-rel-cache-${++dbCount}` }));
+    await signInLive(s, test.accounts.regular);
+    const store = s.raw.internals.store;
+    // the network drops while the popup asks for the room's bookings
+    s.faults.add({ path: /\/measurements\//, action: { kind: 'fail' }, times: Number.POSITIVE_INFINITY });
+    const report = await collect<ReportRow, ReportMeta>(s.raw, roomReport([...store.floors.keys()][0]!));
+    await vi.waitFor(() => { expect(report.meta?.progress.state).toBe('error'); }, WAIT);
+    // back: the reconnect reloads the location, and the popup's report is read again without a click
+    s.faults.clear();
+    await reconnect(s);
+    await vi.waitFor(() => { expect(report.meta?.progress.state).toBe('done'); }, WAIT);
+    expect(report.entries.size).toBeGreaterThan(0);
   });
 
   it('refuses at once, without a wait, a report the role gate refuses', async () => {

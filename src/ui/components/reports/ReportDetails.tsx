@@ -3,13 +3,16 @@
 // history class (spec §4), from the worker's room report of the last 7 days.
 // Bookings are the server's readings: while it cannot be reached before the
 // live load (a reopen offline) the popup says they need the connection,
-// instead of a "Loading…" that would never end; a failed run says so too.
+// instead of a "Loading…" that would never end; a run that failed while the
+// server cannot be reached says the same (the worker reads it again once live
+// data is back), and a failed run with the server there says it failed.
 
 import { useMemo, useState } from 'react';
 import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
 import { REPORT_WAITING_OFFLINE, type RoomRow } from '../../../shared/reports/types.js';
 import { RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
 import { useApp } from '../../hooks/appContext.js';
+import { useServerReach } from '../../hooks/useServerReach.js';
 import { useView, useViewEntry, useViewMeta } from '../../hooks/useView.js';
 import { formatTime, formatTimeRange } from '../../lib/describe.js';
 import { useFloorContext } from '../floorContext.js';
@@ -38,6 +41,7 @@ export function RecentBookings({ roomId }: { roomId: string }) {
   const view = useView(spec);
   const meta = useViewMeta(view);
   const row = useViewEntry(view, roomId) as RoomRow | undefined;
+  const reachable = useServerReach();
   const progress = meta?.progress;
   const state = progress?.state;
   if (!spec || state === 'denied') return null;
@@ -45,7 +49,8 @@ export function RecentBookings({ roomId }: { roomId: string }) {
   return (
     <section className="recent-bookings" aria-label="Recent bookings">
       <h3>Recent bookings</h3>
-      {state === 'error' ? <p className="error">{`The bookings could not be loaded${progress?.message ? `: ${progress.message}` : '.'}`}</p>
+      {state === 'error' && !reachable ? <p role="status">{BOOKINGS_OFFLINE}</p>
+        : state === 'error' ? <p className="error">{`The bookings could not be loaded${progress?.message ? `: ${progress.message}` : '.'}`}</p>
         : state === 'cancelled' ? <p>Loading the bookings was cancelled.</p>
         : state !== 'done' ? <p role="status">{progress?.message === REPORT_WAITING_OFFLINE ? BOOKINGS_OFFLINE : 'Loading bookings…'}</p>
         : items.length === 0 ? <p>No bookings in the last 7 days.</p> : (
