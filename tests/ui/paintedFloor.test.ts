@@ -125,6 +125,25 @@ describe('capturePainted', () => {
     expect(page.querySelector('header')!.hasAttribute('inert')).toBe(true);
   });
 
+  it('keeps a phone-size screen with its menu and its sheet of panels closed, as it reopens', () => {
+    const root = screen();
+    const header = root.querySelector('header')!;
+    header.classList.add('compact');
+    header.insertAdjacentHTML('afterbegin', '<button class="menu-toggle" aria-expanded="true">Menu</button><div class="top-menu" role="group">menu</div>');
+    const body = document.createElement('div');
+    body.className = 'body compact';
+    const shell = root.querySelector('.shell')!;
+    for (const part of [...shell.querySelectorAll(':scope > aside, :scope > main')]) body.append(part);
+    shell.append(body);
+    root.querySelector('[role="tablist"]')!.insertAdjacentHTML('afterend', '<button class="sheet-hide">Hide panel</button>');
+    const page = new DOMParser().parseFromString(capturePainted(root)!.html, 'text/html').body.firstElementChild!;
+    expect(page.querySelector('[role="tabpanel"]')).toBeNull();
+    expect(page.querySelector('.sheet-hide')).toBeNull();
+    expect([...page.querySelectorAll('[role="tab"]')].map((t) => t.getAttribute('aria-selected'))).toEqual(['false', 'false']);
+    expect(page.querySelector('.top-menu')!.hasAttribute('hidden')).toBe(true);
+    expect(page.querySelector('.menu-toggle')!.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('has nothing to keep on a screen without a floor', () => {
     document.body.innerHTML = '<div id="root"><main class="sign-in"></main></div>';
     expect(capturePainted(document.getElementById('root')!)).toBeNull();

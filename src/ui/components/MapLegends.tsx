@@ -3,6 +3,7 @@
 // to one button, and the viewer's "fit" keeps the floor clear of it.
 
 import { forwardRef, useEffectEvent, useLayoutEffect, useState } from 'react';
+import { COMPACT_SCREEN, useMediaQuery } from '../hooks/useMediaQuery.js';
 import type { Legend } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { StatusKind } from '../../shared/kinds.js';
@@ -76,7 +77,9 @@ export interface MapLegendsProps {
 }
 
 export const MapLegends = forwardRef<HTMLDivElement, MapLegendsProps>(function MapLegends({ legends, active, onResize }, ref) {
-  const [collapsed, setCollapsed] = useState(false);
+  // on a phone-size screen the legends would cover a third of the map: they start folded there
+  const compact = useMediaQuery(COMPACT_SCREEN);
+  const [collapsed, setCollapsed] = useState(compact);
   const on = new Set(active);
   const shown = legends.filter((l) => on.has(l.layer));
   // the marks' own key only when no legend already shows them next to their colours

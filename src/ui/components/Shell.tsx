@@ -10,6 +10,7 @@ import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useEmptyLayers } from '../hooks/useEmptyLayers.js';
 import { useServerReach } from '../hooks/useServerReach.js';
+import { COMPACT_SCREEN, useMediaQuery } from '../hooks/useMediaQuery.js';
 import { useView, useViewEntries, useViewMeta } from '../hooks/useView.js';
 import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
@@ -22,6 +23,7 @@ import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
 import { TicketForm } from './TicketForm.js';
+import { TopBar } from './TopBar.js';
 import { AssetFinder } from './finder/AssetFinder.js';
 import { PlacePin } from './PlacePin.js';
 import { RouteOverlay } from './route/RouteOverlay.js';
@@ -117,6 +119,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [link, setLink] = useState<DeepLink>(initial);
   const [initialReport] = useState(() => parseReportLink(location.search));
   const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
+  // phone-size screens (docs/ui.md): one top row with a menu, and the panels as a sheet under the
+  // map that opens from its tabs (closed at first, so the map has the screen)
+  const compact = useMediaQuery(COMPACT_SCREEN);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [sheetOpen, setSheetOpen] = useState(!!initialReport);
+  const shownPanel: Panel | null = !compact || sheetOpen ? panel : null;
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
   // the centre of the view as the viewer last reported it, on its floor: none until a floor is drawn and fitted
@@ -321,6 +329,14 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     </>
   );
 
+  const layerPanel = (
+    <LayerPanel
+      active={link.layers}
+      onChange={(layers) => setLink((l) => ({ ...l, layers: MAP_LAYERS.filter((x) => layers.includes(x)) }))}
+      unavailable={unavailable}
+      empty={emptyLayers}
+    />
+  );
   const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
   const canReport = session.capabilities.report;
 
@@ -335,54 +351,58 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             Skip past the map
           </a>
         </nav>
-        <header className="top-bar">
-          <span className="brand">Storey</span>
-          <Choosers
-            session={session}
-            buildings={buildings}
-            buildingId={building?.building.id ?? null}
-            floorId={floorId}
-            onOrganization={(id) => {
-              setLink((l) => ({ ...l, location: null, floor: null, asset: null }));
-              void api.selectOrganization(id);
-            }}
-            onLocation={(id) => {
-              setLink((l) => ({ ...l, location: id, floor: null, asset: null }));
-              void api.selectLocation(id);
-            }}
-            onBuilding={(id) => {
-              setLink((l) => ({ ...l, floor: null, asset: null }));
-              void api.selectBuilding(id);
-            }}
-            onFloor={setFloor}
-          />
-          {session.locationId ? (
+        <TopBar
+          compact={compact}
+          menuOpen={menuOpen}
+          onMenu={setMenuOpen}
+          placeName={floorId ? floorName(floorId) : null}
+          choosers={(
+            <Choosers
+              session={session}
+              buildings={buildings}
+              buildingId={building?.building.id ?? null}
+              floorId={floorId}
+              onOrganization={(id) => {
+                setLink((l) => ({ ...l, location: null, floor: null, asset: null }));
+                void api.selectOrganization(id);
+              }}
+              onLocation={(id) => {
+                setLink((l) => ({ ...l, location: id, floor: null, asset: null }));
+                void api.selectLocation(id);
+              }}
+              onBuilding={(id) => {
+                setLink((l) => ({ ...l, floor: null, asset: null }));
+                void api.selectBuilding(id);
+              }}
+              onFloor={(id) => {
+                setFloor(id);
+                setMenuOpen(false);
+              }}
+            />
+          )}
+          finder={session.locationId ? (
             <AssetFinder onShow={showResult} onRoute={session.config.wayfindingEnabled ? routeTo : null} multipleBuildings={buildings.length > 1} />
           ) : null}
-          <span className="user">
-            <span>{signedInAs}</span>
-            {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}
-            <button
-              type="button"
-              onClick={() => {
-                // before anything else: the next page load must not paint this user's floor
-                clearPainted({ signedOut: true });
-                void api.signOut();
-              }}
-            >
-              Sign out
-            </button>
-          </span>
-        </header>
-        <ReplayScope className={`body${panel === 'analytics' ? ' reports-open' : ''}`} at={replayAt} instant={replayInstant}>
-          <aside className="left">
-            <LayerPanel
-              active={link.layers}
-              onChange={(layers) => setLink((l) => ({ ...l, layers: MAP_LAYERS.filter((x) => layers.includes(x)) }))}
-              unavailable={unavailable}
-              empty={emptyLayers}
-            />
-          </aside>
+          account={(
+            <span className="user">
+              <span>{signedInAs}</span>
+              {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}
+              <button
+                type="button"
+                onClick={() => {
+                  // before anything else: the next page load must not paint this user's floor
+                  clearPainted({ signedOut: true });
+                  void api.signOut();
+                }}
+              >
+                Sign out
+              </button>
+            </span>
+          )}
+          layers={compact ? layerPanel : null}
+        />
+        <ReplayScope className={`body${shownPanel === 'analytics' ? ' reports-open' : ''}${compact ? ' compact' : ''}`} at={replayAt} instant={replayInstant}>
+          {compact ? null : <aside className="left">{layerPanel}</aside>}
           <main className="center" id="map" ref={centerRef}>
             {session.navigation !== 'ready' || !floorId || !floor ? <div className="map-notices">{notices}</div> : null}
             {session.navigation !== 'ready' || !floorId || !floor ? (
@@ -410,7 +430,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 overlay={(
                   <>
                     {route?.status === 'ok' ? <RouteOverlay route={route} floorId={floorId} /> : null}
-                    {panel === 'report' && !playback && placePoint ? <PlacePin point={placePoint} label="Where the ticket or voice goes" /> : null}
+                    {shownPanel === 'report' && !playback && placePoint ? <PlacePin point={placePoint} label="Where the ticket or voice goes" /> : null}
                   </>
                 )}
                 legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
@@ -454,52 +474,64 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             ) : null}
           </main>
           <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">
-            <div role="tablist" aria-label="Panels" className="tabs">
-              {PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true)).map((p) => (
-                <button
-                  key={p.id}
-                  role="tab"
-                  type="button"
-                  id={`tab-${p.id}`}
-                  aria-selected={panel === p.id}
-                  aria-controls={`panel-${p.id}`}
-                  onClick={() => setPanel(p.id)}
-                >
-                  {p.title}
+            <div className="sheet-head">
+              <div role="tablist" aria-label="Panels" className="tabs">
+                {PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true)).map((p) => (
+                  <button
+                    key={p.id}
+                    role="tab"
+                    type="button"
+                    id={`tab-${p.id}`}
+                    aria-selected={shownPanel === p.id}
+                    aria-controls={`panel-${p.id}`}
+                    onClick={() => {
+                      setPanel(p.id);
+                      setSheetOpen(true);
+                    }}
+                  >
+                    {p.title}
+                  </button>
+                ))}
+              </div>
+              {compact && shownPanel ? (
+                <button type="button" className="sheet-hide" aria-controls={`panel-${shownPanel}`} aria-expanded onClick={() => setSheetOpen(false)}>
+                  Hide panel
                 </button>
-              ))}
-            </div>
-            <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
-              {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} /> : null}
-              {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} /> : null}
-              {panel === 'report' && replayInstant ? (
-                <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />
-              ) : panel === 'report' && floorId ? (
-                <TicketForm
-                  floorId={floorId}
-                  point={placePoint}
-                  picking={pick === 'ticket'}
-                  onPick={(on) => setPick(on ? 'ticket' : null)}
-                />
-              ) : null}
-              {panel === 'analytics' && canReportLayer(session) ? (
-                <ReportsPanel
-                  request={report}
-                  onChange={setReport}
-                  timeZone={timeZone ?? 'UTC'}
-                  buildingId={building?.building.id ?? null}
-                  buildingName={building?.building.name ?? null}
-                  floorId={floorId}
-                  floorName={floorName}
-                />
-              ) : null}
-              {panel === 'notifications' ? <Notifications /> : null}
-              {panel === 'me' && replayInstant ? (
-                <ReplayAside title="My location" reason="Your location is set on the floor as it is now: go back to live to set it." />
-              ) : panel === 'me' && floorId ? (
-                <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => setPick(on ? 'location' : null)} />
               ) : null}
             </div>
+            {shownPanel ? (
+              <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
+                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} /> : null}
+                {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} /> : null}
+                {panel === 'report' && replayInstant ? (
+                  <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />
+                ) : panel === 'report' && floorId ? (
+                  <TicketForm
+                    floorId={floorId}
+                    point={placePoint}
+                    picking={pick === 'ticket'}
+                    onPick={(on) => setPick(on ? 'ticket' : null)}
+                  />
+                ) : null}
+                {panel === 'analytics' && canReportLayer(session) ? (
+                  <ReportsPanel
+                    request={report}
+                    onChange={setReport}
+                    timeZone={timeZone ?? 'UTC'}
+                    buildingId={building?.building.id ?? null}
+                    buildingName={building?.building.name ?? null}
+                    floorId={floorId}
+                    floorName={floorName}
+                  />
+                ) : null}
+                {panel === 'notifications' ? <Notifications /> : null}
+                {panel === 'me' && replayInstant ? (
+                  <ReplayAside title="My location" reason="Your location is set on the floor as it is now: go back to live to set it." />
+                ) : panel === 'me' && floorId ? (
+                  <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => setPick(on ? 'location' : null)} />
+                ) : null}
+              </div>
+            ) : null}
           </aside>
         </ReplayScope>
       </div>

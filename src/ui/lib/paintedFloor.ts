@@ -253,10 +253,17 @@ export function startPainted(root: HTMLElement): ScreenRead | null {
   freezeForms(root, copy);
   copy.querySelectorAll(TRANSIENT.join(',')).forEach((el) => el.remove());
   copy.querySelectorAll(INERT.join(',')).forEach((el) => el.setAttribute('inert', ''));
-  // the right-hand panel reopens on its first tab: show that tab, or an empty panel
+  // the right-hand panel reopens on its first tab: show that tab, or an empty panel; a phone-size
+  // screen reopens with its sheet of panels and its menu closed (TopBar, docs/ui.md)
+  const compact = copy.querySelector('.body.compact') !== null;
   const panel = copy.querySelector('[role="tabpanel"]');
-  if (panel && panel.id !== 'panel-people') panel.replaceChildren();
-  copy.querySelectorAll('[role="tab"]').forEach((tab) => tab.setAttribute('aria-selected', String(tab.id === 'tab-people')));
+  if (compact) {
+    panel?.remove();
+    copy.querySelector('.sheet-hide')?.remove();
+    copy.querySelector('.top-menu')?.setAttribute('hidden', '');
+    copy.querySelector('.menu-toggle')?.setAttribute('aria-expanded', 'false');
+  } else if (panel && panel.id !== 'panel-people') panel.replaceChildren();
+  copy.querySelectorAll('[role="tab"]').forEach((tab) => tab.setAttribute('aria-selected', String(!compact && tab.id === 'tab-people')));
   const notices = copy.querySelector('.map-notices');
   if (notices) {
     const note = document.createElement('p');
