@@ -7,40 +7,29 @@
 // installed today shows as unknown in the replay. Screenshots in
 // test-results/e2e/playback-*.png.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import { formatValue } from '../../src/worker/derive/drawState.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+import type { TestServer } from '../helpers/server.js';
+import { ARTIFACTS_DIR } from './harness.js';
+import { startE2eRig, type E2eRig } from './rig.js';
 
+let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  server = await startTestServer({ seed: { historyDays: 8 } });
-  viewer = await serveViewer(await buildViewer(), server.url);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  rig = await startE2eRig({ server: { seed: { historyDays: 8 } } });
+  server = rig.server;
+  ({ page } = await rig.openPage({ viewport: { width: 1500, height: 950 } }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await viewer?.close();
-  await server?.close();
-});
+afterAll(() => rig?.close());
 
 /** The text of the popup's row named `term` (its <dd>), or null when the popup has no such row. */
 const row = (dialog: Locator, term: string) =>
@@ -54,7 +43,7 @@ let placed: { floorId: string; x: number; y: number } | null = null;
 
 describe('playback in Chromium', () => {
   it('shows a sensor and its battery on the map and in its popup as they were at the replayed instant, not live', async () => {
-    await page.goto(`${viewer.url}/`);
+    await page.goto(`${rig.viewer.url}/`);
     await page.getByLabel('Email').fill(server.accounts.regular.email);
     await page.getByLabel('Password').fill(server.accounts.regular.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -193,11 +182,9 @@ describe('playback in Chromium', () => {
 
   it('lists People and Rooms as at the replayed instant, sets reporting an issue aside and says Notifications are live', async () => {
     // a tablet: taps on the tabs and buttons, keys on the slider
-    const tablet = await browser.newContext({ viewport: { width: 1500, height: 950 }, hasTouch: true });
-    const p = await tablet.newPage();
-    p.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+    const { context: tablet, page: p } = await rig.openPage({ viewport: { width: 1500, height: 950 }, hasTouch: true });
     const snap = (name: string) => p.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
-    await p.goto(`${viewer.url}/`);
+    await p.goto(`${rig.viewer.url}/`);
     await p.getByLabel('Email').fill(server.accounts.regular.email);
     await p.getByLabel('Password').fill(server.accounts.regular.password);
     await p.getByRole('button', { name: 'Sign in', exact: true }).tap();
