@@ -17,9 +17,10 @@ import type { ColumnarPage } from '../../shared/reports/readings.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
-import type { Id, MeasurementValue, ReservationEvent, Role } from '../../shared/types.js';
+import type { Asset, Id, MeasurementValue, ReservationEvent, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
-import { computeFacts } from '../derive/assetFacts.js';
+import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
+import { PERSON_TYPES } from '../store/assetMap.js';
 import { legendsFor, toDrawState } from '../derive/drawState.js';
 import { sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
@@ -118,6 +119,24 @@ interface Session {
   readUntil: number;
   readingOn: boolean;
   signal: { cancelled: boolean };
+  /** the instant the shadow was last set to (null: not yet) */
+  appliedAt: number | null;
+  /** the facts of the floor's assets as last derived, kept while nothing they read or their own times changed */
+  facts: Map<Id, AssetFacts | null>;
+  /** the floor's assets whose showing follows the instant besides their facts: people (placed then) and tickets and voices (posted by then) */
+  timed: Id[];
+  /** the floor views of this replay, told which of the floor's assets may have changed at each instant */
+  floorViews: Set<(changed: ReadonlySet<Id> | 'all') => void>;
+}
+
+/** The floor's assets whose showing follows the instant besides their facts: people, and tickets and voices with a posting time. */
+function timedOn(shadow: Shadow, floorId: Id): Id[] {
+  const out: Id[] = [];
+  for (const id of shadow.store.assetsByFloor.get(floorId) ?? []) {
+    const asset = shadow.store.assets.get(id);
+    if (asset && (PERSON_TYPES.has(asset.type) || ownValueAfter(asset, -Infinity))) out.push(id);
+  }
+  return out;
 }
 
 /** The instant within the day. */
@@ -166,7 +185,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     const session: Session = {
       key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
       replay: { readings: new Map() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
-      signal: { cancelled: false }, progress: loading(),
+      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), timed: timedOn(shadow, floorId), floorViews: new Set(),
     };
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {
@@ -243,9 +262,34 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     });
   }
 
-  /** Sets every sensor and placed person to the instant. */
+  /**
+   * Sets every sensor and placed person to the instant, and tells the floor views which assets may look
+   * different: those fed by a sensor set anew, the people and the posted ones, and those whose facts said
+   * they change by then (`nextChangeAt`, or `continuous`: a fade, a clean-desk phase); every asset when
+   * the instant went back. The others keep their facts: a step costs what changed, as a live flush does.
+   */
   function apply(s: Session): void {
-    shadowAt(s.shadow, s.replay.readings, s.time);
+    const changed = shadowAt(s.shadow, s.replay.readings, s.time);
+    const back = s.appliedAt === null || s.time < s.appliedAt;
+    s.appliedAt = s.time;
+    let keys: Set<Id> | 'all' = 'all';
+    if (back) s.facts.clear();
+    else {
+      keys = new Set(s.timed);
+      const { store } = s.shadow;
+      for (const sid of changed) for (const id of store.assetsBySensor.get(sid) ?? []) keys.add(id);
+      for (const a of s.shadow.placed) keys.add(a.id);
+      for (const [id, f] of s.facts) if (f && (f.continuous || (f.nextChangeAt !== null && f.nextChangeAt <= s.time))) keys.add(id);
+      for (const id of keys) s.facts.delete(id);
+    }
+    for (const view of s.floorViews) view(keys);
+  }
+
+  /** The asset's facts at the session's instant: kept ones while they hold (apply drops those that may not). */
+  function factsOf(s: Session, asset: Asset, ctx: DeriveContext): AssetFacts | null {
+    let f = s.facts.get(asset.id);
+    if (f === undefined) s.facts.set(asset.id, (f = computeFacts(asset, ctx)));
+    return f;
   }
 
   return {
@@ -307,7 +351,26 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         };
       }
       const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
+      // the assets that may have changed since the hub last asked, for this view
+      let pending: Set<Id> | 'all' = 'all';
+      const note = (keys: ReadonlySet<Id> | 'all') => {
+        if (pending === 'all') return;
+        if (keys === 'all') pending = 'all';
+        else for (const k of keys) pending.add(k);
+      };
+      let bound = first;
+      bound.floorViews.add(note);
+      /** a reopen that read the floor again made a new replay: follow it, everything anew */
+      const follow = () => {
+        const s = cur();
+        if (s === bound) return;
+        bound.floorViews.delete(note);
+        s.floorViews.add(note);
+        bound = s;
+        pending = 'all';
+      };
       return {
+        close: () => { bound.floorViews.delete(note); },
         keys: () => {
           const s = cur();
           return reachable(s) && s.progress.state === 'done' ? s.shadow.store.assetsByFloor.get(s.floorId) ?? [] : [];
@@ -315,7 +378,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         entry(k): DrawState | undefined {
           const s = cur();
           const asset = shown(s, k);
-          const facts = asset ? computeFacts(asset, ctx(s)) : null;
+          const facts = asset ? factsOf(s, asset, ctx(s)) : null;
           return facts ? toDrawState(facts, layers) : undefined;
         },
         meta(): PlaybackMeta {
@@ -328,7 +391,13 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
             day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
           };
         },
-        affected: (d) => (dirty(d) ? 'all' : null),
+        affected(d) {
+          if (!dirty(d)) return null;
+          follow();
+          const out = pending;
+          pending = new Set();
+          return out === 'all' ? 'all' : out.size ? out : null;
+        },
         metaAffected: dirty,
       };
     },

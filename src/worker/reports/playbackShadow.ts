@@ -133,7 +133,7 @@ export function createShadow(live: Store, floorId: Id): Shadow {
  * come from readings at or before t; the live record's own (heartbeats) only when the sensor was last
  * heard at or before t, for then nothing after t went into them.
  */
-export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | undefined, t: number, recent: MeasurementValue[] | null): void {
+export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | undefined, t: number, recent: MeasurementValue[] | null): boolean {
   const { clone, live } = s;
   let list = day ?? NONE;
   let i = indexAt(list, t);
@@ -142,7 +142,7 @@ export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | 
   const heardBy = heard !== null && heard <= t && (!live.last_measurement || live.last_measurement.time <= t);
   // most sensors keep their reading from one step to the next: set again, they would be set the same
   const last = s.from;
-  if (last && last.list === list && last.n === list.length && last.i === i && last.heard === heardBy) return;
+  if (last && last.list === list && last.n === list.length && last.i === i && last.heard === heardBy) return false;
   s.from = { list, n: list.length, i, heard: heardBy };
   const at = i >= 0 ? list[i]! : null;
   const before = i > 0 ? list[i - 1]! : null;
@@ -164,15 +164,18 @@ export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | 
     recent.length = 0;
     for (let k = i; k >= 0 && recent.length < RECENT_VALUES_KEPT; k -= 1) recent.push(list[k]!);
   }
+  return true;
 }
 
 /**
  * Sets every sensor to the instant, then places each located asset by its newest location reading still
- * valid then; an asset nobody placed at that instant is on no floor.
+ * valid then; an asset nobody placed at that instant is on no floor. Returns the sensors set anew (the
+ * others read what they read at the last instant).
  */
-export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): void {
+export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): Id[] {
   const { store } = shadow;
-  for (const s of shadow.sensors) setSensorAt(s, readings.get(s.clone.id), t, s.recent);
+  const changed: Id[] = [];
+  for (const s of shadow.sensors) if (setSensorAt(s, readings.get(s.clone.id), t, s.recent)) changed.push(s.clone.id);
   for (const asset of shadow.placed) {
     let best: MeasurementValue | null = null;
     for (const sid of sensorIdsOf(asset)) {
@@ -189,6 +192,7 @@ export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly Meas
       }
     }
   }
+  return changed;
 }
 
 /** The asset's own value is dated after t: a ticket or voice not posted yet at that instant. */

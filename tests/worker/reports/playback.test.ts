@@ -267,3 +267,29 @@ describe('floor playback reopened', () => {
     expect(detail(popup('air'))!.history.map((h) => h.time)).toEqual([T0 + 9.5 * H, T0 + 7 * H]);
   });
 });
+
+describe('a step of a replay', () => {
+  it('re-derives only the assets that may have changed, and draws what a full derivation draws', async () => {
+    const stepping = setup();
+    const fresh = setup();
+    await loaded(stepping.floor);
+    await loaded(fresh.floor);
+    const layers = new Map([['playback', 'all']]) as never;
+    stepping.at(D0);
+    stepping.floor.affected(layers);
+    const marked: number[] = [];
+    for (let t = D0; t < D0 + 24 * H; t += 7 * 60_000) {
+      stepping.at(t);
+      const keys = stepping.floor.affected(layers);
+      marked.push(keys === 'all' ? Infinity : keys === null ? 0 : [...keys].length);
+      // the other replay goes back first: every asset derived afresh at t
+      fresh.at(D0 + 24 * H - 1);
+      fresh.at(t);
+      expect([...stepping.floor.keys()]).toEqual([...fresh.floor.keys()]);
+      for (const key of fresh.floor.keys()) expect(entry(stepping.floor, key), `${key} at ${new Date(t).toISOString()}`).toEqual(entry(fresh.floor, key));
+    }
+    // forward, no step marks the whole floor again; most mark a few of its assets
+    expect(marked.every((n) => n !== Infinity)).toBe(true);
+    expect(marked.filter((n) => n <= 3).length).toBeGreaterThan(marked.length / 2);
+  });
+});
