@@ -10,23 +10,21 @@
 
 import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type PlaybackMeta, type ViewSpec } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
-import type { Aggregator } from '../../shared/reports/aggregator.js';
 import { calendarDay, isDateKey, type CalendarDay } from '../../shared/reports/calendar.js';
-import { LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
-import type { ColumnarPage } from '../../shared/reports/readings.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
-import type { Asset, Id, MeasurementValue, ReservationEvent, Role } from '../../shared/types.js';
+import type { Asset, Id, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
 import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
 import { PERSON_TYPES } from '../store/assetMap.js';
 import { legendsFor, toDrawState } from '../derive/drawState.js';
-import { sensorIdsOf, sensorsOf, type Store } from '../store/store.js';
+import { sensorsOf, type Store } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged, type Basis } from './playbackBasis.js';
 import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
+import { collector, sensorsToPage, type Replay } from './playbackReadings.js';
 import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
 import { runReport, type PageCache } from './runReport.js';
 
@@ -36,49 +34,6 @@ export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' | 'people' | '
 
 /** A replay is read-only: nothing is booked, voted, renamed or closed in the past. */
 const NO_ACTIONS: AssetActions = { book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false };
-
-interface Replay {
-  /** sensor id → its readings of the day, ascending time (the one valid at the day's start first) */
-  readings: Map<Id, MeasurementValue[]>;
-}
-
-function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator {
-  return {
-    types: [...known.keys()],
-    known: (type) => known.get(type) ?? new Set(),
-    // a replay shows every value as live shows it (a word, a flag, a number sent as text): none is a bad row
-    numeric: () => false,
-    openDay: () => ({
-      push(page: ColumnarPage) {
-        for (let k = 0; k < page.n; k += 1) {
-          const id = page.sensors[page.sensor[k]!]!;
-          const extra = page.extras?.[k] ?? {};
-          const value = page.value[k]!;
-          const time = page.time[k]!;
-          const level = page.battery?.[k];
-          const reading: MeasurementValue = {
-            time, valid_for: page.validTo[k]! - time, valid_to: page.validTo[k]!,
-            battery_level: level === undefined || Number.isNaN(level) ? null : level,
-            events: Array.isArray(extra.events) ? (extra.events as ReservationEvent[]) : null,
-            value: Number.isNaN(value) ? (page.raw?.[k] ?? (Array.isArray(extra.events) ? extra.events : null)) : value,
-          };
-          if (typeof extra.x === 'number' && typeof extra.y === 'number') {
-            reading.x = extra.x; reading.y = extra.y;
-            if (extra.floor_id !== null && extra.floor_id !== undefined) reading.floor_id = String(extra.floor_id);
-            if (Array.isArray(extra.zones)) reading.zones = extra.zones.map(String);
-          }
-          let list = replay.readings.get(id);
-          if (!list) { list = []; replay.readings.set(id, list); }
-          // a day read on repeats the reading still valid where it starts: each reading once, in time order
-          const last = list.at(-1);
-          if (!last || last.time < time) list.push(reading);
-        }
-      },
-      finish() { /* readings stay until the playback closes */ },
-    }),
-    result: () => ({ rows: [], summary: null as never, measure: null }),
-  };
-}
 
 export interface PlaybackOptions {
   live: Store;
@@ -149,25 +104,6 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const keyOf = (floorId: Id, day: string) => `${o.live.locationId}|${floorId}|${day}`;
   const timeZone = () => (o.live.locationId && o.live.locations.get(o.live.locationId)?.timezone) || 'UTC';
 
-  /** The sensors a replay of the floor pages: every sensor its assets read, and every location tag. */
-  function sensorsToPage(floorId: Id): Map<string, Set<string>> {
-    const live = o.live;
-    const known = new Map<string, Set<string>>();
-    const want = (type: string, id: Id) => { if (!known.has(type)) known.set(type, new Set()); known.get(type)!.add(id); };
-    for (const id of live.assetsByFloor.get(floorId) ?? []) {
-      const asset = live.assets.get(id);
-      if (!asset) continue;
-      for (const sid of sensorIdsOf(asset)) {
-        const s = live.sensors.get(sid);
-        // every sensor the floor's assets read: what is not paged could only be shown as unknown
-        if (s && !s.local) want(s.type, sid);
-      }
-    }
-    // people come and go: every located tag may stand on this floor that day
-    for (const s of live.sensors.values()) if (s.type === LOCATION_SENSOR_TYPE && !s.local) want(LOCATION_SENSOR_TYPE, s.id);
-    return known;
-  }
-
   /** The kept replay of the floor and day, made most recent; or a new one, reading the day. */
   function open(floorId: Id, dayKey: string, time: number | null): Session {
     const key = keyOf(floorId, dayKey);
@@ -179,7 +115,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     }
     const live = o.live;
     const day = calendarDay(dayKey, timeZone());
-    const known = sensorsToPage(floorId);
+    const known = sensorsToPage(o.live, floorId);
     const shadow = createShadow(live, floorId);
     const started = o.now();
     const session: Session = {
