@@ -183,9 +183,16 @@ describe('viewer in Chromium', () => {
     await cancelCurrentBookings();
     const resume = await emptyRooms();
     onTestFinished(resume);
-    const free = page.locator('g.asset-room[data-status-kind="free"]').first();
-    await free.waitFor();
-    const id = (await free.getAttribute('data-asset-id'))!;
+    const free = page.locator('g.asset-room[data-status-kind="free"]');
+    await free.first().waitFor();
+    // "Book now" books the next 30 minutes: a free room whose next meeting starts within them answers 409
+    const { store: rooms } = server.server;
+    const clear = Date.now() + 31 * 60_000;
+    const id = (await free.evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!))).find((roomId) => !rooms.assets.get(roomId)!.data_providers
+      .map((s) => rooms.sensors.get(s))
+      .flatMap((s) => (s?.type === 'reservation' ? ((s.last_measurement?.events ?? []) as ReservationEvent[]) : []))
+      .some((e) => e.start < clear && e.end > Date.now()))!;
+    expect(id, 'a free room without a meeting in the next half hour').toBeDefined();
     const room = page.locator(`g.asset-room[data-asset-id="${id}"]`);
     const colourBefore = await room.getAttribute('data-color');
     const at = (await hitPoint(page, `g.asset-room[data-asset-id="${id}"]`))!;
