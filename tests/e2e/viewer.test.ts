@@ -146,6 +146,45 @@ describe('viewer in Chromium', () => {
     await fresh.locator('g.asset-room').first().waitFor();
   });
 
+  it('on a slow sign-in says neither that the account has no organization nor that people are off the floors', async () => {
+    const { context: other, page: fresh } = await rig.openPage();
+    onTestFinished(() => other.close());
+    await fresh.goto(`${rig.viewer.url}/`);
+    await fresh.getByLabel('Email').fill(server.accounts.regular.email);
+    await fresh.getByLabel('Password').fill(server.accounts.regular.password);
+    // the clock check that comes before the organization is entered waits: signed in, organization not entered yet
+    proxy.hold((path) => path.includes('/current_time'));
+    try {
+      await fresh.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const status = fresh.locator('main.center [data-navigation]');
+      await status.waitFor();
+      // held long enough for any wrong word to show
+      await fresh.waitForTimeout(1000);
+      await fresh.screenshot({ path: join(ARTIFACTS_DIR, '01b-organization-while-loading.png') });
+      expect(await status.textContent()).toBe('Loading your organization…');
+      expect(await fresh.locator('body').innerText()).not.toMatch(/not in an organization/i);
+    } finally {
+      proxy.release();
+    }
+    // the organization's people are in, their places (the location's floors and assets) still on their way
+    proxy.hold((path) => /\/locations\/[^/?]+\//.test(path));
+    try {
+      const people = fresh.getByRole('region', { name: 'People finder' });
+      await people.locator('li').first().waitFor({ timeout: 15_000 });
+      await fresh.waitForTimeout(1000);
+      const text = await people.innerText();
+      await fresh.screenshot({ path: join(ARTIFACTS_DIR, '01b-people-while-loading.png') });
+      expect(text).not.toMatch(/not shown on a floor|not on a floor/);
+      expect(text).toMatch(/locating…/);
+    } finally {
+      proxy.release();
+    }
+    await fresh.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 15_000 });
+    // once the location is in, the list says where each one is, or that they are not shown
+    await expect.poll(() => fresh.getByRole('region', { name: 'People finder' }).innerText(), { timeout: 15_000 }).toMatch(/ on Floor /);
+    expect(await fresh.getByRole('region', { name: 'People finder' }).innerText()).not.toMatch(/locating…/);
+  });
+
   it('shows a change made through the API live, without a reload', async () => {
     // Live means pushed: the page is never reloaded here, so the renamed desk can
     // only appear through the transport. The bound is generous (the suite runs on

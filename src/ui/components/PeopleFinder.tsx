@@ -22,6 +22,15 @@ export interface PeopleFinderProps {
   onShow(person: PersonEntry): void;
 }
 
+/**
+ * Where a person is, in words. Until the location's data is in, a person not
+ * placed yet may well be on a floor: "locating…", never "not shown on a floor".
+ */
+function whereText(p: PersonEntry, where: string | null, replay: boolean, settled: boolean): string {
+  if (!p.visible) return replay ? 'not on a floor then' : settled ? 'not shown on a floor' : 'locating…';
+  return where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor';
+}
+
 export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
   const replay = useReplay();
   const mirror = useView(replay ? { view: 'people', playback: replay } : { view: 'people' });
@@ -31,6 +40,8 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
   const [query, setQuery] = useState('');
   const inputId = useId();
   const results = useMemo(() => matchPeople(Object.values(entries), query), [entries, query]);
+  // the organization's people come before the location's floors and assets that place them
+  const settled = dataSettled(session);
   return (
     <section className="finder people-finder" aria-label="People finder">
       <h2>People</h2>
@@ -50,7 +61,7 @@ export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
                 <span className="person-text">
                   <span className="person-name">{p.name}</span>{' '}
                   <span className="person-where">
-                    {!p.visible ? (replay ? 'not on a floor then' : 'not shown on a floor') : where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor'}
+                    {whereText(p, where, replay !== null, settled)}
                   </span>
                 </span>
                 {p.visible && p.floorId ? (

@@ -91,6 +91,8 @@ export interface NavigationInputs {
   signedIn: boolean;
   /** settings arrived (the user's own organization is known) */
   settingsKnown: boolean;
+  /** the user's own organization, from the settings: entered once the clock is checked */
+  homeOrganizationId: Id | null;
   organizationId: Id | null;
   organizationLoaded: boolean;
   locationId: Id | null;
@@ -104,7 +106,8 @@ export interface NavigationInputs {
 /** How far navigation got, so the UI never says "none" before the data could arrive. */
 export function navigationState(i: NavigationInputs): NavigationState {
   if (!i.signedIn) return 'idle';
-  if (!i.organizationId) return i.settingsKnown ? 'noOrganization' : 'organizations';
+  // signed in, the clock still being checked: the home organization is known but not entered yet
+  if (!i.organizationId) return i.settingsKnown && !i.homeOrganizationId ? 'noOrganization' : 'organizations';
   if (!i.organizationLoaded) return 'organizations';
   if (!i.locationId) return i.locationIds !== null && i.locationIds.length === 0 ? 'noLocations' : 'locations';
   if (!i.structureLoaded) return 'structure';

@@ -71,6 +71,7 @@ export function buildSessionView(i: SessionInputs): SessionView {
     navigation: navigationState({
       signedIn,
       settingsKnown: i.settings !== null || ctx.homeOrganizationId !== null,
+      homeOrganizationId: ctx.homeOrganizationId ?? i.settings?.user.organization_id ?? null,
       organizationId: ctx.organizationId,
       organizationLoaded: !!org || ctx.everLoaded.includes(refKey({ kind: 'organization', organizationId: ctx.organizationId ?? '' })),
       locationId: ctx.locationId,
