@@ -104,6 +104,35 @@ describe('asset finder in Chromium', () => {
     await expect.poll(() => page.locator(`[data-asset-id="${room.id}"]`).getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
   });
 
+  it('by keyboard: a room shown takes the focus on the map, so Enter opens it and / goes back to the finder', async () => {
+    const { store } = server.server;
+    // a room on a floor other than the one shown, so the floor is switched and drawn anew
+    const current = await floorSelect().inputValue();
+    const location = store.locations.get(server.server.seed.locationIds[0]!)!;
+    const floors = new Set(location.buildings.flatMap((b) => store.assets.get(b)?.floors ?? []));
+    const room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id !== current && floors.has(a.parent_id!) && !a.unpublished)!;
+    await page.keyboard.press('Escape');
+    await page.locator('body').press('/');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(room.name);
+    const wanted = page.locator(`[data-result-key="a:${room.id}"]`);
+    await wanted.waitFor();
+    for (let i = 0; i < 20 && (await wanted.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(room.parent_id);
+    // the keyboard is at the room, with its ring: no walk through every control between the finder and the map
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-asset-id')), { timeout: 5000 }).toBe(room.id);
+    expect(await page.evaluate(() => document.activeElement?.matches(':focus-visible'))).toBe(true);
+    await shot('finder-06-room-focused');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('asset-popup').waitFor();
+    await expect.poll(() => page.getByTestId('asset-popup').innerText()).toContain(room.name);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-asset-id'))).toBe(room.id);
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+  });
+
   it('says so when nothing matches, and Escape closes the results', async () => {
     await finder().click();
     await finder().fill('zzqxv');

@@ -39,6 +39,8 @@ export interface FloorViewerProps {
   imagePolicy: ImageUrlPolicy;
   /** asset to highlight and centre (deep link, finder) */
   highlightId?: string | null;
+  /** a new number: keyboard focus goes to the highlighted asset once it is drawn (a finder result shown) */
+  focusHighlightSeq?: number | null;
   /** a world point to centre on; `seq` changes to re-centre on the same point */
   focus?: { x: number; y: number; seq: number } | null;
   /** when set, a click on the floor picks a world point instead of opening an asset */
@@ -74,7 +76,7 @@ export function floorPlanUrl(path: string | null | undefined, policy: ImageUrlPo
 }
 
 export function FloorViewer(props: FloorViewerProps) {
-  const { mirror, layers, imagePolicy, highlightId = null, focus = null, onPickPoint = null, onCenterChange, onOpenAsset } = props;
+  const { mirror, layers, imagePolicy, highlightId = null, focusHighlightSeq = null, focus = null, onPickPoint = null, onCenterChange, onOpenAsset } = props;
   const meta = useViewMeta(mirror);
   const ready = useViewReady(mirror);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -187,8 +189,30 @@ export function FloorViewer(props: FloorViewerProps) {
     }, 0);
   });
   useEffect(() => () => { if (tabStopLater.current) clearTimeout(tabStopLater.current); }, []);
+  // a finder result shown: the keyboard goes on from its asset (Enter opens it, `/` goes back to the finder),
+  // once the asset is drawn (a switched floor draws over a few frames)
+  const focusWanted = useRef<string | null>(null);
+  const focusTakenSeq = useRef<number | null>(null);
+  const takeWantedFocus = () => {
+    const svg = svgRef.current;
+    const id = focusWanted.current;
+    const el = svg && id ? assetElement(svg, id) : null;
+    if (!el) return;
+    focusWanted.current = null;
+    roving.setCurrent(id);
+    el.focus({ preventScroll: true });
+  };
+  useEffect(() => {
+    if (focusHighlightSeq === null || !highlightId || focusTakenSeq.current === focusHighlightSeq) return;
+    focusTakenSeq.current = focusHighlightSeq;
+    focusWanted.current = highlightId;
+  }, [focusHighlightSeq, highlightId]);
+  useEffect(() => {
+    if (focusWanted.current && ready) takeWantedFocus();
+  });
   // a floor drawn over a few frames: its tab stop and its labels once it is all there
   const onDrawn = () => {
+    takeWantedFocus();
     keyboard.syncTabStop();
     layoutLabels();
     paintLater();

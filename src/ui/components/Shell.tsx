@@ -278,10 +278,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   }, [api, routeStart]);
 
   // a finder result: its floor, one of its layers on, highlighted (assets) or centred (people)
-  const [shown, setShown] = useState<{ id: string; name: string } | null>(null);
+  const [shown, setShown] = useState<{ id: string; name: string; seq: number } | null>(null);
   const showResult = (r: SearchResult) => {
     if (!r.floorId) return;
-    if (r.target === 'asset') setShown({ id: r.id, name: r.name });
+    if (r.target === 'asset') setShown({ id: r.id, name: r.name, seq: Date.now() });
     void api.selectFloor(r.floorId);
     setLink((l) => ({
       ...l,
@@ -421,6 +421,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 layers={link.layers}
                 imagePolicy={imagePolicy}
                 highlightId={link.asset}
+                focusHighlightSeq={shown && shown.id === link.asset ? shown.seq : null}
                 openId={initial.asset && initial.floor === floorId ? initial.asset : null}
                 focus={focus}
                 onPickPoint={pick ? onPickPoint : null}
