@@ -339,6 +339,37 @@ describe('what the map says', () => {
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 
+  it('keeps a room\'s details readable for facility staff, whose popup has many actions: it grows, the body never a sliver', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${viewer.url}/`);
+      await signIn(page, server.accounts.edit);
+      const floor = new URL(page.url()).searchParams.get('floor')!;
+      const { store } = server.server;
+      const isReservation = (id: unknown) => store.sensors.get(String(id))?.type === 'reservation';
+      const room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === floor && a.data_providers.some(isReservation))!;
+      const at = (await waitForHitPoint(page, `[data-asset-id="${room.id}"]`))!;
+      await page.mouse.click(at.x, at.y);
+      const dialog = popup(page);
+      // booking, rename and unpublish: the footer of the edit role
+      await dialog.getByRole('button', { name: 'Unpublish' }).waitFor({ timeout: 5000 });
+      await dialog.getByRole('button', { name: 'Rename' }).waitFor();
+      const body = dialog.locator('.popup-body');
+      await expect.poll(() => body.evaluate((el) => el.clientHeight)).toBeGreaterThanOrEqual(60);
+      await shot(page, '17b-room-popup-edit-role');
+      // and all of it inside the map, the actions in sight
+      const box = (await dialog.boundingBox())!;
+      const map = (await page.locator('svg.floor-svg').boundingBox())!;
+      const actions = (await dialog.locator('footer.popup-actions').boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(map.y + map.height + 1);
+      expect(actions.y + actions.height).toBeLessThanOrEqual(box.y + box.height + 1);
+      expect(await body.innerText()).toMatch(/Seats/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps the map the same size whatever the side panel holds and while a message shows', async () => {
     const { page } = mouse;
     const map = page.locator('svg.floor-svg');

@@ -4,7 +4,7 @@
 // footer with the actions (PopupActions), always in sight. Server text stays
 // text; times are the location's (lib/timeFormat.ts).
 
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { SELF_KEY, type AssetDetail } from '../../shared/api.js';
 import { POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '../../shared/constants.js';
 import { useApp } from '../hooks/appContext.js';
@@ -104,6 +104,9 @@ function History({ detail }: { detail: AssetDetail }) {
   );
 }
 
+/** The least height the details keep between the header and the actions: four lines. */
+export const POPUP_BODY_MIN_PX = 72;
+
 export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
   const { timeZone } = useApp();
   const replay = useReplay();
@@ -116,7 +119,27 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
     closeRef.current?.focus();
   }, [id]);
   const width = detail?.popup.width || POPUP_DEFAULT_WIDTH;
-  const height = detail?.popup.height || POPUP_DEFAULT_HEIGHT;
+  // the asset's height, grown where its header and actions would leave the details a sliver (the edit role's
+  // room: booking, cancelling, rename and unpublish took 190 of 250 px, the body 12), within the viewer
+  const popupRef = useRef<HTMLDivElement>(null);
+  const [frame, setFrame] = useState(0);
+  const hasDetail = detail !== undefined;
+  useLayoutEffect(() => {
+    const el = popupRef.current;
+    if (!el) return;
+    const measure = () => {
+      let sum = 0;
+      for (const part of el.querySelectorAll<HTMLElement>(':scope > header, :scope > .popup-actions')) sum += part.offsetHeight;
+      setFrame(sum);
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    // the actions change height without this component rendering (an error line, a booking made)
+    const observer = new ResizeObserver(measure);
+    for (const part of el.querySelectorAll(':scope > header, :scope > .popup-actions')) observer.observe(part);
+    return () => observer.disconnect();
+  }, [hasDetail]);
+  const height = Math.min(Math.max(detail?.popup.height || POPUP_DEFAULT_HEIGHT, frame + POPUP_BODY_MIN_PX), Math.max(0, bounds.h - 8));
   // keep the popup inside the viewer, right of the anchor when there is room
   const x = Math.max(4, Math.min(left + 12, bounds.w - width - 4));
   const y = Math.max(4, Math.min(top - height / 2, bounds.h - height - 4));
@@ -128,6 +151,7 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
       className="popup"
       role="dialog"
       aria-labelledby={titleId}
+      ref={popupRef}
       style={{ left: x, top: y, width, height }}
       data-testid="asset-popup"
       onKeyDown={(event) => {
