@@ -240,6 +240,37 @@ describe('the map by touch', () => {
     await expect.poll(() => dialog.count()).toBe(0);
   });
 
+  it('keeps an open popup at its asset while a finger pans the map and the zoom buttons zoom it', async () => {
+    const { page } = touch;
+    const touches = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    const at = (await waitForHitPoint(page, selectorOf('Room')))!;
+    await page.touchscreen.tap(at.x, at.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    const room = page.locator(`[data-asset-id="${at.id}"]`);
+    const map = (await page.locator('svg.floor-svg').boundingBox())!;
+    // the popup opens just right of the asset's centre, kept inside the map
+    const expectedLeft = async () => {
+      const r = (await room.boundingBox())!;
+      const width = (await dialog.boundingBox())!.width;
+      return map.x + Math.max(4, Math.min(r.x + r.width / 2 - map.x + 12, map.width - width - 4));
+    };
+    expect((await dialog.boundingBox())!.x).toBeCloseTo(await expectedLeft(), 0);
+    // a one-finger drag from the floor below the popup
+    const [sx, sy] = [map.x + map.width * 0.3, map.y + map.height * 0.55];
+    await touches('touchStart', [[sx, sy]]);
+    for (let i = 1; i <= 5; i++) await touches('touchMove', [[sx + i * 16, sy + i * 12]]);
+    await touches('touchEnd', []);
+    await worldTransform(page);
+    await expect.poll(async () => Math.abs((await dialog.boundingBox())!.x - (await expectedLeft())), { timeout: 2000 }).toBeLessThan(1.5);
+    await page.getByRole('button', { name: 'Zoom in' }).tap();
+    await worldTransform(page);
+    await expect.poll(async () => Math.abs((await dialog.boundingBox())!.x - (await expectedLeft())), { timeout: 2000 }).toBeLessThan(1.5);
+    await shot(page, '12b-touch-popup-followed');
+    await dialog.getByRole('button', { name: 'Close details' }).tap();
+  });
+
   it('pans with one finger and zooms with two', async () => {
     const { page } = touch;
     const box = (await page.locator('svg.floor-svg').boundingBox())!;

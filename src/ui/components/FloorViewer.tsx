@@ -144,7 +144,9 @@ export function FloorViewer(props: FloorViewerProps) {
     if (f && v.x === f.x && v.y === f.y && v.k === f.k) fit();
   }, [camera, fit]);
 
-  const layer = usePopupLayer(containerRef, svgRef, onOpenAsset);
+  // an open popup stays at its asset when the map moves under it (a finger's pan, a pinch, the zoom buttons)
+  const popupMap = useMemo(() => ({ viewport: () => camera.viewport(), svgRect: () => camera.svgRect() }), [camera]);
+  const layer = usePopupLayer(containerRef, svgRef, onOpenAsset, popupMap);
   const openAsset = layer.open;
   const layoutLabels = useLabelLayout({ svgRef, mirror, active, camera });
   // the whole live floor on screen is kept for the next reopen's first paint
@@ -168,6 +170,7 @@ export function FloorViewer(props: FloorViewerProps) {
     onCenterChange?.({ x: (w / 2 - v.x) / v.k - ox, y: svgY((h / 2 - v.y) / v.k - oy) });
     // culling re-renders assets after this task: check the tab stop after it
     setTimeout(keyboard.syncTabStop, 0);
+    layer.follow(v);
     // labels that would overlap at this zoom give way
     layoutLabels();
     paintLater();

@@ -4,12 +4,22 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Popup } from './Popup.js';
+import type { Viewport } from '../lib/viewport.js';
 
 export interface PopupPlace {
   id: string;
   /** anchor in the viewer, px */
   left: number;
   top: number;
+  /** the anchor in the map's own space (the world group's), when the map was known at opening: the popup follows it */
+  at?: { x: number; y: number; ox: number; oy: number };
+}
+
+/** What the popup layer reads of the map to keep a popup at its asset while the map moves. */
+export interface PopupMap {
+  viewport(): Viewport;
+  /** the svg's place on the page */
+  svgRect(): DOMRect;
 }
 
 /** The drawn, focusable element of an asset, if it is on the map now. */
@@ -22,12 +32,15 @@ export interface PopupLayerState {
   popup: PopupPlace | null;
   open(id: string, anchor: Element | null): void;
   close(): void;
+  /** the map settled at `v`: an open popup moves to where its asset is now */
+  follow(v: Viewport): void;
 }
 
 export function usePopupLayer(
   containerRef: RefObject<HTMLElement | null>,
   svgRef: RefObject<SVGSVGElement | null>,
   onOpenAsset?: (id: string | null) => void,
+  map?: PopupMap,
 ): PopupLayerState {
   const [popup, setPopup] = useState<PopupPlace | null>(null);
   // `open` goes into the floor context that every drawn asset reads: a new function would
@@ -43,11 +56,29 @@ export function usePopupLayer(
       const a = anchor?.getBoundingClientRect();
       const left = a && host ? a.left + a.width / 2 - host.left : (host?.width ?? 0) / 2;
       const top = a && host ? a.top + a.height / 2 - host.top : (host?.height ?? 0) / 2;
-      setPopup({ id, left, top });
+      let at: PopupPlace['at'];
+      // (a popup opened without its asset drawn, a deep link's, sits at the middle and stays there)
+      if (map && host && a) {
+        // the svg's origin in the viewer, and the anchor in the map's space at the view it was opened in
+        const r = map.svgRect();
+        const v = map.viewport();
+        const [ox, oy] = [r.left - host.left, r.top - host.top];
+        at = { x: (left - ox - v.x) / v.k, y: (top - oy - v.y) / v.k, ox, oy };
+      }
+      setPopup({ id, left, top, at });
       latest.current.onOpenAsset?.(id);
     },
-    [containerRef],
+    [containerRef, map],
   );
+
+  const follow = useCallback((v: Viewport) => {
+    setPopup((p) => {
+      if (!p?.at) return p;
+      const left = p.at.ox + v.x + v.k * p.at.x;
+      const top = p.at.oy + v.y + v.k * p.at.y;
+      return Math.abs(left - p.left) < 0.5 && Math.abs(top - p.top) < 0.5 ? p : { ...p, left, top };
+    });
+  }, []);
 
   const close = useCallback(() => {
     const { popup: was, onOpenAsset: tell } = latest.current;
@@ -60,7 +91,7 @@ export function usePopupLayer(
     (asset ?? svg)?.focus({ preventScroll: true });
   }, [svgRef]);
 
-  return { popup, open, close };
+  return { popup, open, close, follow };
 }
 
 export interface PopupLayerProps {
