@@ -595,6 +595,31 @@ describe('what the map says', () => {
 });
 
 describe('the map by keyboard', () => {
+  it('ends picking a place with Escape, for a ticket and for my location', async () => {
+    const { page } = mouse;
+    if (await popup(page).count()) await page.keyboard.press('Escape');
+    const cases = [
+      { tab: 'Report an issue', pick: 'Pick a place on the floor' },
+      { tab: 'My location', pick: 'Pick my place on the floor' },
+    ];
+    try {
+      for (const { tab, pick } of cases) {
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        const button = page.getByRole('button', { name: pick });
+        await button.focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.locator('.floor-viewer.picking').count()).toBe(1);
+        const pressed = page.locator('button[aria-pressed="true"]');
+        expect(await pressed.count()).toBe(1);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.locator('.floor-viewer.picking').count()).toBe(0);
+        expect(await page.getByRole('button', { name: pick }).getAttribute('aria-pressed')).toBe('false');
+      }
+    } finally {
+      await page.getByRole('tab', { name: 'People', exact: true }).click();
+    }
+  });
+
   it('skips to the map and past it, the map being one tab stop', async () => {
     const { page } = mouse;
     const active = () => page.evaluate(() => document.activeElement?.textContent ?? '');

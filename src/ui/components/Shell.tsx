@@ -217,6 +217,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   );
   // a point being picked on the map is for the live floor
   useEffect(() => { if (playbackDay) setPick(null); }, [playbackDay]);
+  // Escape ends picking a point, wherever the focus is (the button that started it says "(cancel)" too)
+  useEffect(() => {
+    if (!pick) return;
+    const onKey = (event: KeyboardEvent) => { if (event.key === 'Escape') setPick(null); };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [pick]);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
