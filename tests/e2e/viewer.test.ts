@@ -250,7 +250,7 @@ describe('viewer in Chromium', () => {
     await dialog.getByLabel('Subject').fill('E2E planning');
     const booked = Date.now();
     await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
-    await expect.poll(() => room.getAttribute('data-color'), { timeout: 3000 }).not.toBe(colourBefore);
+    await expect.poll(() => room.getAttribute('data-color'), { timeout: 10_000 }).not.toBe(colourBefore);
     expect(await room.getAttribute('data-status-kind')).toBe('booked');
     expect(await room.getAttribute('data-status')).toMatch(/reserved/);
     // the booking in the location's wall-clock time, named, as the browser sits six hours away
@@ -316,9 +316,20 @@ describe('viewer in Chromium', () => {
     // the pin takes no click: a press on it reaches the map
     expect(await pin.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
     await shot('05b-ticket-pin');
+    // what the person writes stays while they look at another panel and come back
+    await page.getByRole('radio', { name: 'Voice (how it feels here)' }).check();
+    await page.getByLabel('Category').selectOption('tech');
+    await page.getByLabel('Message').fill('Too warm by the windows');
     // only while the form is open
     await page.getByRole('tab', { name: 'People' }).click();
     expect(await pin.count()).toBe(0);
+    await page.getByRole('tab', { name: 'Report an issue' }).click();
+    expect(await page.getByLabel('Message').inputValue()).toBe('Too warm by the windows');
+    expect(await page.getByRole('radio', { name: 'Voice (how it feels here)' }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Category').inputValue()).toBe('tech');
+    await page.getByLabel('Message').fill('');
+    await page.getByRole('radio', { name: 'Ticket (something to fix)' }).check();
+    await page.getByRole('tab', { name: 'People' }).click();
   });
 
   it('shows the offline banner while the server is down and clears it when it returns', async () => {
@@ -339,6 +350,12 @@ describe('viewer in Chromium', () => {
     expect(await page.getByRole('tabpanel').getByRole('note').innerText()).toBe(NEEDS_SERVER);
     await shot('06a-unreachable');
     // a room's popup opened now cannot read its bookings: it says they need the server, not that they failed
+    // (on a floor whose bookings no popup has read yet: a floor's week of bookings, once read, is kept)
+    const floorSelect = page.getByLabel('Floor', { exact: true });
+    const floorBefore = await floorSelect.inputValue();
+    const otherFloor = await floorSelect.locator('option').evaluateAll((options, current) =>
+      options.map((o) => (o as HTMLOptionElement).value).find((v) => v && v !== current)!, floorBefore);
+    await floorSelect.selectOption(otherFloor);
     const room = await waitForHitPoint(page, 'g.asset-room');
     expect(room).not.toBeNull();
     await page.mouse.click(room!.x, room!.y);
@@ -354,6 +371,8 @@ describe('viewer in Chromium', () => {
     expect(await bookings.innerText()).not.toContain(BOOKINGS_OFFLINE);
     await shot('07-reconnected');
     await popup(page).getByRole('button', { name: 'Close details' }).click();
+    await floorSelect.selectOption(floorBefore);
+    await page.locator('g.asset-room').first().waitFor();
     // offered again once the server is back, with the category the form chose for it (the server refuses none): it is on the floor
     await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);

@@ -22,7 +22,7 @@ import { MyLocation } from './MyLocation.js';
 import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
 import { RoomFinder } from './RoomFinder.js';
-import { TicketForm } from './TicketForm.js';
+import { EMPTY_TICKET_DRAFT, TicketForm, type TicketDraft } from './TicketForm.js';
 import { TopBar } from './TopBar.js';
 import { AssetFinder } from './finder/AssetFinder.js';
 import { PlacePin } from './PlacePin.js';
@@ -127,6 +127,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const shownPanel: Panel | null = !compact || sheetOpen ? panel : null;
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
+  // what the person wrote in "Report an issue": kept while another panel is shown, gone with the session
+  const [ticketDraft, setTicketDraft] = useState<TicketDraft>(EMPTY_TICKET_DRAFT);
   // the centre of the view as the viewer last reported it, on its floor: none until a floor is drawn and fitted
   const [viewCentre, setViewCentre] = useState<{ floorId: string; x: number; y: number } | null>(null);
   // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
@@ -516,6 +518,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 ) : panel === 'report' && floorId ? (
                   <TicketForm
                     floorId={floorId}
+                    draft={ticketDraft}
+                    onDraft={setTicketDraft}
                     point={placePoint}
                     picking={pick === 'ticket'}
                     onPick={(on) => setPick(on ? 'ticket' : null)}

@@ -3,33 +3,49 @@
 // the flags ticketsRequireCategory, ticketsAskForEmail,
 // ticketsVoicesRequireModeration), placed at a point of the current floor.
 // While the server cannot be reached the form stays open to write in; only
-// sending waits, with the reason beside it.
+// sending waits, with the reason beside it. What the person wrote is a draft
+// the shell keeps, so a look at another panel (People, a room) and back finds
+// it as it was; sending clears the message.
 
-import { useId, useState } from 'react';
+import { useId, useState, type Dispatch, type SetStateAction } from 'react';
 import { defaultTicketLabel } from '../../shared/config.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { errorText } from '../lib/errorText.js';
 import { NeedsServer } from './NeedsServer.js';
 
+/** What the person has written so far, kept by the shell while the form is not shown. */
+export interface TicketDraft {
+  kind: 'ticket' | 'voice';
+  /** the person's own category, or null: the location's default */
+  label: string | null;
+  text: string;
+  email: string;
+}
+
+export const EMPTY_TICKET_DRAFT: TicketDraft = { kind: 'ticket', label: null, text: '', email: '' };
+
 export interface TicketFormProps {
   floorId: string;
+  draft: TicketDraft;
+  onDraft: Dispatch<SetStateAction<TicketDraft>>;
   /** the point the item is placed at (picked on the floor, or the view centre); null until the floor is drawn */
   point: { x: number; y: number } | null;
   picking: boolean;
   onPick(active: boolean): void;
 }
 
-export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps) {
+export function TicketForm({ floorId, draft, onDraft, point, picking, onPick }: TicketFormProps) {
   const { api } = useEngine();
   const { session, announce, writable } = useApp();
-  const [kind, setKind] = useState<'ticket' | 'voice'>('ticket');
   const { config } = session;
-  // the person's own choice, or null: then the location's default (a valid category, or
+  // the person's own category, or null: then the location's default (a valid category, or
   // none when it wants the person to choose), following a config that arrives while open
-  const [chosenLabel, setLabel] = useState<string | null>(null);
-  const [text, setText] = useState('');
-  const [email, setEmail] = useState('');
+  const { kind, label: chosenLabel, text, email } = draft;
+  const setKind = (next: TicketDraft['kind']) => onDraft((d) => ({ ...d, kind: next, label: null }));
+  const setLabel = (next: string) => onDraft((d) => ({ ...d, label: next }));
+  const setText = (next: string) => onDraft((d) => ({ ...d, text: next }));
+  const setEmail = (next: string) => onDraft((d) => ({ ...d, email: next }));
   const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | null; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { label: useId(), text: useId(), email: useId(), error: useId(), needsServer: useId() };
@@ -53,7 +69,8 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
     });
     setBusy(false);
     if (!result.ok) return setError({ field: null, text: `Sending failed: ${errorText(result)}` });
-    setText('');
+    // what was sent leaves the draft; anything written meanwhile stays
+    onDraft((d) => (d.text === text ? { ...d, text: '' } : d));
     announce(moderated ? `Thanks! Your ${kind} will show once a moderator approves it.` : `Thanks! Your ${kind} is on the floor.`);
   };
 
@@ -69,10 +86,10 @@ export function TicketForm({ floorId, point, picking, onPick }: TicketFormProps)
         <fieldset>
           <legend>Kind</legend>
           <label>
-            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => { setKind('ticket'); setLabel(null); }} /> Ticket (something to fix)
+            <input type="radio" name="kind" checked={kind === 'ticket'} onChange={() => setKind('ticket')} /> Ticket (something to fix)
           </label>
           <label>
-            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => { setKind('voice'); setLabel(null); }} /> Voice (how it feels here)
+            <input type="radio" name="kind" checked={kind === 'voice'} onChange={() => setKind('voice')} /> Voice (how it feels here)
           </label>
         </fieldset>
         <label htmlFor={ids.label}>Category{requireCategory ? ' (required)' : ''}</label>
