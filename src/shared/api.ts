@@ -491,7 +491,11 @@ export interface SignUpConfirmed {
 }
 
 /** How long a booking made now lasts: minutes, or the rest of the location's local day. */
-export type BookingLength = { minutes: number } | 'restOfDay';
+/**
+ * How long a booking made now lasts: a number of minutes, up to an instant (the next booking's start, so
+ * a room free for less than the shortest length can still be booked until then), or the rest of the day.
+ */
+export type BookingLength = { minutes: number } | { endsAt: number } | 'restOfDay';
 
 export interface BookRoomRequest {
   roomId: Id;

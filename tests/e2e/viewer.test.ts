@@ -275,6 +275,45 @@ describe('viewer in Chromium', () => {
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 
+  it('offers a room whose next booking starts soon only until then, and books it up to that start', async () => {
+    const resume = await emptyRooms();
+    onTestFinished(resume);
+    const token = await server.signIn('regular');
+    const { store } = server.server;
+    // a free room whose next booking starts in 20 minutes: half an hour would run into it (the server refuses an overlap)
+    const free = page.locator('g.asset-room[data-status-kind="free"]').first();
+    await free.waitFor();
+    const id = (await free.getAttribute('data-asset-id'))!;
+    const soon = Math.ceil((Date.now() + 20 * 60_000) / 60_000) * 60_000;
+    const made = await server.api('/booking', { method: 'POST', token, json: { room_id: id, start: soon, end: soon + 30 * 60_000, subject: 'Soon' } });
+    expect(made.status, await made.clone().text()).toBe(201);
+    const cancel = async (ref: string) => {
+      const query = new URLSearchParams({ room_id: id, booking_ref: ref });
+      await server.api(`/booking?${query}`, { method: 'DELETE', token });
+    };
+    const soonRef = ((await made.json()) as { booking_ref: string }).booking_ref;
+    onTestFinished(() => cancel(soonRef));
+    const at = (await waitForHitPoint(page, `g.asset-room[data-asset-id="${id}"]`))!;
+    await page.mouse.click(at.x, at.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    const length = dialog.getByLabel('Duration');
+    await expect.poll(() => length.locator('option').allInnerTexts(), { timeout: 10_000 }).toHaveLength(1);
+    const [only] = await length.locator('option').allInnerTexts();
+    expect(only).toMatch(/^until \d\d:\d\d/);
+    await shot('04b-room-until-next');
+    await dialog.getByLabel('Subject').fill('E2E quick sync');
+    await dialog.getByRole('button', { name: 'Book now' }).click();
+    const reservation = store.assets.get(id)!.data_providers.map((s) => store.sensors.get(s)!).find((s) => s.type === 'reservation')!;
+    const held = () => ((reservation.last_measurement?.events ?? []) as ReservationEvent[]).find((e) => e.subject === 'E2E quick sync');
+    await expect.poll(held, { timeout: 10_000 }).toBeDefined();
+    // it ends where the next one starts, and nothing failed
+    expect(held()!.end).toBe(soon);
+    onTestFinished(() => cancel(held()!.booking_ref));
+    expect(await page.locator('.live-region').innerText()).not.toMatch(/failed/i);
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+
   it('shows the cached floor first when a reload finds the network held back', async () => {
     // give the throttled IndexedDB writer time to save the location
     await page.waitForTimeout(2500);

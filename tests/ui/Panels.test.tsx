@@ -7,6 +7,7 @@ import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js'
 import { MapLegends } from '../../src/ui/components/MapLegends.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
+import { bookingChoices, MIN_BOOKABLE_GAP_MS } from '../../src/ui/components/BookingControls.js';
 import { renderShell as renderLiveShell } from './renderShell.js';
 import { connectionView, createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 
@@ -400,5 +401,25 @@ describe('writes while the server cannot be reached', () => {
     } finally {
       onLine.mockRestore();
     }
+  });
+});
+
+describe('booking lengths before the next booking', () => {
+  const now = Date.UTC(2026, 10, 24, 10, 47, 30);
+  const min = 60_000;
+
+  it('offers the lengths that end by the next booking, and until its start when the shortest does not fit', () => {
+    expect(bookingChoices(now, null)).toEqual({ minutes: [30, 60, 120], untilNext: false });
+    // the next meeting in 12.5 minutes: only until its start
+    expect(bookingChoices(now, now + 12.5 * min)).toEqual({ minutes: [], untilNext: true });
+    // in 45 minutes: half an hour, or up to its start
+    expect(bookingChoices(now, now + 45 * min)).toEqual({ minutes: [30], untilNext: true });
+    // in three hours: every length
+    expect(bookingChoices(now, now + 180 * min)).toEqual({ minutes: [30, 60, 120], untilNext: false });
+    // under the 5 minutes worth a booking: nothing
+    expect(MIN_BOOKABLE_GAP_MS).toBe(5 * min);
+    expect(bookingChoices(now, now + 4 * min)).toEqual({ minutes: [], untilNext: false });
+    // a next booking already begun is not a limit here (the room is not free then)
+    expect(bookingChoices(now, now - min)).toEqual({ minutes: [30, 60, 120], untilNext: false });
   });
 });

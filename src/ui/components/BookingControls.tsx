@@ -14,6 +14,18 @@ import { errorText } from '../lib/errorText.js';
 import { NeedsServer } from './NeedsServer.js';
 
 const DURATIONS_MIN = [30, 60, 120];
+/** A room free for less than this before its next booking is not offered (nothing useful fits). */
+export const MIN_BOOKABLE_GAP_MS = 5 * 60_000;
+
+/**
+ * What a booking made now may last before the room's next booking starts (the server refuses an overlap):
+ * the lengths that end by then, and "until" that start when the shortest does not fit or to fill the gap.
+ */
+export function bookingChoices(now: number, nextStart: number | null): { minutes: number[]; untilNext: boolean } {
+  if (nextStart === null || nextStart <= now) return { minutes: DURATIONS_MIN, untilNext: false };
+  const minutes = DURATIONS_MIN.filter((m) => now + m * 60_000 <= nextStart);
+  return { minutes, untilNext: minutes.length < DURATIONS_MIN.length && nextStart - now >= MIN_BOOKABLE_GAP_MS };
+}
 
 export interface BookingControlsProps {
   roomId: string;
@@ -27,7 +39,7 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
   const ownReasonId = useId();
   const view = useView({ view: 'asset', assetId: roomId });
   const detail = useViewEntry(view, SELF_KEY);
-  const [duration, setDuration] = useState(30);
+  const [duration, setDuration] = useState<number | 'next'>(30);
   const [subject, setSubject] = useState('');
   const [busy, setBusy] = useState(false);
   const durationId = useId();
@@ -36,6 +48,11 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
   const events = [detail.reservation?.active, detail.reservation?.next].filter((e): e is ReservationEvent => !!e);
   const cancellable = events.filter((e) => detail.actions.cancellable.includes(e.booking_ref));
   const reasonId = needsServerId ?? ownReasonId;
+  // the lengths that end before the next booking starts (read at each render: live changes re-render it)
+  const nextStart = !detail.reservation?.active && detail.reservation?.next ? detail.reservation.next.start : null;
+  const choices = bookingChoices(Date.now(), nextStart);
+  const offered: Array<number | 'next'> = [...choices.minutes, ...(choices.untilNext ? ['next' as const] : [])];
+  const chosen = offered.includes(duration) ? duration : offered[0] ?? null;
   // while the server cannot be reached nothing is sent: disabled, pointing to the reason
   const blocked = busy || !writable;
   const why = writable ? undefined : reasonId;
@@ -63,7 +80,8 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void book({ minutes: duration });
+            if (chosen === null) return;
+            void book(chosen === 'next' && nextStart !== null ? { endsAt: nextStart } : { minutes: chosen as number });
           }}
         >
           <label htmlFor={subjectId} className="visually-hidden">
@@ -74,14 +92,14 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
             <label htmlFor={durationId} className="visually-hidden">
               Duration
             </label>
-            <select id={durationId} value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
-              {DURATIONS_MIN.map((m) => (
-                <option key={m} value={m}>
-                  {m < 60 ? `${m} min` : `${m / 60} h`}
+            <select id={durationId} value={String(chosen ?? '')} onChange={(e) => setDuration(e.target.value === 'next' ? 'next' : Number(e.target.value))}>
+              {offered.map((m) => (
+                <option key={m} value={String(m)}>
+                  {m === 'next' ? `until ${formatTime(nextStart!, timeZone)}` : m < 60 ? `${m} min` : `${m / 60} h`}
                 </option>
               ))}
             </select>
-            <button type="submit" disabled={blocked} aria-describedby={why}>
+            <button type="submit" disabled={blocked || chosen === null} aria-describedby={why}>
               Book now
             </button>
             {session.capabilities.bookAllDay ? (
@@ -90,6 +108,7 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
               </button>
             ) : null}
           </div>
+          {chosen === null && nextStart !== null ? <p>{`Booked again from ${formatTime(nextStart, timeZone)}.`}</p> : null}
         </form>
       ) : !detail.reservation ? (
         <p>This room cannot be booked here.</p>

@@ -143,6 +143,13 @@ export function createActions(ctx: ActionContext) {
       if (request.until === 'restOfDay') {
         end = endOfLocalDayAt(now, ctx.timeZone());
         if (end - start < MINUTE_MS) return badRequest(ACTION_MESSAGES.DAY_OVER);
+      } else if (request.until && 'endsAt' in request.until) {
+        // up to an instant (the next booking's start): at least a minute from the current one, at most the longest length
+        const endsAt = request.until.endsAt;
+        if (typeof endsAt !== 'number' || !Number.isInteger(endsAt) || endsAt - start < MINUTE_MS || endsAt - start > MAX_BOOKING_MINUTES * MINUTE_MS) {
+          return badRequest(ACTION_MESSAGES.BAD_LENGTH);
+        }
+        end = endsAt;
       } else {
         const minutes = request.until?.minutes;
         if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_BOOKING_MINUTES) {

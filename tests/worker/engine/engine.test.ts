@@ -257,6 +257,17 @@ describe('createEngine', () => {
       expect(sent).toEqual([{ room_id: 'r1', start: T0, end: Date.UTC(2025, 0, 15, 22, 0, 0), subject: 'Meeting' }]);
     });
 
+    it('books a room until an instant (the next booking\'s start), and refuses one less than a minute away or too far', async () => {
+      const { sent } = await bookable('UTC');
+      vi.setSystemTime(T0 + 25_000);
+      const result = await engine.bookRoom({ roomId: 'r1', until: { endsAt: T0 + 13 * 60_000 } });
+      expect(result).toMatchObject({ ok: true, value: { start: T0, end: T0 + 13 * 60_000 } });
+      expect(sent).toEqual([{ room_id: 'r1', start: T0, end: T0 + 13 * 60_000, subject: 'Meeting' }]);
+      expect(await engine.bookRoom({ roomId: 'r1', until: { endsAt: T0 + 30_000 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.BAD_LENGTH });
+      expect(await engine.bookRoom({ roomId: 'r1', until: { endsAt: T0 + 25 * 60 * 60_000 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.BAD_LENGTH });
+      expect(sent).toHaveLength(1);
+    });
+
     it('refuses a booking length out of range and a room without a reservation sensor, without a round trip', async () => {
       const { sent } = await bookable('UTC');
       expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 0 } })).toMatchObject({ ok: false, status: 400, message: ACTION_MESSAGES.BAD_LENGTH });
