@@ -4,23 +4,20 @@
 // signs the new account in; and a forgotten password set again from the
 // reset link, opened as the mail gives it, then used to sign in.
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { DEMO_DOMAIN } from '../../server/seed/demo.js';
 import type { Mail } from '../../server/mail.js';
-import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { shot } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const context = await rig.browser.newContext({ viewport: { width: 1200, height: 800 } });
   contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -41,12 +38,12 @@ async function mailTo(to: string, purpose: Mail['purpose']): Promise<Mail> {
 /** The link of a mail as the person's mail program shows it, on the viewer's origin (the deployment's --public-url). */
 function linkIn(mail: Mail): string {
   const url = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
-  return `${viewer.url}/${url.hash}`;
+  return `${rig.viewer.url}/${url.hash}`;
 }
 
 beforeAll(async () => {
   rig = await startE2eRig({ server: { simulate: false } });
-  ({ server, viewer, browser } = rig);
+  ({ server } = rig);
 });
 
 afterAll(async () => {
@@ -59,7 +56,7 @@ describe('account mails in Chromium', () => {
   it('signs up, types the mailed code (a wrong one first) and lands on the floor signed in', async () => {
     const page = await newPage();
     const email = `newcomer.e2e@${DEMO_DOMAIN}`;
-    await page.goto(viewer.url);
+    await page.goto(rig.viewer.url);
     await page.getByRole('button', { name: 'Create an account' }).click();
     await page.getByLabel('Email').click();
     await page.keyboard.type(email);
@@ -98,7 +95,7 @@ describe('account mails in Chromium', () => {
   it('sets a forgotten password from the reset link and signs in with it', async () => {
     const page = await newPage();
     const account = server.accounts.service;
-    await page.goto(viewer.url);
+    await page.goto(rig.viewer.url);
     await page.getByRole('button', { name: 'Forgot your password?' }).click();
     await page.getByLabel('Email').click();
     await page.keyboard.type(account.email);

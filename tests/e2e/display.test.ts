@@ -5,21 +5,19 @@
 // the offline mark, and a reload without network that still shows the room.
 
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import { setLocationToMidday } from '../helpers/localTime.js';
 import type { TestServer } from '../helpers/server.js';
 import type { ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { ARTIFACTS_DIR } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
-let viewer: ViewerServer;
-let browser: Browser;
 let displayContext: BrowserContext;
 let viewerContext: BrowserContext;
 let display: Page;
@@ -60,7 +58,7 @@ async function freeTheRoom(): Promise<void> {
 
 beforeAll(async () => {
   rig = await startE2eRig({ server: { simulate: false }, proxy: true });
-  ({ server, viewer, browser } = rig);
+  ({ server } = rig);
   proxy = rig.proxy!;
   const { store, seed } = server.server;
   locationId = seed.locationIds[0]!;
@@ -72,8 +70,8 @@ beforeAll(async () => {
     && a.data_providers.some((id) => store.sensors.get(id)?.type === 'reservation'))!;
   await freeTheRoom();
   // a landscape wall tablet
-  displayContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  viewerContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  displayContext = await rig.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  viewerContext = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
   display = await displayContext.newPage();
   floor = await viewerContext.newPage();
   for (const page of [display, floor]) page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -88,7 +86,7 @@ afterAll(async () => {
 
 describe('room display in Chromium', () => {
   it('is set up once by keyboard and then shows the room free, filling the screen with its colour, without scrolling', async () => {
-    await display.goto(`${viewer.url}/display/room/${room.id}?location=${locationId}`);
+    await display.goto(`${rig.viewer.url}/display/room/${room.id}?location=${locationId}`);
     await display.getByRole('heading', { name: 'Set up this room display' }).waitFor();
     await shot(display, 'display-01-setup');
     await display.getByLabel('Email').focus();
@@ -114,7 +112,7 @@ describe('room display in Chromium', () => {
   });
 
   it("turns its colour and agenda within a second when the room is booked from the floor viewer in another browser", async () => {
-    await floor.goto(`${viewer.url}/?location=${locationId}&floor=${room.parent_id}&asset=${room.id}`);
+    await floor.goto(`${rig.viewer.url}/?location=${locationId}&floor=${room.parent_id}&asset=${room.id}`);
     await floor.getByLabel('Email').fill(server.accounts.edit.email);
     await floor.getByLabel('Password').fill(server.accounts.edit.password);
     await floor.getByRole('button', { name: 'Sign in', exact: true }).click();

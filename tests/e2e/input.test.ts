@@ -3,20 +3,17 @@
 // §1 and §6). One server and one browser serve every step; a second browser
 // context has a touch screen.
 
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TICKET_LABELS } from '../../src/shared/config.js';
 import { TOOLBAR_INSET_PX } from '../../src/ui/hooks/useMapLayout.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { TestServer } from '../helpers/server.js';
-import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { hitPoint, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 let mouse: { context: BrowserContext; page: Page };
 
 /** Every kind of popup, found by the start of the asset's accessible name. */
@@ -79,10 +76,10 @@ async function expectPopupSays(page: Page, kind: (typeof KINDS)[number], name: s
 }
 
 async function openPage(touch: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, hasTouch: touch });
+  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, hasTouch: touch });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${viewer.url}/`);
+  await page.goto(`${rig.viewer.url}/`);
   await signIn(page, server.accounts.regular, touch ? 'touch' : 'mouse');
   // sensors are drawn on a layer that is off by default
   const sensors = page.getByRole('checkbox', { name: 'All sensors', exact: true });
@@ -97,7 +94,7 @@ async function openPage(touch: boolean): Promise<{ context: BrowserContext; page
 
 beforeAll(async () => {
   rig = await startE2eRig({ server: { simulate: true } });
-  ({ server, viewer, browser } = rig);
+  ({ server } = rig);
   mouse = await openPage(false);
 });
 
@@ -371,10 +368,10 @@ describe('what the map says', () => {
   });
 
   it('keeps a room\'s details readable for facility staff, whose popup has many actions: it grows, the body never a sliver', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${viewer.url}/`);
+      await page.goto(`${rig.viewer.url}/`);
       await signIn(page, server.accounts.edit);
       const floor = new URL(page.url()).searchParams.get('floor')!;
       const { store } = server.server;

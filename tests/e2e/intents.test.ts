@@ -4,27 +4,25 @@
 // although the browser runs in another time zone.
 
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { endOfLocalDayAt } from '../../src/shared/time.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { ARTIFACTS_DIR } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 
 /** The browser's zone, on purpose not the location's (Helsinki): the booking must follow the location. */
 const BROWSER_TIME_ZONE = 'America/Los_Angeles';
 
 async function signedIn(who: 'regular' | 'service'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: BROWSER_TIME_ZONE });
+  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: BROWSER_TIME_ZONE });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${viewer.url}/`);
+  await page.goto(`${rig.viewer.url}/`);
   await page.getByLabel('Email').fill(server.accounts[who].email);
   await page.getByLabel('Password').fill(server.accounts[who].password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -43,7 +41,7 @@ async function clickAsset(page: Page, asset: Locator): Promise<void> {
 
 beforeAll(async () => {
   rig = await startE2eRig();
-  ({ server, viewer, browser } = rig);
+  ({ server } = rig);
 });
 
 afterAll(async () => {

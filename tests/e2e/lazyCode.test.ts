@@ -5,17 +5,14 @@
 // asks again and answers. Service workers are blocked here, so every chunk
 // comes from the network the test controls.
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 /** requests for the search chunk: dropped ones, loaded ones, and whether they are dropped now */
@@ -25,8 +22,8 @@ const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, peop
 
 beforeAll(async () => {
   rig = await startE2eRig({ server: { simulate: false } });
-  ({ server, viewer, browser } = rig);
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
+  ({ server } = rig);
+  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
   await context.route(/\/assets\/searchIndex-[^/]*\.js$/, async (route) => {
     if (searchChunk.drop) {
       searchChunk.dropped += 1;
@@ -38,7 +35,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${viewer.url}/`);
+  await page.goto(`${rig.viewer.url}/`);
   await signIn(page, server.accounts.regular);
   await page.locator('g.asset-room').first().waitFor();
 });

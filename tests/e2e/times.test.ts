@@ -5,24 +5,21 @@
 // "1:00 – 2:00 PM" while the bar said "13:00". Screenshots in
 // test-results/e2e/times-*.png.
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   rig = await startE2eRig();
-  ({ server, viewer, browser } = rig);
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
+  ({ server } = rig);
+  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
   page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
 });
@@ -40,7 +37,7 @@ function clockTimes(text: string): { times: string[]; twelveHour: boolean } {
 
 describe('times in Chromium', () => {
   it('says every time on one 24-hour clock: a room popup, the playback bar and the replayed popup', async () => {
-    await page.goto(`${viewer.url}/`);
+    await page.goto(`${rig.viewer.url}/`);
     await signIn(page, server.accounts.regular);
 
     // a room's popup, clicked with the mouse: its bookings of the last days, morning and afternoon

@@ -4,17 +4,15 @@
 // numbered words, drawn on each floor the route crosses.
 
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR, type ViewerServer } from './harness.js';
+import { ARTIFACTS_DIR } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let viewer: ViewerServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let startFloor: WireAsset;
@@ -55,7 +53,7 @@ const hiddenRoutePoints = () => page.evaluate(() => {
 
 beforeAll(async () => {
   rig = await startE2eRig({ server: { simulate: false } });
-  ({ server, viewer, browser } = rig);
+  ({ server } = rig);
   const { store, seed } = server.server;
   const location = store.locations.get(seed.locationIds[0]!)!;
   const [a, b] = location.buildings.map((id) => store.assets.get(id)!);
@@ -68,10 +66,10 @@ beforeAll(async () => {
     method: 'PATCH', token, json: { location: { location_id: location.id, floor_id: startFloor.id, x: 20, y: 12, time: Date.now() } },
   });
   expect(res.status).toBeLessThan(300);
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${viewer.url}/`);
+  await page.goto(`${rig.viewer.url}/`);
   await page.getByLabel('Email').fill(server.accounts.regular.email);
   await page.getByLabel('Password').fill(server.accounts.regular.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
