@@ -11,11 +11,10 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { indexBuilt, type IngestRig } from './lib/ingestRig.js';
-import { cpuMs, fmt, median, yieldToLoop } from './lib/report.js';
+import { indexBuilt, pushPackets, type IngestRig } from './lib/ingestRig.js';
+import { fmt, median } from './lib/report.js';
 import type { TrafficKind } from './lib/traffic.js';
 
-const YIELD_EVERY_MS = 2;
 interface Run { root: string; median: number; best: number; load: number }
 
 async function one(root: string, kind: TrafficKind | 'mix', n: number, rounds: number): Promise<Run> {
@@ -23,17 +22,7 @@ async function one(root: string, kind: TrafficKind | 'mix', n: number, rounds: n
   const rig = await mod.openIngestRig();
   await indexBuilt(rig.engine);
   const take = (count: number) => rig.packets(kind === 'mix' ? rig.traffic.take(count) : rig.traffic.take(count, kind), 10);
-  async function push(payloads: string[]): Promise<number> {
-    let slice = performance.now();
-    const c0 = cpuMs();
-    for (const p of payloads) {
-      rig.transport.push(rig.loc.scope, p);
-      if (performance.now() - slice > YIELD_EVERY_MS) { await yieldToLoop(); slice = performance.now(); }
-    }
-    rig.engine.internals.hub.flush();
-    await rig.engine.internals.persister.flush();
-    return cpuMs() - c0;
-  }
+  const push = (payloads: string[]) => pushPackets(rig, payloads, { persist: true });
   await push(take(4_000));
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) times.push(await push(take(n)));

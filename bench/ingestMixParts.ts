@@ -6,13 +6,12 @@
 //   node --import tsx bench/ingestMixParts.ts [changes a round, 3000] [rounds, 8]
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
 import { payloadText } from '../src/worker/decode.js';
-import { indexBuilt, openIngestRig } from './lib/ingestRig.js';
-import { cpuMs, median, yieldToLoop } from './lib/report.js';
+import { indexBuilt, openIngestRig, pushPackets } from './lib/ingestRig.js';
+import { cpuMs, median } from './lib/report.js';
 import type { TrafficKind } from './lib/traffic.js';
 
 const n = Number(process.argv[2] ?? 3_000);
 const rounds = Number(process.argv[3] ?? 8);
-const YIELD_EVERY_MS = 2;
 
 const MIXES: Record<string, Array<[TrafficKind, number]>> = {
   occupancy: [['occupancy', 1]], environment: [['environment', 1]], move: [['move', 1]], heartbeat: [['heartbeat', 1]], asset: [['asset', 1]],
@@ -32,16 +31,7 @@ function decodeMs(payloads: string[]): number {
   return cpuMs() - c0;
 }
 
-async function pushMs(payloads: string[]): Promise<number> {
-  let slice = performance.now();
-  const c0 = cpuMs();
-  for (const p of payloads) {
-    rig.transport.push(rig.loc.scope, p);
-    if (performance.now() - slice > YIELD_EVERY_MS) { await yieldToLoop(); slice = performance.now(); }
-  }
-  rig.engine.internals.hub.flush();
-  return cpuMs() - c0;
-}
+const pushMs = (payloads: string[]) => pushPackets(rig, payloads);
 
 // a fixed-seed draw of kinds by weight, so every run mixes alike
 let seed = 7;

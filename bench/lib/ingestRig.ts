@@ -13,6 +13,7 @@ import {
   aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
   type BenchLocation, type CaptureTransport, type ViewCounter,
 } from './fixture.js';
+import { cpuMs, yieldToLoop } from './report.js';
 import { createTraffic, encodePackets, type Traffic } from './traffic.js';
 
 export interface IngestRig {
@@ -39,6 +40,25 @@ const SEARCH_BUILD_KEY = 'engine:search-build';
  * Waits until the finder's index, built in slices after the search view opened, is done: a one-time
  * cost of opening the finder, not of ingest, which otherwise lands in the first timed window.
  */
+/** The event loop gets a turn this often while packets are pushed, as the live transport gives it. */
+const YIELD_EVERY_MS = 2;
+
+/**
+ * Pushes encoded packets into a rig's engine as its transport would (yielding every 2 ms), flushes the views
+ * and, with `persist`, the persister; answers the CPU ms it took. Takes any checkout's rig (ingestAlternate).
+ */
+export async function pushPackets(rig: Pick<IngestRig, 'transport' | 'loc' | 'engine'>, payloads: string[], options: { persist?: boolean } = {}): Promise<number> {
+  let slice = performance.now();
+  const c0 = cpuMs();
+  for (const p of payloads) {
+    rig.transport.push(rig.loc.scope, p);
+    if (performance.now() - slice > YIELD_EVERY_MS) { await yieldToLoop(); slice = performance.now(); }
+  }
+  rig.engine.internals.hub.flush();
+  if (options.persist) await rig.engine.internals.persister.flush();
+  return cpuMs() - c0;
+}
+
 export async function indexBuilt(engine: Engine): Promise<void> {
   // the finder's code comes on first use; the search its view then runs starts the build
   await engine.internals.modules.settled();

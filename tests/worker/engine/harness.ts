@@ -3,6 +3,7 @@
 // small fake backend (fetch + transport) for sign-in and loads, so engine
 // tests run in Node with fake timers and no server.
 
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { ViewMessage, ViewSpec } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { createEngine, type EngineDeps } from '../../../src/worker/engine.js';
@@ -124,6 +125,22 @@ export function feedLocation(engine: Engine, assets: unknown[], sensors: unknown
   engine.internals.store.organizationId = ORG_ID;
   engine.internals.store.locationId = LOCATION_ID;
   for (const batch of locationBatches(assets, sensors, users)) engine.internals.sink.apply(batch);
+}
+
+/**
+ * For a test file whose engines run on a fake clock standing at `now` (timers and Date): each test starts
+ * there, and the engines it made are disposed after it. Answers the maker of an engine fed a location.
+ */
+export function enginesOnFakeClock(now: number): (assets: unknown[], sensors: unknown[]) => Engine {
+  const engines: Engine[] = [];
+  beforeEach(() => { vi.useFakeTimers({ now, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
+  afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
+  return (assets, sensors) => {
+    const { engine } = createTestEngine();
+    engines.push(engine);
+    feedLocation(engine, assets, sensors);
+    return engine;
+  };
 }
 
 export interface Collected<T = unknown, M = unknown> {

@@ -2,25 +2,14 @@
 // deriving the desk again while the desk is fresh and its one sensor says the same, valid at least as long.
 // Everything a person sees must still follow the readings and the clock: a fading desk comes back, a
 // shorter validity or another sensor's reading times it out when they say.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DrawState } from '../../../src/shared/api.js';
-import type { Engine } from '../../../src/worker/engine.js';
-import { collect, createTestEngine, feedLocation, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
+import { collect, enginesOnFakeClock, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const HOUR = 3_600_000;
 const LAYERS = ['desks', 'desk_usage'] as const;
-const engines: Engine[] = [];
-
-beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
-afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
-
-function engineWith(assets: unknown[], sensors: unknown[]): Engine {
-  const { engine } = createTestEngine();
-  engines.push(engine);
-  feedLocation(engine, assets, sensors);
-  return engine;
-}
+const engineWith = enginesOnFakeClock(T0);
 
 const occupied = (sensorId: string, time: number, validFor: number) => measurement(sensorId, 'occupancy', { time, valid_for: validFor, value: 1 });
 

@@ -2,30 +2,24 @@
 // environment sensor on a floor shown without its layer), or out of the viewer's reach (unpublished) —
 // is not derived again for each of its readings (issue 14, ingest slice 8). What makes it drawable is a
 // change of the asset itself, and from then on it is drawn with its latest readings.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DrawState } from '../../../src/shared/api.js';
 import type { Engine } from '../../../src/worker/engine.js';
-import { collect, createTestEngine, feedLocation, locationScope, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
+import { collect, enginesOnFakeClock, locationScope, measurement, wireDesk, wireOccupancySensor } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
 const HOUR = 3_600_000;
 const LAYERS = ['desks', 'desk_usage'] as const;
-const engines: Engine[] = [];
-
-beforeEach(() => { vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] }); });
-afterEach(async () => { for (const e of engines.splice(0)) await e.dispose(); vi.useRealTimers(); });
+const engineWith = enginesOnFakeClock(T0);
 
 const climate = { id: 'air', type: 'sensor', subtype: 'environment', name: 'Climate', parent_id: 'f1', x: 3, y: 3, data_providers: ['s-air'], default_sensor_type: 'temperature' };
 const temperatureSensor = { id: 's-air', type: 'temperature', last_measurement: { time: T0, valid_for: HOUR, value: 21 } };
 const temperature = (time: number, value: number) => measurement('s-air', 'temperature', { time, valid_for: HOUR, value });
 
 function loaded(): Engine {
-  const { engine } = createTestEngine();
-  engines.push(engine);
-  feedLocation(engine, [wireDesk('d1', 'f1'), climate, wireDesk('hidden', 'f1', { unpublished: true })], [
+  return engineWith([wireDesk('d1', 'f1'), climate, wireDesk('hidden', 'f1', { unpublished: true })], [
     wireOccupancySensor('s-d1', T0, 0), temperatureSensor, wireOccupancySensor('s-hidden', T0, 0),
   ]);
-  return engine;
 }
 
 /** the ids the engine's facts were asked for while `run` ran */
