@@ -7,33 +7,22 @@
 // with "now" set to that instant. The live store is never touched. A replay
 // is kept for a reopen only while the live records it was built from are the
 // live ones; a day still running is read on from where it was read up to.
+// This file keeps the replays and reads their days; a replay's state and its
+// step are in playbackSession.ts, the views it is seen through in
+// playbackSources.ts.
 
-import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type PlaybackMeta, type ViewSpec } from '../../shared/api.js';
-import type { MapLayer } from '../../shared/constants.js';
-import { calendarDay, isDateKey, type CalendarDay } from '../../shared/reports/calendar.js';
-import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
+import { calendarDay, isDateKey } from '../../shared/reports/calendar.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
-import { floorVisibleToRoles } from '../../shared/roles.js';
-import type { Asset, Id, Role } from '../../shared/types.js';
+import type { Id, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
-import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
-import { PERSON_TYPES } from '../store/assetMap.js';
-import { legendsFor, toDrawState } from '../derive/drawState.js';
-import { sensorsOf, type Store } from '../store/store.js';
-import { assetDetail } from '../views/assetDetail.js';
+import type { Store } from '../store/store.js';
 import type { ViewSource } from '../views/viewHub.js';
-import { basisOf, unchanged, type Basis } from './playbackBasis.js';
-import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
-import { collector, sensorsToPage, type Replay } from './playbackReadings.js';
-import { assetAt, createShadow, ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
+import { basisOf, unchanged } from './playbackBasis.js';
+import { collector, sensorsToPage } from './playbackReadings.js';
+import { createShadow } from './playbackShadow.js';
+import { applyInstant, clampTo, loading, timedOn, type Session } from './playbackSession.js';
+import { replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
 import { runReport, type PageCache } from './runReport.js';
-
-export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
-/** a popup opened in a replay, or the People and Rooms panels beside it */
-export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' | 'people' | 'rooms' }>;
-
-/** A replay is read-only: nothing is booked, voted, renamed or closed in the past. */
-const NO_ACTIONS: AssetActions = { book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false };
 
 export interface PlaybackOptions {
   live: Store;
@@ -57,47 +46,6 @@ const REPLAYS_KEPT = 2;
 const READ_ON_EVERY_MS = 60_000;
 /** Bumped when what a replay keeps of a page changes, so pages kept in IndexedDB by an older build are not read. */
 const PAGE_FORMAT = 2;
-
-interface Session {
-  key: string;
-  floorId: Id;
-  day: CalendarDay;
-  time: number;
-  progress: ReportProgress;
-  shadow: Shadow;
-  config: ReturnType<typeof createConfigResolver>;
-  replay: Replay;
-  /** the sensors paged, per type */
-  known: Map<string, Set<string>>;
-  basis: Basis;
-  /** the readings are complete up to this time: the day's end once it had ended when read */
-  readUntil: number;
-  readingOn: boolean;
-  signal: { cancelled: boolean };
-  /** the instant the shadow was last set to (null: not yet) */
-  appliedAt: number | null;
-  /** the facts of the floor's assets as last derived, kept while nothing they read or their own times changed */
-  facts: Map<Id, AssetFacts | null>;
-  /** the floor's assets whose showing follows the instant besides their facts: people (placed then) and tickets and voices (posted by then) */
-  timed: Id[];
-  /** the floor views of this replay, told which of the floor's assets may have changed at each instant */
-  floorViews: Set<(changed: ReadonlySet<Id> | 'all') => void>;
-}
-
-/** The floor's assets whose showing follows the instant besides their facts: people, and tickets and voices with a posting time. */
-function timedOn(shadow: Shadow, floorId: Id): Id[] {
-  const out: Id[] = [];
-  for (const id of shadow.store.assetsByFloor.get(floorId) ?? []) {
-    const asset = shadow.store.assets.get(id);
-    if (asset && (PERSON_TYPES.has(asset.type) || ownValueAfter(asset, -Infinity))) out.push(id);
-  }
-  return out;
-}
-
-/** The instant within the day. */
-const clampTo = (day: CalendarDay, time: number) => Math.max(day.start, Math.min(day.end - 1, time));
-
-const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null });
 
 export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const sessions = new Map<string, Session>();
@@ -144,7 +92,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       onProgress(p) { session.progress = p; o.markDirty(key); },
     }).then((p) => {
       session.progress = p;
-      apply(session);
+      applyInstant(session);
       o.markDirty(key);
     });
     return session;
@@ -165,7 +113,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     }
     const s = open(floorId, dayKey, at);
     // a kept replay opened at another instant (a floor switched to during a replay) moves to it
-    if (at !== null && s.time !== at) { s.time = at; if (s.progress.state === 'done') apply(s); }
+    if (at !== null && s.time !== at) { s.time = at; if (s.progress.state === 'done') applyInstant(s); }
     if (s.progress.state === 'done') readOn(s);
     return s;
   }
@@ -193,39 +141,9 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       if (p.state !== 'done') return;
       s.readUntil = Math.max(s.readUntil, Math.min(until, s.day.end));
       s.progress = { ...s.progress, rows: s.progress.rows + p.rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
-      apply(s);
+      applyInstant(s);
       o.markDirty(s.key);
     });
-  }
-
-  /**
-   * Sets every sensor and placed person to the instant, and tells the floor views which assets may look
-   * different: those fed by a sensor set anew, the people and the posted ones, and those whose facts said
-   * they change by then (`nextChangeAt`, or `continuous`: a fade, a clean-desk phase); every asset when
-   * the instant went back. The others keep their facts: a step costs what changed, as a live flush does.
-   */
-  function apply(s: Session): void {
-    const changed = shadowAt(s.shadow, s.replay.readings, s.time);
-    const back = s.appliedAt === null || s.time < s.appliedAt;
-    s.appliedAt = s.time;
-    let keys: Set<Id> | 'all' = 'all';
-    if (back) s.facts.clear();
-    else {
-      keys = new Set(s.timed);
-      const { store } = s.shadow;
-      for (const sid of changed) for (const id of store.assetsBySensor.get(sid) ?? []) keys.add(id);
-      for (const a of s.shadow.placed) keys.add(a.id);
-      for (const [id, f] of s.facts) if (f && (f.continuous || (f.nextChangeAt !== null && f.nextChangeAt <= s.time))) keys.add(id);
-      for (const id of keys) s.facts.delete(id);
-    }
-    for (const view of s.floorViews) view(keys);
-  }
-
-  /** The asset's facts at the session's instant: kept ones while they hold (apply drops those that may not). */
-  function factsOf(s: Session, asset: Asset, ctx: DeriveContext): AssetFacts | null {
-    let f = s.facts.get(asset.id);
-    if (f === undefined) s.facts.set(asset.id, (f = computeFacts(asset, ctx)));
-    return f;
   }
 
   return {
@@ -237,112 +155,14 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         ? reopen(at.floorId, at.day, typeof spec.at === 'number' && Number.isFinite(spec.at) ? clampTo(calendarDay(at.day, timeZone()), spec.at) : null)
         : open(at.floorId, at.day, null);
       const key = first.key;
-      /** the replay of this floor and day now (a reopen may have read it again) */
-      const cur = () => sessions.get(key) ?? first;
-      const reachable = (s: Session) => {
-        const floor = s.shadow.store.floors.get(s.floorId);
-        return !!floor && floorVisibleToRoles(floor, o.roles());
-      };
-      const ctx = (s: Session) => ({ store: s.shadow.store, now: s.time, viewerUserId: o.viewerUserId(), roles: o.roles(), config: s.config, timeZone: timeZone() });
-      /** on the floor at the instant, and posted by then */
-      const shown = (s: Session, id: Id) => {
-        if (s.progress.state !== 'done' || s.shadow.store.floorOf.get(id) !== s.floorId) return undefined;
-        const asset = s.shadow.store.assets.get(id);
-        return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
-      };
-      const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(key);
-      if (spec.view === 'people' || spec.view === 'rooms') {
-        const panel = (): PanelReplay => {
-          const s = cur();
-          const store = s.shadow.store;
-          return {
-            store, floorId: s.floorId, time: s.time, ready: s.progress.state === 'done',
-            facts(id) {
-              const asset = store.assets.get(id);
-              return asset && store.floorOf.has(id) ? computeFacts(asset, ctx(s)) : null;
-            },
-          };
-        };
-        return spec.view === 'people' ? replayPeopleSource(panel, o.viewerUserId, dirty) : replayRoomsSource(panel, dirty);
-      }
-      if (spec.view === 'asset') {
-        const id = String(spec.assetId);
-        return {
-          keys: () => [SELF_KEY],
-          entry(k): AssetDetail | undefined {
-            const s = cur();
-            const store = s.shadow.store;
-            const asset = k === SELF_KEY && reachable(s) ? shown(s, id) : undefined;
-            if (!asset) return undefined;
-            const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx(s)), { store, roles: o.roles(), viewerUserId: o.viewerUserId(), now: s.time });
-            if (!detail) return undefined;
-            // none of its sensors had sent anything by then: the popup's own "No recent data" says so
-            const sensors = sensorsOf(store, asset);
-            const nothingKnown = sensors.length > 0 && sensors.every((x) => x.last_measurement === null);
-            return { ...detail, noRecentData: detail.noRecentData || nothingKnown, votes: null, actions: NO_ACTIONS, replayAt: s.time };
-          },
-          meta: () => null,
-          affected: (d) => (dirty(d) ? [SELF_KEY] : null),
-          metaAffected: () => false,
-        };
-      }
-      const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
-      // the assets that may have changed since the hub last asked, for this view
-      let pending: Set<Id> | 'all' = 'all';
-      const note = (keys: ReadonlySet<Id> | 'all') => {
-        if (pending === 'all') return;
-        if (keys === 'all') pending = 'all';
-        else for (const k of keys) pending.add(k);
-      };
-      let bound = first;
-      bound.floorViews.add(note);
-      /** a reopen that read the floor again made a new replay: follow it, everything anew */
-      const follow = () => {
-        const s = cur();
-        if (s === bound) return;
-        bound.floorViews.delete(note);
-        s.floorViews.add(note);
-        bound = s;
-        pending = 'all';
-      };
-      return {
-        close: () => { bound.floorViews.delete(note); },
-        keys: () => {
-          const s = cur();
-          return reachable(s) && s.progress.state === 'done' ? s.shadow.store.assetsByFloor.get(s.floorId) ?? [] : [];
-        },
-        entry(k): DrawState | undefined {
-          const s = cur();
-          const asset = shown(s, k);
-          const facts = asset ? factsOf(s, asset, ctx(s)) : null;
-          return facts ? toDrawState(facts, layers) : undefined;
-        },
-        meta(): PlaybackMeta {
-          const s = cur();
-          const store = s.shadow.store;
-          const floor = reachable(s) ? store.floors.get(s.floorId) ?? null : null;
-          return {
-            floor, building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
-            legends: legendsFor(layers, s.config.location()), fromCache: false, loading: s.progress.state === 'loading',
-            day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
-          };
-        },
-        affected(d) {
-          if (!dirty(d)) return null;
-          follow();
-          const out = pending;
-          pending = new Set();
-          return out === 'all' ? 'all' : out.size ? out : null;
-        },
-        metaAffected: dirty,
-      };
+      return replaySource(spec, key, () => sessions.get(key) ?? first, { roles: o.roles, viewerUserId: o.viewerUserId, timeZone });
     },
     setTime(floorId, day, time) {
       const s = sessions.get(keyOf(floorId, day));
       if (!s || !Number.isFinite(time)) return;
       s.time = clampTo(s.day, time);
       if (s.progress.state === 'done') {
-        apply(s);
+        applyInstant(s);
         // the slider passed what a running day was read up to: read on (not on every tick of a play)
         if (s.time > s.readUntil && o.now() - s.readUntil >= READ_ON_EVERY_MS) readOn(s);
       }

@@ -1,0 +1,131 @@
+// The views a replay is seen through (docs/reports.md "## Playback"): the
+// replayed floor, a popup opened in it and the People and Rooms panels beside
+// it, each read from the replay's shadow at its instant by the live rules.
+// A popup of a replay is read-only, and says which instant it shows.
+
+import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type PlaybackMeta, type ViewSpec } from '../../shared/api.js';
+import type { MapLayer } from '../../shared/constants.js';
+import { floorVisibleToRoles } from '../../shared/roles.js';
+import type { Id, Role } from '../../shared/types.js';
+import { computeFacts } from '../derive/assetFacts.js';
+import { legendsFor, toDrawState } from '../derive/drawState.js';
+import { sensorsOf } from '../store/store.js';
+import { assetDetail } from '../views/assetDetail.js';
+import type { ViewSource } from '../views/viewHub.js';
+import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
+import { assetAt, ownValueAfter } from './playbackShadow.js';
+import { factsOf, type Session } from './playbackSession.js';
+
+export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
+/** a popup opened in a replay, or the People and Rooms panels beside it */
+export type PlaybackAssetSpec = Extract<ViewSpec, { view: 'asset' | 'people' | 'rooms' }>;
+
+/** A replay is read-only: nothing is booked, voted, renamed or closed in the past. */
+const NO_ACTIONS: AssetActions = { book: false, cancellable: [], vote: false, rename: false, closeTicket: false, publish: false };
+
+export interface ReplayViewEnv {
+  roles(): readonly Role[];
+  viewerUserId(): Id | null;
+  timeZone(): string;
+}
+
+/** The view of `spec` over the replay `cur()` returns (a reopen may have read it again: the views follow). */
+export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string, cur: () => Session, env: ReplayViewEnv): ViewSource {
+  const reachable = (s: Session) => {
+    const floor = s.shadow.store.floors.get(s.floorId);
+    return !!floor && floorVisibleToRoles(floor, env.roles());
+  };
+  const ctx = (s: Session) => ({ store: s.shadow.store, now: s.time, viewerUserId: env.viewerUserId(), roles: env.roles(), config: s.config, timeZone: env.timeZone() });
+  /** on the floor at the instant, and posted by then */
+  const shown = (s: Session, id: Id) => {
+    if (s.progress.state !== 'done' || s.shadow.store.floorOf.get(id) !== s.floorId) return undefined;
+    const asset = s.shadow.store.assets.get(id);
+    return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
+  };
+  const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(key);
+  if (spec.view === 'people' || spec.view === 'rooms') {
+    const panel = (): PanelReplay => {
+      const s = cur();
+      const store = s.shadow.store;
+      return {
+        store, floorId: s.floorId, time: s.time, ready: s.progress.state === 'done',
+        facts(id) {
+          const asset = store.assets.get(id);
+          return asset && store.floorOf.has(id) ? computeFacts(asset, ctx(s)) : null;
+        },
+      };
+    };
+    return spec.view === 'people' ? replayPeopleSource(panel, env.viewerUserId, dirty) : replayRoomsSource(panel, dirty);
+  }
+  if (spec.view === 'asset') {
+    const id = String(spec.assetId);
+    return {
+      keys: () => [SELF_KEY],
+      entry(k): AssetDetail | undefined {
+        const s = cur();
+        const store = s.shadow.store;
+        const asset = k === SELF_KEY && reachable(s) ? shown(s, id) : undefined;
+        if (!asset) return undefined;
+        const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx(s)), { store, roles: env.roles(), viewerUserId: env.viewerUserId(), now: s.time });
+        if (!detail) return undefined;
+        // none of its sensors had sent anything by then: the popup's own "No recent data" says so
+        const sensors = sensorsOf(store, asset);
+        const nothingKnown = sensors.length > 0 && sensors.every((x) => x.last_measurement === null);
+        return { ...detail, noRecentData: detail.noRecentData || nothingKnown, votes: null, actions: NO_ACTIONS, replayAt: s.time };
+      },
+      meta: () => null,
+      affected: (d) => (dirty(d) ? [SELF_KEY] : null),
+      metaAffected: () => false,
+    };
+  }
+  const layers = new Set<MapLayer>(Array.isArray(spec.layers) ? spec.layers : []);
+  // the assets that may have changed since the hub last asked, for this view
+  let pending: Set<Id> | 'all' = 'all';
+  const note = (keys: ReadonlySet<Id> | 'all') => {
+    if (pending === 'all') return;
+    if (keys === 'all') pending = 'all';
+    else for (const k of keys) pending.add(k);
+  };
+  let bound = cur();
+  bound.floorViews.add(note);
+  /** a reopen that read the floor again made a new replay: follow it, everything anew */
+  const follow = () => {
+    const s = cur();
+    if (s === bound) return;
+    bound.floorViews.delete(note);
+    s.floorViews.add(note);
+    bound = s;
+    pending = 'all';
+  };
+  return {
+    close: () => { bound.floorViews.delete(note); },
+    keys: () => {
+      const s = cur();
+      return reachable(s) && s.progress.state === 'done' ? s.shadow.store.assetsByFloor.get(s.floorId) ?? [] : [];
+    },
+    entry(k): DrawState | undefined {
+      const s = cur();
+      const asset = shown(s, k);
+      const facts = asset ? factsOf(s, asset, ctx(s)) : null;
+      return facts ? toDrawState(facts, layers) : undefined;
+    },
+    meta(): PlaybackMeta {
+      const s = cur();
+      const store = s.shadow.store;
+      const floor = reachable(s) ? store.floors.get(s.floorId) ?? null : null;
+      return {
+        floor, building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
+        legends: legendsFor(layers, s.config.location()), fromCache: false, loading: s.progress.state === 'loading',
+        day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
+      };
+    },
+    affected(d) {
+      if (!dirty(d)) return null;
+      follow();
+      const out = pending;
+      pending = new Set();
+      return out === 'all' ? 'all' : out.size ? out : null;
+    },
+    metaAffected: dirty,
+  };
+}
