@@ -74,6 +74,29 @@ async function emptyRooms(): Promise<() => void> {
   return () => simulator.start();
 }
 
+function reservationSensor(roomId: string) {
+  const { store } = server.server;
+  return store.assets.get(roomId)!.data_providers.map((s) => store.sensors.get(s)!).find((s) => s.type === 'reservation')!;
+}
+
+function meetingsWithin(roomId: string, ms: number): ReservationEvent[] {
+  const now = Date.now();
+  return ((reservationSensor(roomId).last_measurement?.events ?? []) as ReservationEvent[]).filter((e) => e.start < now + ms && e.end > now);
+}
+
+function clearOfMeetings(roomId: string, ms: number): boolean {
+  return meetingsWithin(roomId, ms).length === 0;
+}
+
+/** the room's seeded meetings of the next `ms` go, whatever the hour the test runs at, as a new reading of its reservation sensor */
+function clearMeetings(roomId: string, ms: number): void {
+  const gone = new Set(meetingsWithin(roomId, ms));
+  if (gone.size === 0) return;
+  const sensor = reservationSensor(roomId);
+  const events = (sensor.last_measurement?.events ?? []) as ReservationEvent[];
+  server.server.store.addMeasurement(sensor.id, { time: Date.now(), valid_for: sensor.last_measurement?.valid_for ?? 3_600_000, events: events.filter((e) => !gone.has(e)) });
+}
+
 function locationId(): string {
   const id = new URL(page.url()).searchParams.get('location');
   if (!id) throw new Error('no location in the URL');
@@ -224,14 +247,13 @@ describe('viewer in Chromium', () => {
     onTestFinished(resume);
     const free = page.locator('g.asset-room[data-status-kind="free"]');
     await free.first().waitFor();
-    // "Book now" books the next 30 minutes: a free room whose next meeting starts within them answers 409
-    const { store: rooms } = server.server;
-    const clear = Date.now() + 31 * 60_000;
-    const id = (await free.evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!))).find((roomId) => !rooms.assets.get(roomId)!.data_providers
-      .map((s) => rooms.sensors.get(s))
-      .flatMap((s) => (s?.type === 'reservation' ? ((s.last_measurement?.events ?? []) as ReservationEvent[]) : []))
-      .some((e) => e.start < clear && e.end > Date.now()))!;
-    expect(id, 'a free room without a meeting in the next half hour').toBeDefined();
+    // "Book now" books the next 30 minutes: a room whose next meeting starts within them offers "until HH:MM"
+    // instead. The seed books rooms at round hours, so near the end of an hour every free room may have one:
+    // then the first free room's meetings of the next half hour go (the reservation system says so)
+    const ids = await free.evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!));
+    const id = ids.find((roomId) => clearOfMeetings(roomId, 31 * 60_000)) ?? ids[0]!;
+    clearMeetings(id, 31 * 60_000);
+    expect(clearOfMeetings(id, 31 * 60_000), 'a free room without a meeting in the next half hour').toBe(true);
     const room = page.locator(`g.asset-room[data-asset-id="${id}"]`);
     const colourBefore = await room.getAttribute('data-color');
     const at = (await hitPoint(page, `g.asset-room[data-asset-id="${id}"]`))!;
@@ -287,12 +309,7 @@ describe('viewer in Chromium', () => {
     const soon = Math.ceil((Date.now() + 20 * 60_000) / 60_000) * 60_000;
     // the room's seeded bookings in that hour go first, whatever the hour the test runs at (the reservation
     // system says so, as a new reading of the room's reservation sensor)
-    const sensor = store.assets.get(id)!.data_providers.map((s) => store.sensors.get(s)!).find((s) => s.type === 'reservation')!;
-    const events = (sensor.last_measurement?.events ?? []) as ReservationEvent[];
-    const kept = events.filter((e) => !(e.start < soon + 30 * 60_000 && e.end > Date.now()));
-    if (kept.length < events.length) {
-      store.addMeasurement(sensor.id, { time: Date.now(), valid_for: sensor.last_measurement?.valid_for ?? 3_600_000, events: kept });
-    }
+    clearMeetings(id, soon + 30 * 60_000 - Date.now());
     const made = await server.api('/booking', { method: 'POST', token, json: { room_id: id, start: soon, end: soon + 30 * 60_000, subject: 'Soon' } });
     expect(made.status, await made.clone().text()).toBe(201);
     const cancel = async (ref: string) => {
