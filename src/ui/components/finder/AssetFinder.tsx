@@ -33,10 +33,10 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const deferred = useDeferredValue(query.trim());
-  // the highlighted result belongs to its query: a new query starts at the top
-  const [pick, setPick] = useState({ query: '', index: 0 });
-  const active = pick.query === deferred ? pick.index : 0;
-  const setActive = (index: number) => setPick({ query: deferred, index });
+  // the highlighted result is the one the user moved to, by its key: results that arrive or re-rank under it (the
+  // typed query answered after the arrows, a live change) keep it highlighted, so Enter shows what is highlighted.
+  // Typing starts again at the top, and so does a list without it
+  const [picked, setPicked] = useState<string | null>(null);
   const mirror = useView(deferred ? { view: 'search', query: deferred } : null);
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
@@ -56,7 +56,9 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
     return (meta?.groups ?? []).filter((g) => byGroup.has(g.group)).map((g) => ({ ...g, results: byGroup.get(g.group)! }));
   }, [entries, meta]);
   const flat = useMemo(() => groups.flatMap((g) => g.results), [groups]);
-  const current = flat[Math.min(active, flat.length - 1)] ?? null;
+  const current = (picked !== null ? flat.find((r) => r.key === picked) : undefined) ?? flat[0] ?? null;
+  const active = current ? flat.indexOf(current) : 0;
+  const setActive = (index: number) => setPicked(flat[index]?.key ?? null);
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -79,13 +81,13 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       setOpen(true);
-      if (flat.length) setActive((Math.min(active, flat.length - 1) + (event.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length);
+      if (flat.length) setActive((active + (event.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length);
     } else if (event.key === 'Enter') {
       event.preventDefault();
       if (!current || !current.floorId) return;
       if (event.shiftKey && onRoute) { setOpen(false); onRoute(current); } else show(current);
     } else if (event.key === 'Escape') {
-      if (open) { event.preventDefault(); setOpen(false); } else setQuery('');
+      if (open) { event.preventDefault(); setOpen(false); } else { setQuery(''); setPicked(null); }
     }
   };
 
@@ -116,7 +118,7 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
         aria-keyshortcuts={onRoute ? '/ Shift+Enter' : '/'}
         placeholder="Find… (press /)"
         value={query}
-        onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
+        onChange={(e) => { setQuery(e.target.value); setPicked(null); setOpen(true); }}
         onFocus={() => setOpen(true)}
         onKeyDown={onKeyDown}
       />
