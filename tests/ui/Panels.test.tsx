@@ -1,13 +1,12 @@
 import { BASE_CONFIG } from '../../src/shared/config.js';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SELF_KEY, type Legend } from '../../src/shared/api.js';
+import { SELF_KEY, type AssetDetail, type Legend } from '../../src/shared/api.js';
 import { MAP_LAYERS, MANUAL_LOCATION_TIMEOUT_MS } from '../../src/shared/constants.js';
 import { LayerPanel, LAYER_LABELS } from '../../src/ui/components/LayerPanel.js';
 import { MapLegends } from '../../src/ui/components/MapLegends.js';
 import { matchPeople } from '../../src/ui/components/PeopleFinder.js';
 import { filterRooms } from '../../src/ui/components/RoomFinder.js';
-import { bookingChoices, MIN_BOOKABLE_GAP_MS } from '../../src/ui/components/BookingControls.js';
 import { renderShell as renderLiveShell } from './renderShell.js';
 import { connectionView, createFakeEngine, floorMeta, notification, person, roomEntry, sessionView, signedInWorld } from './fakeEngine.js';
 
@@ -138,6 +137,49 @@ describe('RoomFinder', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Book now' }));
     expect(await screen.findByText('Booking failed: Room is taken.')).toBeTruthy();
+  });
+
+  it('offers "Rest of the day" only while no booking starts later that day, and "until" that booking\'s start instead', async () => {
+    // 10:47 in the location's zone (UTC): a fixed clock, so "later today" holds whatever the hour the test runs at
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 24, 10, 47, 30) });
+    try {
+      const world = signedInWorld();
+      const config = { ...BASE_CONFIG, allDayBookingButton: true };
+      world.session!.entries[SELF_KEY] = sessionView({ config, timeZone: 'UTC' });
+      const laterToday = { start: Date.UTC(2026, 10, 24, 12, 0, 0), end: Date.UTC(2026, 10, 24, 13, 0, 0), subject: 'Review', user_id: 'u2', booking_ref: 'later' };
+      const roomDetail = world['asset:r1']!.entries[SELF_KEY] as AssetDetail;
+      roomDetail.reservation = { text: 'Next: 12:00–13:00 Review', active: null, next: laterToday };
+      const engine = createFakeEngine(world);
+      renderShell(engine);
+      fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
+      const panel = screen.getByRole('tabpanel');
+      const length = await within(panel).findByLabelText('Duration');
+      // half an hour and an hour end by 12:00; the rest of the day would run into the 12:00 booking (409)
+      expect([...(length as HTMLSelectElement).options].map((o) => o.text)).toEqual(['30 min', '1 h', 'until 12:00']);
+      expect(within(panel).queryByRole('button', { name: 'Book for the rest of the day' })).toBeNull();
+
+      // the next booking moves to tomorrow: the rest of today is free, and offered
+      const tomorrow = { ...laterToday, start: Date.UTC(2026, 10, 25, 9, 0, 0), end: Date.UTC(2026, 10, 25, 10, 0, 0) };
+      act(() => engine.emit('asset:r1', { upserted: { [SELF_KEY]: { ...roomDetail, reservation: { text: 'No reservations', active: null, next: tomorrow } } } }));
+      const restOfDay = await within(panel).findByRole('button', { name: 'Book for the rest of the day' });
+      expect([...(within(panel).getByLabelText('Duration') as HTMLSelectElement).options].map((o) => o.text)).toEqual(['30 min', '1 h', '2 h']);
+      fireEvent.click(restOfDay);
+      await waitFor(() => expect(engine.bookRoom).toHaveBeenCalledWith({ roomId: 'r1', until: 'restOfDay', subject: '' }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says why the worker refused a booking, in its words', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    const message = 'The room is booked again at 15:00 today: book it until then instead.';
+    vi.mocked(engine.bookRoom).mockResolvedValueOnce({ ok: false, status: 409, body: { statusCode: 409, error: 'Conflict', message }, message });
+    renderShell(engine);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Booking of Room r1' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Book now' }));
+    expect(await screen.findByText(`Booking failed: ${message}`)).toBeTruthy();
   });
 
   it('offers no booking for a room the location does not let the viewer book', async () => {
@@ -401,25 +443,5 @@ describe('writes while the server cannot be reached', () => {
     } finally {
       onLine.mockRestore();
     }
-  });
-});
-
-describe('booking lengths before the next booking', () => {
-  const now = Date.UTC(2026, 10, 24, 10, 47, 30);
-  const min = 60_000;
-
-  it('offers the lengths that end by the next booking, and until its start when the shortest does not fit', () => {
-    expect(bookingChoices(now, null)).toEqual({ minutes: [30, 60, 120], untilNext: false });
-    // the next meeting in 12.5 minutes: only until its start
-    expect(bookingChoices(now, now + 12.5 * min)).toEqual({ minutes: [], untilNext: true });
-    // in 45 minutes: half an hour, or up to its start
-    expect(bookingChoices(now, now + 45 * min)).toEqual({ minutes: [30], untilNext: true });
-    // in three hours: every length
-    expect(bookingChoices(now, now + 180 * min)).toEqual({ minutes: [30, 60, 120], untilNext: false });
-    // under the 5 minutes worth a booking: nothing
-    expect(MIN_BOOKABLE_GAP_MS).toBe(5 * min);
-    expect(bookingChoices(now, now + 4 * min)).toEqual({ minutes: [], untilNext: false });
-    // a next booking already begun is not a limit here (the room is not free then)
-    expect(bookingChoices(now, now - min)).toEqual({ minutes: [30, 60, 120], untilNext: false });
   });
 });

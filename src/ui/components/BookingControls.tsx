@@ -11,21 +11,8 @@ import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry } from '../hooks/useView.js';
 import { formatTime, formatTimeRange } from '../lib/describe.js';
 import { errorText } from '../lib/errorText.js';
+import { bookingChoices } from '../../shared/rules/bookingLengths.js';
 import { NeedsServer } from './NeedsServer.js';
-
-const DURATIONS_MIN = [30, 60, 120];
-/** A room free for less than this before its next booking is not offered (nothing useful fits). */
-export const MIN_BOOKABLE_GAP_MS = 5 * 60_000;
-
-/**
- * What a booking made now may last before the room's next booking starts (the server refuses an overlap):
- * the lengths that end by then, and "until" that start when the shortest does not fit or to fill the gap.
- */
-export function bookingChoices(now: number, nextStart: number | null): { minutes: number[]; untilNext: boolean } {
-  if (nextStart === null || nextStart <= now) return { minutes: DURATIONS_MIN, untilNext: false };
-  const minutes = DURATIONS_MIN.filter((m) => now + m * 60_000 <= nextStart);
-  return { minutes, untilNext: minutes.length < DURATIONS_MIN.length && nextStart - now >= MIN_BOOKABLE_GAP_MS };
-}
 
 export interface BookingControlsProps {
   roomId: string;
@@ -48,9 +35,10 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
   const events = [detail.reservation?.active, detail.reservation?.next].filter((e): e is ReservationEvent => !!e);
   const cancellable = events.filter((e) => detail.actions.cancellable.includes(e.booking_ref));
   const reasonId = needsServerId ?? ownReasonId;
-  // the lengths that end before the next booking starts (read at each render: live changes re-render it)
+  // the lengths the server would take: those that end before the next booking starts, and the rest of the day
+  // only with no booking later today (src/shared/rules/bookingLengths.ts; read at each render: live changes re-render it)
   const nextStart = !detail.reservation?.active && detail.reservation?.next ? detail.reservation.next.start : null;
-  const choices = bookingChoices(Date.now(), nextStart);
+  const choices = bookingChoices(Date.now(), nextStart, timeZone);
   const offered: Array<number | 'next'> = [...choices.minutes, ...(choices.untilNext ? ['next' as const] : [])];
   const chosen = offered.includes(duration) ? duration : offered[0] ?? null;
   // while the server cannot be reached nothing is sent: disabled, pointing to the reason
@@ -102,7 +90,7 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
             <button type="submit" disabled={blocked || chosen === null} aria-describedby={why}>
               Book now
             </button>
-            {session.capabilities.bookAllDay ? (
+            {session.capabilities.bookAllDay && choices.restOfDay ? (
               <button type="button" disabled={blocked} aria-describedby={why} aria-label="Book for the rest of the day" onClick={() => void book('restOfDay')}>
                 Rest of the day
               </button>

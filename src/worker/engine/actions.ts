@@ -12,7 +12,8 @@ import { MSG } from '../../shared/messages.js';
 import { organizationScope, userScope } from '../sync/scopeLoaders.js';
 import type { CreateAssetRequest, TicketValue } from '../../shared/rest.js';
 import { hasRole, NoPermissionsError, NoRoleError } from '../../shared/roles.js';
-import { endOfLocalDayAt } from '../../shared/time.js';
+import { bookingStart, overlappingBooking } from '../../shared/rules/bookingLengths.js';
+import { endOfLocalDayAt, formatLocalTime, isSameLocalDay } from '../../shared/time.js';
 import type { Id, ReservationEvent, Role } from '../../shared/types.js';
 import type { ChangeBatch } from '../ports.js';
 import type { RestClient } from '../rest/restClient.js';
@@ -76,6 +77,18 @@ export interface ActionContext {
   facts: FactsCache;
 }
 
+/**
+ * Why a booking of [start, end) is refused without sending it: it overlaps a booking the room's reservation
+ * sensor lists (the server answers 409 to an overlap), said with the time the person can act on.
+ */
+export function bookingOverlapMessage(other: ReservationEvent, start: number, restOfDay: boolean, timeZone: string): string {
+  const at = formatLocalTime(other.start, timeZone);
+  if (other.start <= start) return `The room is booked until ${formatLocalTime(other.end, timeZone)}.`;
+  if (restOfDay) return `The room is booked again at ${at} today: book it until then instead.`;
+  return `The room is booked ${isSameLocalDay(other.start, start, timeZone) ? '' : 'tomorrow '}from ${at}: choose a shorter booking.`;
+}
+
+const conflict = (message: string) => failure(409, { statusCode: 409, error: 'Conflict', message }, message);
 const forbidden = (message: string) => failure(403, { statusCode: 403, error: 'Forbidden', message }, message);
 const badRequest = (message: string) => failure(400, { statusCode: 400, error: 'Bad Request', message }, message);
 
@@ -138,7 +151,7 @@ export function createActions(ctx: ActionContext) {
       // the location's asset booking feature (spec §9, default off) decides whether the viewer books at all
       if (!ctx.config().assetBookingFeature) return forbidden(ACTION_MESSAGES.BOOKING_OFF);
       const now = ctx.now();
-      const start = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+      const start = bookingStart(now);
       let end: number;
       if (request.until === 'restOfDay') {
         end = endOfLocalDayAt(now, ctx.timeZone());
@@ -157,6 +170,10 @@ export function createActions(ctx: ActionContext) {
         }
         end = start + minutes * MINUTE_MS;
       }
+      // the server refuses an overlap (409): a length that runs into a booking the room lists is refused here, unsent
+      const events = sensorsOf(store, room).find((s) => s.type === RESERVATION_SENSOR_TYPE)?.last_measurement?.events ?? [];
+      const other = overlappingBooking(events, start, end);
+      if (other) return conflict(bookingOverlapMessage(other, start, request.until === 'restOfDay', ctx.timeZone()));
       const subject = typeof request.subject === 'string' && request.subject.trim() ? request.subject.trim().slice(0, 200) : 'Meeting';
       const expected: ReservationEvent = { start, end, subject, user_id: ctx.userId() ?? '', booking_ref: `pending-${start}` };
       const result = await optimistically(

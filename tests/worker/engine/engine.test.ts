@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ReservationEvent } from '../../../src/shared/types.js';
 import type { AssetDetail, ConnectionView, DrawState, SessionView, StructureEntry, FeedEntry, PersonEntry, RoomEntry } from '../../../src/shared/api.js';
 import { SELF_KEY } from '../../../src/shared/api.js';
 import { userAssetId } from '../../../src/shared/normalize/people.js';
@@ -228,9 +229,11 @@ describe('createEngine', () => {
     const reservation = { id: 'res1', type: 'reservation', asset_id: 'r1' };
     const wireLocationFields = { id: LOCATION_ID, organization_id: ORG_ID, name: 'HQ', latitude: 0, longitude: 0, buildings: ['b1'], config: { assetBookingFeature: true } };
 
-    async function bookable(timezone: string, fields: Record<string, unknown> = {}) {
+    /** a bookable room in a location of this zone; `events`: the bookings its reservation sensor lists */
+    async function bookable(timezone: string, fields: Record<string, unknown> = {}, events?: ReservationEvent[]) {
       const location = () => ({ body: [{ ...wireLocationFields, timezone, ...fields }] });
-      const { backend } = await signedInEngine({ assets: [room], sensors: [reservation] }, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, location));
+      const sensor = events ? { ...reservation, last_measurement: { time: T0 - 60_000, valid_for: 86_400_000, events } } : reservation;
+      const { backend } = await signedInEngine({ assets: [room], sensors: [sensor] }, undefined, (b) => b.routes.set(`GET /v1/organizations/${ORG_ID}/locations`, location));
       await loadFixtureLocation();
       const sent: unknown[] = [];
       backend.routes.set('POST /v1/booking', (init) => {
@@ -255,6 +258,36 @@ describe('createEngine', () => {
       const result = await engine.bookRoom({ roomId: 'r1', until: 'restOfDay' });
       expect(result.ok).toBe(true);
       expect(sent).toEqual([{ room_id: 'r1', start: T0, end: Date.UTC(2025, 0, 15, 22, 0, 0), subject: 'Meeting' }]);
+    });
+
+    it('refuses the rest of the day, unsent, when the room is booked later that day, and books it when the next booking is tomorrow', async () => {
+      // 09:00 UTC is 11:00 in Helsinki: a booking at 15:00 local (13:00 UTC) is later today
+      const later: ReservationEvent = { start: Date.UTC(2025, 0, 15, 13, 0, 0), end: Date.UTC(2025, 0, 15, 14, 0, 0), subject: 'Review', user_id: 'u2', booking_ref: 'later' };
+      const { sent } = await bookable('Europe/Helsinki', {}, [later]);
+      const refused = await engine.bookRoom({ roomId: 'r1', until: 'restOfDay' });
+      expect(refused).toMatchObject({ ok: false, status: 409, message: 'The room is booked again at 15:00 today: book it until then instead.' });
+      expect(sent).toEqual([]);
+      // the popup's own choice for it books up to that start
+      expect(await engine.bookRoom({ roomId: 'r1', until: { endsAt: later.start } })).toMatchObject({ ok: true, value: { start: T0, end: later.start } });
+      expect(sent).toHaveLength(1);
+    });
+
+    it('books the rest of the day when the next booking is tomorrow in the location\'s zone', async () => {
+      // 23:30 UTC is 01:30 tomorrow in Helsinki, whose day ends at 22:00 UTC
+      const tomorrow: ReservationEvent = { start: Date.UTC(2025, 0, 15, 23, 30, 0), end: Date.UTC(2025, 0, 16, 0, 0, 0), subject: 'Early', user_id: 'u2', booking_ref: 'early' };
+      const { sent } = await bookable('Europe/Helsinki', {}, [tomorrow]);
+      expect((await engine.bookRoom({ roomId: 'r1', until: 'restOfDay' })).ok).toBe(true);
+      expect(sent).toEqual([{ room_id: 'r1', start: T0, end: Date.UTC(2025, 0, 15, 22, 0, 0), subject: 'Meeting' }]);
+    });
+
+    it('refuses, unsent, a length that runs into a booking the room lists, naming when it starts', async () => {
+      const soon: ReservationEvent = { start: T0 + 20 * 60_000, end: T0 + 50 * 60_000, subject: 'Standup', user_id: 'u2', booking_ref: 'soon' };
+      const { sent } = await bookable('UTC', {}, [soon]);
+      expect(await engine.bookRoom({ roomId: 'r1', until: { minutes: 30 } }))
+        .toMatchObject({ ok: false, status: 409, body: { message: 'The room is booked from 09:20: choose a shorter booking.' } });
+      expect(await engine.bookRoom({ roomId: 'r1', until: { endsAt: T0 + 21 * 60_000 } })).toMatchObject({ ok: false, status: 409 });
+      expect(sent).toEqual([]);
+      expect((await engine.bookRoom({ roomId: 'r1', until: { minutes: 20 } })).ok).toBe(true);
     });
 
     it('books a room until an instant (the next booking\'s start), and refuses one less than a minute away or too far', async () => {

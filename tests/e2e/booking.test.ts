@@ -1,0 +1,92 @@
+// Booking as a person meets it, in real Chromium by mouse against the
+// reference server: only the lengths the server would take are offered. The
+// location sits at mid-day (tests/helpers/localTime.ts) and each test sets the
+// room's bookings itself, as its reservation system would report them, so what
+// is "later today" or "tomorrow" holds at any hour and any minute of the hour.
+
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endOfLocalDayAt } from '../../src/shared/time.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
+import { setLocationToMidday } from '../helpers/localTime.js';
+import type { TestServer } from '../helpers/server.js';
+import { popup, shot, signIn, waitForHitPoint } from './people.js';
+import { startE2eRig, type E2eRig } from './rig.js';
+
+const MIN = 60_000;
+let rig: E2eRig;
+let server: TestServer;
+let page: Page;
+let timeZone: string;
+
+/** A bookable room on the floor shown, and its reservation sensor. */
+function roomOnShownFloor(): { roomId: string; sensorId: string } {
+  const floorId = new URL(page.url()).searchParams.get('floor');
+  const { store } = server.server;
+  const room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === floorId && a.data_provider_refs.reservation);
+  if (!room) throw new Error(`no bookable room on floor ${floorId}`);
+  return { roomId: room.id, sensorId: room.data_provider_refs.reservation! };
+}
+
+/** The room's reservation system reports exactly these bookings (a new reading of its sensor, sent live). */
+function reportBookings(sensorId: string, events: ReservationEvent[]): void {
+  server.server.store.addMeasurement(sensorId, { time: Date.now(), valid_for: 86_400_000, events });
+}
+
+const eventsOf = (sensorId: string) => (server.server.store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
+
+beforeAll(async () => {
+  rig = await startE2eRig({
+    prepare: (s) => {
+      const locationId = s.server.seed.locationIds[0]!;
+      timeZone = setLocationToMidday(s, locationId);
+      // the location shows "Rest of the day" (spec §9 allDayBookingButton, off by default)
+      const location = s.server.store.locations.get(locationId)!;
+      s.server.store.updateLocation(locationId, { config: { ...location.config, allDayBookingButton: true } });
+    },
+  });
+  server = rig.server;
+  ({ page } = await rig.openPage({ locale: 'en-GB' }));
+  await page.goto(`${rig.viewer.url}/`);
+  await signIn(page, server.accounts.regular);
+  await page.waitForURL((url) => url.searchParams.has('floor'));
+});
+
+afterAll(() => rig?.close());
+
+describe('booking lengths in Chromium', () => {
+  it('offers no "Rest of the day" while a booking follows later today, "until" it instead; then books the rest of a free day', async () => {
+    const { roomId, sensorId } = roomOnShownFloor();
+    // a booking an hour and a half from now: 13:30–14:59 local at the latest, today at any minute of the mid-day hour
+    const laterStart = Math.ceil((Date.now() + 90 * MIN) / MIN) * MIN;
+    const later: ReservationEvent = { start: laterStart, end: laterStart + 60 * MIN, subject: 'Review', user_id: null, booking_ref: 'e2e-later' };
+    reportBookings(sensorId, [later]);
+
+    const at = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
+    expect(at, 'the room can be clicked').not.toBeNull();
+    await page.mouse.click(at!.x, at!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    const length = dialog.getByLabel('Duration');
+    // 30 min and 1 h end before it; 2 h would run into it, and so would the rest of the day (the server answers 409)
+    await expect.poll(() => length.locator('option').allInnerTexts(), { timeout: 10_000 }).toEqual(['30 min', '1 h', expect.stringMatching(/^until \d\d:\d\d$/)]);
+    expect(await dialog.getByRole('button', { name: 'Book for the rest of the day' }).count()).toBe(0);
+    await shot(page, 'booking-01-no-rest-of-day-before-a-later-booking');
+
+    // that booking moves to tomorrow: the rest of today is free, and offered at once
+    const tomorrow: ReservationEvent = { ...later, start: laterStart + 24 * 60 * MIN, end: laterStart + 25 * 60 * MIN, booking_ref: 'e2e-tomorrow' };
+    reportBookings(sensorId, [tomorrow]);
+    const restOfDay = dialog.getByRole('button', { name: 'Book for the rest of the day' });
+    await restOfDay.waitFor({ timeout: 10_000 });
+    expect(await length.locator('option').allInnerTexts()).toEqual(['30 min', '1 h', '2 h']);
+    await shot(page, 'booking-02-rest-of-day-offered');
+    const box = (await restOfDay.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until 00:00/);
+    const made = () => eventsOf(sensorId).find((e) => e.booking_ref !== tomorrow.booking_ref);
+    await expect.poll(made, { timeout: 10_000 }).toBeDefined();
+    expect(made()!.end).toBe(endOfLocalDayAt(made()!.start, timeZone));
+    await shot(page, 'booking-03-rest-of-day-booked');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+});
