@@ -184,7 +184,7 @@ describe('Shell', () => {
 
     it('switches floors and re-subscribes the floor view', async () => {
       const { engine } = renderShell();
-      await screen.findByRole('button', { name: /Desk Desk d1/ });
+      await screen.findByRole('button', { name: /Desk d1/ });
       fireEvent.change(screen.getByLabelText('Floor'), { target: { value: 'f2' } });
       expect(engine.selectFloor).toHaveBeenCalledWith('f2');
       expect(await screen.findByRole('button', { name: /Desk upstairs/ })).toBeTruthy();
@@ -281,7 +281,7 @@ describe('Shell', () => {
       const engine = createFakeEngine(signedInWorld());
       engine.bucket('session').entries[SELF_KEY] = sessionView({ config: { ...BASE_CONFIG, reportViewingRolesAtLeast: { location: 'edit', desk: 'edit', room: 'edit', environment: 'edit' } } });
       renderShell(engine);
-      fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
+      fireEvent.click(await screen.findByRole('button', { name: /Desk d1/ }));
       expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();
       const dialog = await screen.findByRole('dialog');
       expect(within(dialog).queryByRole('button', { name: 'Rename' })).toBeNull();
@@ -293,7 +293,7 @@ describe('Shell', () => {
       // the worker decides the actions: the edit role may rename
       engine.bucket('asset:d1').entries[SELF_KEY] = detail(draw('d1'), { actions: { book: false, cancellable: [], vote: false, rename: true, closeTicket: false, publish: true } });
       renderShell(engine);
-      fireEvent.click(await screen.findByRole('button', { name: /Desk Desk d1/ }));
+      fireEvent.click(await screen.findByRole('button', { name: /Desk d1/ }));
       const dialog = await screen.findByRole('dialog');
       fireEvent.change(await within(dialog).findByLabelText('Name'), { target: { value: 'Window desk' } });
       fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));

@@ -66,7 +66,7 @@ describe('FloorViewer', () => {
         { layers },
       );
       for (const name of [
-        'Desk Desk d1, occupied', 'Room Room r1, reserved', 'Zone Lounge', 'Locker Locker 3, free', 'Portal Stairs',
+        'Desk d1, occupied', 'Room r1, reserved', 'Zone Lounge', 'Locker 3, free', 'Portal Stairs',
         'Sensor CO2 north, good, 812 ppm', 'Co-worker Grace, wearing crown', 'Ticket Broken lamp, open, The lamp flickers', 'Voice Too cold, Too cold here',
       ]) {
         expect(screen.getByRole('button', { name })).toBeTruthy();
@@ -95,7 +95,7 @@ describe('FloorViewer', () => {
 
     it('names each asset by aria-label alone, with its status words, and keeps it reachable by keyboard', async () => {
       await renderViewer({ d1: draw('d1', { status: 'occupied' }) });
-      const desk = screen.getByRole('button', { name: 'Desk Desk d1, occupied' });
+      const desk = screen.getByRole('button', { name: 'Desk d1, occupied' });
       expect(desk.getAttribute('tabindex')).toBe('0');
       expect(desk.querySelector('title')).toBeNull();
     });
@@ -197,9 +197,9 @@ describe('FloorViewer', () => {
           </EngineContext.Provider>
         </StrictMode>,
       );
-      expect(await screen.findByRole('button', { name: /Desk Desk d1/ })).toBeTruthy();
+      expect(await screen.findByRole('button', { name: /Desk d1/ })).toBeTruthy();
       act(() => engine.emit('floor:f1', { upserted: { d7: draw('d7') } }));
-      expect(await screen.findByRole('button', { name: /Desk Desk d7/ })).toBeTruthy();
+      expect(await screen.findByRole('button', { name: /Desk d7/ })).toBeTruthy();
     });
   });
 
@@ -233,7 +233,7 @@ describe('FloorViewer', () => {
       };
       const d2Element = screen.getByRole('button', { name: /Desk d2/ });
       act(() => engine.emit('floor:f1', { upserted: { d1: draw('d1', { status: 'occupied', color: '#e53935' }) } }));
-      await waitFor(() => expect(screen.getByRole('button', { name: 'Desk Desk d1, occupied' })).toBeTruthy());
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Desk d1, occupied' })).toBeTruthy());
       expect(reads.get('d1')).toBeGreaterThan(0);
       expect(reads.get('d2') ?? 0).toBe(0);
       expect(screen.getByRole('button', { name: /Desk d2/ })).toBe(d2Element);
@@ -316,8 +316,8 @@ describe('FloorViewer', () => {
       expect(screen.getByText(/Drawing the floor/)).toBeTruthy();
       await waitFor(() => expect(screen.queryByText(/Drawing the floor/)).toBeNull());
       await waitFor(() => expect(screen.queryByRole('button', { name: /Far away/ })).toBeNull());
-      expect(screen.getByRole('button', { name: 'Desk Desk d0, free' })).toBeTruthy();
-      expect(screen.getByRole('button', { name: 'Desk Desk d449, free' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Desk d0, free' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Desk d449, free' })).toBeTruthy();
     });
 
     it('fits the floor from the toolbar and the keyboard', async () => {
@@ -480,7 +480,7 @@ describe('FloorViewer', () => {
       await frames();
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(window.__storeyPainted?.clicked).toBeNull();
-      expect(screen.getByRole('button', { name: 'Desk Desk d1, free' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Desk d1, free' })).toBeTruthy();
     });
 
     it(`gives way after ${PAINTED_COVER_WAIT_MS} ms to saved data that lacks an asset it shows (offline, nothing more comes), the click kept for when it does`, async () => {
@@ -490,7 +490,7 @@ describe('FloorViewer', () => {
       expect(picture!.isConnected).toBe(true);
       // offline: neither the rest of the saved data nor live data comes; the app is not kept hidden
       await waitFor(() => expect(picture!.isConnected).toBe(false), { timeout: PAINTED_COVER_WAIT_MS + 1000 });
-      expect(screen.getByRole('button', { name: 'Desk Desk d1, free' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Desk d1, free' })).toBeTruthy();
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(window.__storeyPainted?.clicked).toBe('r1');
       // back online, the room comes: the click made on the picture opens it

@@ -355,7 +355,7 @@ describe('MyLocation', () => {
 
   it('picks the place with a click on the floor', async () => {
     const engine = renderShell();
-    await screen.findByRole('button', { name: /Desk Desk d1/ });
+    await screen.findByRole('button', { name: /Desk d1/ });
     fireEvent.click(screen.getByRole('tab', { name: 'My location' }));
     fireEvent.click(screen.getByRole('button', { name: 'Pick my place on the floor' }));
     await act(async () => {

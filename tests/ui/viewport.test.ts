@@ -35,11 +35,21 @@ describe('viewport', () => {
 describe('describe', () => {
   describe('accessibleName', () => {
     it('names kind, name, status, the text drawn and decoration', () => {
-      expect(accessibleName(draw('d1', { status: 'occupied', text: '21.5 °C' }))).toBe('Desk Desk d1, occupied, 21.5 °C');
-      expect(accessibleName(draw('d2', { status: 'free', unpublished: true }))).toBe('Desk Desk d2, unpublished, free');
+      expect(accessibleName(draw('d1', { status: 'occupied', text: '21.5 °C' }))).toBe('Desk d1, occupied, 21.5 °C');
+      expect(accessibleName(draw('d2', { status: 'free', unpublished: true }))).toBe('Desk d2, unpublished, free');
       expect(accessibleName(draw('e1', { kind: 'employee', name: 'Ada', status: null, decoration: 'santa_hat' }))).toBe(
         'Co-worker Ada, wearing santa hat',
       );
+    });
+
+    it('says the kind once when the name already begins with it, and before any other name', () => {
+      expect(accessibleName(draw('d3', { name: 'Desk 0.1007', status: 'free' }))).toBe('Desk 0.1007, free');
+      expect(accessibleName(draw('d4', { name: 'desk-12', status: 'free' }))).toBe('desk-12, free');
+      expect(accessibleName(draw('d5', { name: 'Window seat', status: 'free' }))).toBe('Desk Window seat, free');
+      // a word that only begins like the kind is a name of its own
+      expect(accessibleName(draw('d6', { name: 'Deskside 3', status: 'free' }))).toBe('Desk Deskside 3, free');
+      expect(accessibleName(draw('r1', { kind: 'room', name: 'Room 101', status: 'free' }))).toBe('Room 101, free');
+      expect(accessibleName(draw('r2', { kind: 'room', name: 'F0-R1', status: 'free' }))).toBe('Room F0-R1, free');
     });
   });
 });

@@ -16,9 +16,15 @@ export function kindWord(kind: AssetKind): string {
   return KIND_WORDS[kind] ?? 'Asset';
 }
 
-/** The accessible name of a drawn asset: kind, name, status, the text drawn. */
+/** Whether a name already begins with its kind's word ("Desk 0.4", "locker 12"): then it is not said twice. */
+function namesItsKind(name: string, kind: string): boolean {
+  return name.length >= kind.length && name.slice(0, kind.length).toLowerCase() === kind.toLowerCase() && !/[\p{L}]/u.test(name.charAt(kind.length));
+}
+
+/** The accessible name of a drawn asset: kind (unless its name says it), name, status, the text drawn. */
 export function accessibleName(entry: DrawState): string {
-  const parts = [`${kindWord(entry.kind)} ${entry.name}`.trim()];
+  const kind = kindWord(entry.kind);
+  const parts = [namesItsKind(entry.name, kind) ? entry.name : `${kind} ${entry.name}`.trim()];
   if (entry.unpublished) parts.push('unpublished');
   if (entry.status) parts.push(entry.status);
   if (entry.text && entry.text !== entry.name) parts.push(entry.text);
