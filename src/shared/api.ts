@@ -464,10 +464,24 @@ export interface ViewTypes {
 
 // ---------------------------------------------------------------- actions
 
+/**
+ * What kind of failure it was, where the caller acts on the kind rather than the words:
+ * `serverUnreachable`: a write refused before anything was sent, because the server cannot be
+ * reached now (the browser offline, or the session not connected); nothing was drafted or changed.
+ */
+export type ApiFailureCode = 'serverUnreachable';
+
 /** Non-OK responses reach the caller as data (status and parsed body). */
 export type ApiResult<T> =
   | { ok: true; value: T }
-  | { ok: false; status: number; body: unknown; message: string };
+  | { ok: false; status: number; body: unknown; message: string; code?: ApiFailureCode };
+
+/**
+ * Why a write is not available (docs/ui.md "Writes wait for the server"): the words the UI says
+ * beside a disabled action, and the message of a write the worker refuses with `serverUnreachable`.
+ * The spec has no message for this (its §8 errors are the engine's connection errors).
+ */
+export const NEEDS_SERVER = 'Not available while the server cannot be reached.';
 
 export interface EngineInit {
   /** e.g. http://127.0.0.1:8080 */

@@ -726,6 +726,11 @@ export function createEngine(deps: EngineDeps): Engine {
     now: () => corrected.now(),
     timeZone,
     rest: () => (session?.token() ? session.rest : null),
+    reachable: () => {
+      // as the UI's useServerReach decides it: connected (loading or live) and online
+      const state = session?.state();
+      return !!state && browserOnline && state.ctx.online && (state.phase.name === 'loading' || state.phase.name === 'live');
+    },
     permissions: () => permissions,
     roles: () => roles,
     userId: viewerUserId,

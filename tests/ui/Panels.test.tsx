@@ -428,6 +428,30 @@ describe('writes while the server cannot be reached', () => {
     await waitFor(() => expect(engine.bookRoom).toHaveBeenCalled());
   });
 
+  it('says so when the worker refuses a write the UI still offered (it heard of the loss first), keeping what was written', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    const refused = { ok: false as const, status: 0, body: null, message: NEEDS_SERVER, code: 'serverUnreachable' as const };
+    vi.mocked(engine.createTicket).mockResolvedValueOnce(refused);
+    vi.mocked(engine.bookRoom).mockResolvedValueOnce(refused);
+    renderShell(engine);
+    await screen.findByRole('button', { name: /Room r1/ });
+    // a ticket written and sent: the reason, the message still in the field to send later
+    fireEvent.click(screen.getByRole('tab', { name: 'Report an issue' }));
+    await screen.findByText(/^Placed at the red pin on the map/);
+    fireEvent.change(await screen.findByLabelText('Message'), { target: { value: 'Lamp flickers' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(`Sending failed: ${NEEDS_SERVER}`);
+    expect(engine.createTicket).toHaveBeenCalledTimes(1);
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Lamp flickers');
+    // a booking from the room's popup: the outcome says why, the subject stays
+    fireEvent.keyDown(screen.getByRole('button', { name: /Room r1/ }), { key: 'Enter' });
+    const dialog = await screen.findByTestId('asset-popup');
+    fireEvent.change(await within(dialog).findByLabelText('Subject'), { target: { value: 'Planning' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Book now' }));
+    expect(await screen.findByText(`Booking failed: ${NEEDS_SERVER}`)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Subject') as HTMLInputElement).value).toBe('Planning');
+  });
+
   it('says the browser is offline the same way, even before the engine hears of it', async () => {
     const engine = createFakeEngine(signedInWorld());
     const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);

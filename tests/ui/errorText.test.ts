@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NEEDS_SERVER } from '../../src/shared/api.js';
 import { errorText, fieldMessage, SERVER_PROBLEM, SERVER_UNREACHABLE } from '../../src/ui/lib/errorText.js';
 
 const server = (status: number, message: string) => ({ ok: false as const, status, body: { statusCode: status, error: 'Bad Request', message }, message: `${status} Bad Request: ${message}` });
@@ -6,6 +7,8 @@ const server = (status: number, message: string) => ({ ok: false as const, statu
 describe('errorText', () => {
   it('says the server could not be reached instead of "Failed to fetch"', () => {
     expect(errorText({ ok: false, status: 0, body: null, message: 'Failed to fetch' })).toBe(SERVER_UNREACHABLE);
+    // a write the worker refused unsent because the server cannot be reached: said as the disabled actions say it
+    expect(errorText({ ok: false, status: 0, body: null, message: 'anything', code: 'serverUnreachable' })).toBe(NEEDS_SERVER);
     expect(SERVER_UNREACHABLE).toBe('The server could not be reached. Try again.');
   });
 

@@ -9,8 +9,8 @@ import { useEffect, useState } from 'react';
 import { SELF_KEY, type ConnectionView } from '../../shared/api.js';
 import { useView, useViewEntry } from './useView.js';
 
-/** Why a write action is disabled: said next to it while the server cannot be reached. */
-export const NEEDS_SERVER = 'Not available while the server cannot be reached.';
+/** Why a write action is disabled: said next to it while the server cannot be reached (the worker refuses with the same words). */
+export { NEEDS_SERVER } from '../../shared/api.js';
 
 /** The browser's own online flag: the engine hears of a change only when it happens, not a page that starts offline. */
 export function useBrowserOnline(): boolean {

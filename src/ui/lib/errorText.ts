@@ -3,7 +3,7 @@
 // is named the way the form names it. The engine's own refusals are already
 // words and pass through.
 
-import type { ApiResult } from '../../shared/api.js';
+import { NEEDS_SERVER, type ApiResult } from '../../shared/api.js';
 
 export type Failure = Extract<ApiResult<unknown>, { ok: false }>;
 
@@ -62,6 +62,8 @@ function bodyMessage(body: unknown): string | null {
 
 /** The words for a failed action. */
 export function errorText(failure: Failure): string {
+  // the worker refused to send it: the server cannot be reached now (nothing was tried, so no "Try again" yet)
+  if (failure.code === 'serverUnreachable') return NEEDS_SERVER;
   if (failure.status === 0) return SERVER_UNREACHABLE;
   if (failure.status >= 500) return SERVER_PROBLEM;
   if (failure.status === 404) return BY_STATUS[404]!;

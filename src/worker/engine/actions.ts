@@ -18,7 +18,7 @@ import type { Id, ReservationEvent, Role } from '../../shared/types.js';
 import type { ChangeBatch } from '../ports.js';
 import type { RestClient } from '../rest/restClient.js';
 import { sensorsOf, type Store } from '../store/store.js';
-import { failure, toResult } from './results.js';
+import { failure, serverUnreachable, toResult } from './results.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { OptimisticOverlay, OptimisticEdit } from '../views/optimistic.js';
 import { bookingEdits, closeTicketEdits, createTicketEdits, manualLocationEdits, renameEdits, voteEdits } from './optimisticEdits.js';
@@ -68,6 +68,11 @@ export interface ActionContext {
   permissions(): unknown;
   roles(): readonly Role[];
   userId(): Id | null;
+  /**
+   * whether the server can be reached now (the session connected: loading or live, and the browser online):
+   * every write is refused before anything is drafted or sent while it cannot
+   */
+  reachable(): boolean;
   /** the one write path: the batch applier */
   apply(batch: ChangeBatch): void;
   /** an authenticated call answered 401 */
@@ -102,10 +107,18 @@ export function createActions(ctx: ActionContext) {
   /** keys of tickets drafted while being created */
   let ticketSeq = 0;
 
+  /** Why a write cannot be sent now: not signed in, or the server cannot be reached (fail fast, nothing sent). */
+  function cannotSend(): ApiResult<never> | null {
+    if (!ctx.rest() || !ctx.userId()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
+    if (!ctx.reachable()) return serverUnreachable();
+    return null;
+  }
+
   /** A REST call as an ApiResult; a 401 ends the session. */
   async function call<T>(run: (rest: RestClient) => Promise<T>): Promise<ApiResult<T>> {
-    const rest = ctx.rest();
-    if (!rest || !ctx.userId()) return failure(401, null, ACTION_MESSAGES.NOT_SIGNED_IN);
+    const refused = cannotSend();
+    if (refused) return refused;
+    const rest = ctx.rest()!;
     const result = await toResult(() => run(rest));
     if (!result.ok && result.status === 401) ctx.unauthorized();
     return result;
@@ -126,6 +139,9 @@ export function createActions(ctx: ActionContext) {
 
   /** Runs a call with its expected result drafted onto the views; a refusal rolls the draft back. */
   async function optimistically<T>(edits: OptimisticEdit[], run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+    // nothing is drafted for a write that cannot be sent: no flash of a booking that was never made
+    const refused = cannotSend();
+    if (refused) return refused;
     const pending = ctx.optimistic.begin(edits);
     const result = await run();
     if (result.ok) pending.accept(); else pending.refuse();
