@@ -177,7 +177,11 @@ export interface AssetDetail {
   /** newest communication time of its sensors (corrected-clock ms) */
   lastCommunication: number | null;
   /** rooms with a reservation sensor */
-  reservation: { text: string; active: ReservationEvent | null; next: ReservationEvent | null } | null;
+  /**
+   * `upcoming`: the room's bookings not over yet, from the live reservation sensor, soonest first (the
+   * running one first): what the popup lists as "Coming up", a booking just made included
+   */
+  reservation: { text: string; active: ReservationEvent | null; next: ReservationEvent | null; upcoming: ReservationEvent[] } | null;
   /** rooms */
   room: { free: boolean; capacity: number | null } | null;
   /** co-workers: who, and since when they are here */

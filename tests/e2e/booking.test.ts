@@ -19,12 +19,12 @@ let server: TestServer;
 let page: Page;
 let timeZone: string;
 
-/** A bookable room on the floor shown, and its reservation sensor. */
-function roomOnShownFloor(): { roomId: string; sensorId: string } {
+/** A bookable room on the floor shown (the nth), and its reservation sensor. */
+function roomOnShownFloor(nth = 0): { roomId: string; sensorId: string } {
   const floorId = new URL(page.url()).searchParams.get('floor');
   const { store } = server.server;
-  const room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === floorId && a.data_provider_refs.reservation);
-  if (!room) throw new Error(`no bookable room on floor ${floorId}`);
+  const room = [...store.assets.values()].filter((a) => a.type === 'room' && a.parent_id === floorId && a.data_provider_refs.reservation)[nth];
+  if (!room) throw new Error(`no bookable room ${nth} on floor ${floorId}`);
   return { roomId: room.id, sensorId: room.data_provider_refs.reservation! };
 }
 
@@ -87,6 +87,44 @@ describe('booking lengths in Chromium', () => {
     await expect.poll(made, { timeout: 10_000 }).toBeDefined();
     expect(made()!.end).toBe(endOfLocalDayAt(made()!.start, timeZone));
     await shot(page, 'booking-03-rest-of-day-booked');
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+});
+
+describe('recent bookings in Chromium', () => {
+  it('lists what is coming up first, soonest first, a booking just made included, then the earlier ones, newest first', async () => {
+    const { roomId, sensorId } = roomOnShownFloor(1);
+    // two bookings later today, reported latest first: at mid-day, both end well before the local midnight
+    const at = (minutes: number) => Math.ceil((Date.now() + minutes * MIN) / MIN) * MIN;
+    const event = (subject: string, start: number): ReservationEvent => ({ start, end: start + 30 * MIN, subject, user_id: null, booking_ref: `e2e-${subject}` });
+    reportBookings(sensorId, [event('Later sync', at(150)), event('Soon sync', at(60))]);
+
+    const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
+    expect(point, 'the room can be clicked').not.toBeNull();
+    await page.mouse.click(point!.x, point!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    // booked now by mouse, for half an hour: it ends before the next one
+    await dialog.getByLabel('Subject').fill('Right now');
+    const book = (await dialog.getByRole('button', { name: 'Book now' }).boundingBox())!;
+    await page.mouse.click(book.x + book.width / 2, book.y + book.height / 2);
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until/);
+
+    const bookings = dialog.getByRole('region', { name: 'Recent bookings' });
+    const coming = bookings.getByRole('list', { name: 'Coming up' });
+    await expect.poll(() => coming.locator('li').allInnerTexts(), { timeout: 10_000 }).toEqual([
+      expect.stringMatching(/Right now\s+Now$/), expect.stringMatching(/Soon sync\s+Upcoming$/), expect.stringMatching(/Later sync\s+Upcoming$/),
+    ]);
+    // the week's earlier bookings (the seeded history) below them, none of them still to come
+    const earlier = bookings.getByRole('list', { name: 'Earlier' });
+    await earlier.locator('li').first().waitFor({ timeout: 30_000 });
+    const past = await earlier.locator('li').allInnerTexts();
+    expect(past.length).toBeGreaterThan(0);
+    expect(past.join('\n')).not.toMatch(/Upcoming|\bNow$/m);
+    const [comingBox, earlierBox] = [(await coming.boundingBox())!, (await earlier.boundingBox())!];
+    expect(earlierBox.y).toBeGreaterThan(comingBox.y);
+    await bookings.scrollIntoViewIfNeeded();
+    await shot(page, 'booking-04-recent-bookings-coming-up-first');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 });

@@ -345,6 +345,7 @@ describe('FloorViewer', () => {
               text: `${MSG.NEXT_PREFIX} 10:00–10:30 Standup`,
               active: null,
               next: { start: Date.UTC(2030, 0, 1, 10), end: Date.UTC(2030, 0, 1, 10, 30), subject: 'Standup', user_id: 'u1', booking_ref: 'b1' },
+              upcoming: [{ start: Date.UTC(2030, 0, 1, 10), end: Date.UTC(2030, 0, 1, 10, 30), subject: 'Standup', user_id: 'u1', booking_ref: 'b1' }],
             },
             history: [{ time: Date.UTC(2024, 0, 1, 9), text: 'Occupied' }],
           },
@@ -400,7 +401,7 @@ describe('FloorViewer', () => {
       const active = { start: 0, end: Date.now() + 3_600_000, subject: 'Mine', user_id: 'u1', booking_ref: 'bk1' };
       const { engine } = await renderViewer({ r1: room('r1', { status: 'reserved', statusKind: 'booked' }) }, {
         openId: 'r1',
-        details: { r1: { reservation: { text: 'Mine', active, next: null }, room: { free: false, capacity: 6 }, actions: { book: false, cancellable: ['bk1'], vote: false, rename: false, closeTicket: false, publish: false } } },
+        details: { r1: { reservation: { text: 'Mine', active, next: null, upcoming: [active] }, room: { free: false, capacity: 6 }, actions: { book: false, cancellable: ['bk1'], vote: false, rename: false, closeTicket: false, publish: false } } },
       });
       const dialog = await openedPopup();
       fireEvent.click(await within(dialog).findByRole('button', { name: /Cancel booking “Mine”/ }));

@@ -148,7 +148,7 @@ describe('RoomFinder', () => {
       world.session!.entries[SELF_KEY] = sessionView({ config, timeZone: 'UTC' });
       const laterToday = { start: Date.UTC(2026, 10, 24, 12, 0, 0), end: Date.UTC(2026, 10, 24, 13, 0, 0), subject: 'Review', user_id: 'u2', booking_ref: 'later' };
       const roomDetail = world['asset:r1']!.entries[SELF_KEY] as AssetDetail;
-      roomDetail.reservation = { text: 'Next: 12:00–13:00 Review', active: null, next: laterToday };
+      roomDetail.reservation = { text: 'Next: 12:00–13:00 Review', active: null, next: laterToday, upcoming: [laterToday] };
       const engine = createFakeEngine(world);
       renderShell(engine);
       fireEvent.click(await screen.findByRole('tab', { name: 'Rooms' }));
@@ -161,7 +161,7 @@ describe('RoomFinder', () => {
 
       // the next booking moves to tomorrow: the rest of today is free, and offered
       const tomorrow = { ...laterToday, start: Date.UTC(2026, 10, 25, 9, 0, 0), end: Date.UTC(2026, 10, 25, 10, 0, 0) };
-      act(() => engine.emit('asset:r1', { upserted: { [SELF_KEY]: { ...roomDetail, reservation: { text: 'No reservations', active: null, next: tomorrow } } } }));
+      act(() => engine.emit('asset:r1', { upserted: { [SELF_KEY]: { ...roomDetail, reservation: { text: 'No reservations', active: null, next: tomorrow, upcoming: [tomorrow] } } } }));
       const restOfDay = await within(panel).findByRole('button', { name: 'Book for the rest of the day' });
       expect([...(within(panel).getByLabelText('Duration') as HTMLSelectElement).options].map((o) => o.text)).toEqual(['30 min', '1 h', '2 h']);
       fireEvent.click(restOfDay);

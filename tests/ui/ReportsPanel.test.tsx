@@ -2,13 +2,18 @@
 // and Cancel, cancelled or failed with a way to run it again, nothing
 // measured, or done with charts whose legends name what they show.
 
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { SELF_KEY, type AssetDetail } from '../../src/shared/api.js';
+import type { ReservationEvent } from '../../src/shared/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emptySkipped, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary } from '../../src/shared/reports/types.js';
+import {
+  emptySkipped, type BookingItem, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
+} from '../../src/shared/reports/types.js';
 import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
 import { ReportsPanel } from '../../src/ui/components/reports/ReportsPanel.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
-import { createFakeEngine } from './fakeEngine.js';
+import { createFakeEngine, signedInWorld } from './fakeEngine.js';
+import { renderShell } from './renderShell.js';
 
 const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: { from: '2025-04-01', to: '2025-04-07' } };
 
@@ -123,5 +128,80 @@ describe('ReportsPanel', () => {
     expect(legends[0]).toBe('MeanPeak (highest ten minutes)');
     expect(legends[1]).toBe('0 %40 %No data');
     expect(screen.getByRole('table')).toBeTruthy();
+  });
+});
+
+describe('RecentBookings in a room popup', () => {
+  afterEach(cleanup);
+  const H = 3_600_000;
+  const booking = (ref: string, startH: number, endH: number, cls: BookingItem['class']): BookingItem => {
+    const now = Date.now();
+    return { ref, subject: ref, plannedStart: now + startH * H, plannedEnd: now + endH * H, actualStart: now + startH * H, actualEnd: now + endH * H, class: cls, used: null };
+  };
+  const event = (subject: string, startH: number, endH: number): ReservationEvent => ({
+    start: Date.now() + startH * H, end: Date.now() + endH * H, subject, user_id: 'u1', booking_ref: subject,
+  });
+  const roomRow = (items: BookingItem[]): RoomRow => ({
+    kind: 'room', id: 'r1', name: 'Room r1', floorId: 'f1', hasOccupancySensor: false, bookings: items.length, bookedHours: 6, usedHours: null,
+    usedWhileBookedHours: null, unbookedUseHours: null, noShows: null, noShowRate: null,
+    classes: { completed_as_planned: 0, ended_early: 0, extended: 0, removed: 0, upcoming: 0, unknown: 0 }, busiestHour: null, items,
+  });
+  const done: ReportMeta = { request: null, timeZone: 'UTC', hourStart: 7, hourEnd: 18, progress: progress({ state: 'done' }), summary: null, measure: null };
+
+  /** the shell with room r1's popup open: its live bookings to come, and the week's report */
+  async function openRoom(upcoming: ReservationEvent[], report: { entries: Record<string, unknown>; meta: ReportMeta }) {
+    const world = signedInWorld();
+    const detail = world['asset:r1']!.entries[SELF_KEY] as AssetDetail;
+    detail.reservation = { text: 'No reservations', active: upcoming.find((e) => e.start < Date.now()) ?? null, next: null, upcoming };
+    world.report = report;
+    const engine = createFakeEngine(world);
+    renderShell(engine);
+    fireEvent.keyDown(await screen.findByRole('button', { name: /Room r1/ }), { key: 'Enter' });
+    const section = await within(await screen.findByTestId('asset-popup')).findByRole('region', { name: 'Recent bookings' });
+    return { engine, section, detail };
+  }
+  const lines = (list: HTMLElement) => within(list).getAllByRole('listitem').map((li) => li.textContent);
+
+  it('lists what is coming up first, soonest first, from the live bookings, then what is over, newest first', async () => {
+    // the live reservation sensor, soonest first (as the worker sends it); the report keeps its items newest first
+    const upcoming = [event('Running now', -0.5, 0.5), event('Lunch talk', 1, 2), event('Evening review', 5, 6)];
+    const items = [
+      booking('Lunch talk', 1, 2, 'upcoming'), booking('Cancelled later', 3, 4, 'removed'), booking('Running now', -0.5, 0.5, 'unknown'),
+      booking('Morning standup', -3, -2, 'completed_as_planned'), booking('Yesterday', -24, -23, 'ended_early'),
+    ];
+    const { section } = await openRoom(upcoming, { entries: { r1: roomRow(items) }, meta: done });
+    const coming = await within(section).findByRole('list', { name: 'Coming up' });
+    expect(lines(coming)).toEqual([
+      expect.stringMatching(/Running now Now$/), expect.stringMatching(/Lunch talk Upcoming$/), expect.stringMatching(/Evening review Upcoming$/),
+    ]);
+    const earlier = within(section).getByRole('list', { name: 'Earlier' });
+    expect(lines(earlier)).toEqual([
+      expect.stringMatching(/Cancelled later Removed$/), expect.stringMatching(/Morning standup Completed as planned$/), expect.stringMatching(/Yesterday Ended early/),
+    ]);
+    expect(within(section).getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual(['Coming up', 'Earlier']);
+  });
+
+  it('shows a booking just made at once, before any report would read it again', async () => {
+    const { engine, section, detail } = await openRoom([], { entries: { r1: roomRow([booking('Morning standup', -3, -2, 'completed_as_planned')]) }, meta: done });
+    await within(section).findByRole('list', { name: 'Earlier' });
+    expect(within(section).queryByRole('list', { name: 'Coming up' })).toBeNull();
+    act(() => engine.emit('asset:r1', { upserted: { [SELF_KEY]: { ...detail, reservation: { ...detail.reservation!, upcoming: [event('Just booked', 0.25, 0.75)] } } } }));
+    const coming = await within(section).findByRole('list', { name: 'Coming up' });
+    expect(lines(coming)).toEqual([expect.stringMatching(/Just booked Upcoming$/)]);
+  });
+
+  it('lists what is coming up while the week is still loading, and says when the week had none', async () => {
+    const loading: ReportMeta = { ...done, progress: progress({ state: 'loading' }) };
+    const { engine, section } = await openRoom([event('Lunch talk', 1, 2)], { entries: {}, meta: loading });
+    expect(lines(await within(section).findByRole('list', { name: 'Coming up' }))).toEqual([expect.stringMatching(/Lunch talk Upcoming$/)]);
+    expect(within(section).getByText('Loading bookings…')).toBeTruthy();
+    act(() => engine.emit('report', { meta: done }));
+    expect(await within(section).findByText('No earlier bookings in the last 7 days.')).toBeTruthy();
+  });
+
+  it('says there were none when the week had no bookings and none are coming', async () => {
+    const { section } = await openRoom([], { entries: {}, meta: done });
+    expect(await within(section).findByText('No bookings in the last 7 days.')).toBeTruthy();
+    expect(within(section).queryByRole('heading', { level: 4 })).toBeNull();
   });
 });

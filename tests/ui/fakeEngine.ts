@@ -225,7 +225,7 @@ export function detail(entry: DrawState, patch: Partial<AssetDetail> = {}): Asse
     name: entry.name, floorId: 'f1', status: entry.status, statusKind: entry.statusKind, value: null, text: null,
     noRecentData: entry.greyedOut || entry.missingSymbol, unpublished: entry.unpublished,
     popup: { width: 300, height: 250, type: null }, battery: null, lastCommunication: null,
-    reservation: entry.kind === 'room' ? { text: 'No reservations', active: null, next: null } : null,
+    reservation: entry.kind === 'room' ? { text: 'No reservations', active: null, next: null, upcoming: [] } : null,
     room: entry.kind === 'room' ? { free: entry.statusKind === 'free', capacity: 6 } : null,
     person: null, ticket: null, history: [], historyOf: null, votes: null,
     actions: { book: entry.kind === 'room' && entry.statusKind === 'free', cancellable: [], vote: false, rename: false, closeTicket: false, publish: false },

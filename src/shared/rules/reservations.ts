@@ -42,6 +42,13 @@ export function nextEvent(events: readonly ReservationEvent[], now: number): Res
   return best;
 }
 
+/** The events not over at now (running or to come), soonest first: what a room's "Coming up" lists. */
+export function upcomingEvents(events: readonly ReservationEvent[], now: number): ReservationEvent[] {
+  return events
+    .filter((e) => e.end > now && e.end > e.start)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
 /** 'HH:MM–HH:MM Subject' in local time. */
 export function formatSlot(event: ReservationEvent, timeZone: string): string {
   const slot = `${formatLocalTime(event.start, timeZone)}–${formatLocalTime(event.end, timeZone)}`;

@@ -192,7 +192,7 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
             <Details detail={detail} />
             <ReportLine id={detail.id} />
             {/* the last seven days' bookings reach past a replayed instant */}
-            {detail.kind === 'room' && detail.replayAt === undefined ? <RecentBookings roomId={detail.id} /> : null}
+            {detail.kind === 'room' && detail.replayAt === undefined ? <RecentBookings roomId={detail.id} upcoming={detail.reservation?.upcoming ?? []} /> : null}
             <History detail={detail} />
           </div>
           <PopupActions detail={detail} />

@@ -6,8 +6,9 @@
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import type { AssetActions, AssetDetail } from '../../shared/api.js';
 import { canSeeUnpublished } from '../../shared/roles.js';
-import { isSensorLayer, SENSOR_LAYERS } from '../../shared/kinds.js';
-import type { Id, ReservationEvent, Role } from '../../shared/types.js';
+import { upcomingEvents } from '../../shared/rules/reservations.js';
+import { isSensorLayer, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS } from '../../shared/kinds.js';
+import type { Id, ReservationEvent, Role, Sensor } from '../../shared/types.js';
 import type { AssetFacts } from '../derive/assetFacts.js';
 import { formatValue, lookOf } from '../derive/drawState.js';
 import { assetHistory, assetVotes, historyQuantity } from '../derive/history.js';
@@ -48,6 +49,12 @@ function valueOf(facts: AssetFacts): AssetDetail['value'] {
   }
   if (typeof own === 'string' && own.trim()) return { text: own, quantity: null, unit: facts.asset.unit };
   return null;
+}
+
+/** The room's bookings not over yet, from its reservation sensor's latest value. */
+function upcomingOf(sensors: readonly Sensor[], now: number): ReservationEvent[] {
+  const events = sensors.find((s) => s.type === RESERVATION_SENSOR_TYPE)?.last_measurement?.events;
+  return Array.isArray(events) ? upcomingEvents(events, now) : [];
 }
 
 function actionsOf(facts: AssetFacts, ctx: DetailContext, events: Array<ReservationEvent | null>): AssetActions {
@@ -98,7 +105,7 @@ export function assetDetail(facts: AssetFacts | null, ctx: DetailContext): Asset
     popup: { width: asset.popup_width, height: asset.popup_height, type: asset.popup_type },
     battery: device?.battery ?? null,
     lastCommunication: device?.lastCommunication ?? null,
-    reservation: reservation ? { text: reservation.text, active: reservation.active, next: reservation.next } : null,
+    reservation: reservation ? { text: reservation.text, active: reservation.active, next: reservation.next, upcoming: upcomingOf(sensors, ctx.now) } : null,
     room: room ? {
       free: room.status.kind === 'index' && !room.status.occupied && !room.status.reserved,
       capacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,

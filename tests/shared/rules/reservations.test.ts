@@ -1,7 +1,7 @@
 import { RESERVATION_REFRESH_CAP_MS } from '../../../src/shared/constants.js';
 import { describe, expect, it } from 'vitest';
 import {
-  activeEvent, formatSlot, isEventActive, nextEvent, reservationStatus,
+  activeEvent, formatSlot, isEventActive, nextEvent, reservationStatus, upcomingEvents,
 } from '../../../src/shared/rules/reservations.js';
 import { MSG } from '../../../src/shared/messages.js';
 import type { ReservationEvent } from '../../../src/shared/types.js';
@@ -22,6 +22,16 @@ describe('reservations', () => {
       expect(isEventActive(e, 101)).toBe(true);
       expect(isEventActive(e, 199)).toBe(true);
       expect(isEventActive(e, 200)).toBe(false);
+    });
+  });
+
+  describe('upcomingEvents', () => {
+    it('lists the events not over yet, soonest first, the running one first, leaving out ended and broken ones', () => {
+      const events = [ev(500, 600, 'Late'), ev(100, 200, 'Ended'), ev(250, 350, 'Running'), ev(400, 450, 'Soon'), ev(700, 700, 'Broken')];
+      expect(upcomingEvents(events, 300).map((e) => e.subject)).toEqual(['Running', 'Soon', 'Late']);
+      // one ending exactly now is over
+      expect(upcomingEvents(events, 350).map((e) => e.subject)).toEqual(['Soon', 'Late']);
+      expect(events.map((e) => e.subject)).toEqual(['Late', 'Ended', 'Running', 'Soon', 'Broken']);
     });
   });
 

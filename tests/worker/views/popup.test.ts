@@ -103,6 +103,26 @@ describe('views', () => {
     });
   });
 
+  describe('asset view (popup) bookings coming up', () => {
+    it('lists the room\'s bookings not over yet, soonest first, and follows a new reading of its reservation sensor', async () => {
+      ({ engine } = createTestEngine());
+      const room = { id: 'r1', type: 'room', subtype: 'meeting', name: 'Aurora', parent_id: 'f1', data_providers: ['res1'] };
+      const ev = (ref: string, start: number, end: number) => ({ start, end, subject: ref, user_id: 'u1', booking_ref: ref });
+      const events = [ev('later', T0 + 120 * MIN, T0 + 150 * MIN), ev('ended', T0 - 90 * MIN, T0 - 60 * MIN), ev('running', T0 - 10 * MIN, T0 + 20 * MIN)];
+      feedLocation(engine, [room], [{ id: 'res1', type: 'reservation', last_measurement: { time: T0 - MIN, valid_for: 86_400_000, events } }]);
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'r1' });
+      const upcoming = () => popup.entries.get(SELF_KEY)!.reservation!.upcoming.map((e) => e.booking_ref);
+      expect(upcoming()).toEqual(['running', 'later']);
+      // a booking made meanwhile (the room's reservation system reports it): listed in its place at once
+      engine.internals.sink.apply(measurement('res1', 'reservation', { time: T0, valid_for: 86_400_000, events: [...events, ev('soon', T0 + 30 * MIN, T0 + 60 * MIN)] }));
+      await advance(0);
+      expect(upcoming()).toEqual(['running', 'soon', 'later']);
+      // the running one ends: it is no longer coming up
+      await advance(21 * MIN);
+      expect(upcoming()).toEqual(['soon', 'later']);
+    });
+  });
+
   describe('asset view (popup) votes', () => {
     it('shows a voice\'s tally and keeps the viewer\'s own vote when the live update replaces the asset', async () => {
       const voice = { id: 'v1', type: 'voice', subtype: 'space', name: 'space', parent_id: 'f1', speech_bubble: 'Too warm', value: { time: T0, valid_for: 3_600_000, text: 'Too warm' }, votes: { up: 2, down: 0 } };
