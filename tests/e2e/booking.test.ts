@@ -1,21 +1,25 @@
 // Booking as a person meets it, in real Chromium by mouse against the
-// reference server: only the lengths the server would take are offered. The
+// reference server: signing in waits for the network while the browser is
+// offline; only the lengths the server would take are offered; the room's
+// bookings list what is coming up first. The
 // location sits at mid-day (tests/helpers/localTime.ts) and each test sets the
 // room's bookings itself, as its reservation system would report them, so what
 // is "later today" or "tomorrow" holds at any hour and any minute of the hour.
 
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endOfLocalDayAt } from '../../src/shared/time.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { setLocationToMidday } from '../helpers/localTime.js';
 import type { TestServer } from '../helpers/server.js';
+import { offlineText } from '../../src/ui/components/OfflineNote.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 const MIN = 60_000;
 let rig: E2eRig;
 let server: TestServer;
+let context: BrowserContext;
 let page: Page;
 let timeZone: string;
 
@@ -46,15 +50,55 @@ beforeAll(async () => {
     },
   });
   server = rig.server;
-  ({ page } = await rig.openPage({ locale: 'en-GB' }));
+  ({ context, page } = await rig.openPage({ locale: 'en-GB' }));
   await page.goto(`${rig.viewer.url}/`);
-  await signIn(page, server.accounts.regular);
-  await page.waitForURL((url) => url.searchParams.has('floor'));
 });
 
 afterAll(() => rig?.close());
 
+/** Signed in on the floor (the first test signs in itself, offline first). */
+async function signedIn(): Promise<void> {
+  if (await page.getByRole('heading', { name: 'Sign in' }).isVisible()) await signIn(page, server.accounts.regular);
+  await page.waitForURL((url) => url.searchParams.has('floor'));
+}
+
+describe('signing in in Chromium', () => {
+  it('waits for the network while the browser is offline, says why, and signs in by mouse once it is back', async () => {
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await context.setOffline(true);
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
+    await expect.poll(() => button.isDisabled(), { timeout: 5000 }).toBe(true);
+    // the reason is said next to it, and the button points to it
+    const reason = page.getByRole('status');
+    expect(await reason.innerText()).toBe(offlineText('signing in'));
+    expect(await button.getAttribute('aria-describedby')).toBe(await reason.getAttribute('id'));
+    expect(await page.getByRole('button', { name: 'Sign in with single sign-on' }).isDisabled()).toBe(true);
+    // what the person types meanwhile stays; Enter sends nothing
+    await page.getByLabel('Email').fill(server.accounts.regular.email);
+    await page.getByLabel('Password').fill(server.accounts.regular.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await shot(page, 'booking-00-sign-in-offline');
+
+    await context.setOffline(false);
+    await expect.poll(() => button.isEnabled(), { timeout: 5000 }).toBe(true);
+    expect(await page.getByRole('status').count()).toBe(0);
+    expect(await page.getByLabel('Email').inputValue()).toBe(server.accounts.regular.email);
+    const box = (await button.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await page.waitForURL((url) => url.searchParams.has('floor'));
+    // signed in, and the engine knows it is online: the connection is live and writes are offered
+    await expect.poll(() => page.getByTestId('connection-banner').isHidden(), { timeout: 15_000 }).toBe(true);
+    await shot(page, 'booking-00b-signed-in-after-offline');
+  });
+});
+
 describe('booking lengths in Chromium', () => {
+  beforeAll(signedIn);
+
   it('offers no "Rest of the day" while a booking follows later today, "until" it instead; then books the rest of a free day', async () => {
     const { roomId, sensorId } = roomOnShownFloor();
     // a booking an hour and a half from now: 13:30–14:59 local at the latest, today at any minute of the mid-day hour
@@ -92,6 +136,8 @@ describe('booking lengths in Chromium', () => {
 });
 
 describe('recent bookings in Chromium', () => {
+  beforeAll(signedIn);
+
   it('lists what is coming up first, soonest first, a booking just made included, then the earlier ones, newest first', async () => {
     const { roomId, sensorId } = roomOnShownFloor(1);
     // two bookings later today, reported latest first: at mid-day, both end well before the local midnight

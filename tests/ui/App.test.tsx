@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY } from '../../src/shared/api.js';
 import { App, idTokenFromHash } from '../../src/ui/App.js';
+import { offlineText } from '../../src/ui/components/OfflineNote.js';
 import {
   building, connectionView, createFakeEngine, detail, draw, floor, sessionView, signedInWorld, structureEntry,
 } from './fakeEngine.js';
@@ -33,6 +34,69 @@ describe('App', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
       await waitFor(() => expect(engine.signIn).toHaveBeenCalledWith('ada@example.com', 'secret'));
       expect(await screen.findByRole('application', { name: /Floor plan of Floor f1/ })).toBeTruthy();
+    });
+
+    it('waits for the network to sign in while the browser is offline, says why, and signs in once it is back', async () => {
+      const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+      try {
+        const engine = createFakeEngine(signedOutWorld());
+        render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+        // the fields can be filled in meanwhile
+        fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'ada@example.com' } });
+        fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+        const signIn = screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement;
+        const sso = screen.getByRole('button', { name: 'Sign in with single sign-on' }) as HTMLButtonElement;
+        const reason = offlineText('signing in');
+        expect(reason).toBe('You are offline: signing in needs a network connection. This comes back on by itself once you are online.');
+        for (const button of [signIn, sso]) {
+          expect(button.disabled).toBe(true);
+          expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe(reason);
+        }
+        // neither the button nor Enter in a field sends anything
+        fireEvent.click(signIn);
+        fireEvent.submit(signIn.closest('form')!);
+        expect(engine.signIn).not.toHaveBeenCalled();
+        // the other forms say it in their words
+        fireEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+        expect((screen.getByRole('button', { name: 'Sign up' }) as HTMLButtonElement).disabled).toBe(true);
+        expect(screen.getByText(offlineText('signing up'))).toBeTruthy();
+        fireEvent.click(screen.getByRole('button', { name: 'I have a code' }));
+        expect((screen.getByRole('button', { name: 'Create account' }) as HTMLButtonElement).disabled).toBe(true);
+        expect(screen.getByText(offlineText('creating the account'))).toBeTruthy();
+        fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+        fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+        expect((screen.getByRole('button', { name: 'Send reset link' }) as HTMLButtonElement).disabled).toBe(true);
+        expect(screen.getByText(offlineText('resetting a password'))).toBeTruthy();
+        fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
+
+        // back online: offered again by itself, the reason gone, and it signs in
+        onLine.mockReturnValue(true);
+        act(() => { window.dispatchEvent(new Event('online')); });
+        const again = screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement;
+        expect(again.disabled).toBe(false);
+        expect(again.getAttribute('aria-describedby')).toBeNull();
+        expect(screen.queryByText(reason)).toBeNull();
+        fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+        fireEvent.click(again);
+        await waitFor(() => expect(engine.signIn).toHaveBeenCalledWith('ada@example.com', 'secret'));
+      } finally {
+        onLine.mockRestore();
+      }
+    });
+
+    it('turns sign-in off when the browser goes offline on the form', async () => {
+      const engine = createFakeEngine(signedOutWorld());
+      render(<App client={engine.client} apiHost="http://127.0.0.1:9" hash="" />);
+      const signIn = (await screen.findByRole('button', { name: 'Sign in' })) as HTMLButtonElement;
+      expect(signIn.disabled).toBe(false);
+      const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+      try {
+        act(() => { window.dispatchEvent(new Event('offline')); });
+        expect(signIn.disabled).toBe(true);
+        expect(screen.getByRole('status').textContent).toBe(offlineText('signing in'));
+      } finally {
+        onLine.mockRestore();
+      }
     });
 
     it('tells the user when the password is wrong', async () => {

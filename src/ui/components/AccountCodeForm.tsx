@@ -6,8 +6,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult, PasswordLink } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
+import { useBrowserOnline } from '../hooks/useServerReach.js';
 import type { AccountLink } from '../lib/accountLink.js';
 import { errorText } from '../lib/errorText.js';
+import { OfflineNote } from './OfflineNote.js';
 
 export type CodeFlow =
   | { kind: 'signup'; code: string; notice?: string }
@@ -55,10 +57,12 @@ export function AccountCodeForm({ flow, onDone, onBack }: AccountCodeFormProps) 
   const codeId = useId();
   const passwordId = useId();
   const repeatId = useId();
+  const offlineId = useId();
+  const online = useBrowserOnline();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || incomplete) return;
+    if (busy || incomplete || !online) return;
     if (password !== repeat) {
       setError(CODE_FORM_TEXT.PASSWORDS_DIFFER);
       return;
@@ -123,9 +127,12 @@ export function AccountCodeForm({ flow, onDone, onBack }: AccountCodeFormProps) 
         </p>
       ) : null}
       {!incomplete ? (
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : signup ? 'Create account' : 'Set password'}
-        </button>
+        <>
+          {online ? null : <OfflineNote id={offlineId} action={signup ? 'creating the account' : 'setting the password'} />}
+          <button type="submit" disabled={busy || !online} aria-describedby={online ? undefined : offlineId}>
+            {busy ? 'Saving…' : signup ? 'Create account' : 'Set password'}
+          </button>
+        </>
       ) : null}
       <nav aria-label="Account" className="sign-in-links">
         <button type="button" className="link" onClick={onBack}>

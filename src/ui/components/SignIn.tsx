@@ -6,8 +6,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiResult } from '../../shared/api.js';
 import { useEngine } from '../hooks/engineContext.js';
+import { useBrowserOnline } from '../hooks/useServerReach.js';
 import { errorText } from '../lib/errorText.js';
 import { AccountCodeForm, type CodeFlow } from './AccountCodeForm.js';
+import { OfflineNote } from './OfflineNote.js';
 
 type Mode = 'signin' | 'signup' | 'recover';
 
@@ -53,6 +55,10 @@ export function SignIn({
   const [notice, setNotice] = useState<string | null>(initialNotice);
   const emailId = useId();
   const passwordId = useId();
+  const offlineId = useId();
+  // offline, nothing can be sent: the buttons wait for the network, saying why (the fields stay editable)
+  const online = useBrowserOnline();
+  const why = online ? undefined : offlineId;
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -69,6 +75,7 @@ export function SignIn({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!online) return;
     void run(async () => {
       if (mode === 'signin') {
         const result = await api.signIn(email.trim(), password);
@@ -146,11 +153,12 @@ export function SignIn({
             {notice}
           </p>
         ) : null}
-        <button type="submit" disabled={busy}>
+        {online ? null : <OfflineNote id={offlineId} action={mode === 'signin' ? 'signing in' : mode === 'signup' ? 'signing up' : 'resetting a password'} />}
+        <button type="submit" disabled={busy || !online} aria-describedby={why}>
           {mode === 'signin' ? 'Sign in' : mode === 'signup' ? 'Sign up' : 'Send reset link'}
         </button>
         {mode === 'signin' ? (
-          <button type="button" className="secondary" disabled={busy || !email.trim()} onClick={singleSignOn}>
+          <button type="button" className="secondary" disabled={busy || !email.trim() || !online} aria-describedby={why} onClick={singleSignOn}>
             Sign in with single sign-on
           </button>
         ) : null}
