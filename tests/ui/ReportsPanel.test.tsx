@@ -167,7 +167,7 @@ describe('RecentBookings in a room popup', () => {
     const upcoming = [event('Running now', -0.5, 0.5), event('Lunch talk', 1, 2), event('Evening review', 5, 6)];
     const items = [
       booking('Lunch talk', 1, 2, 'upcoming'), booking('Cancelled later', 3, 4, 'removed'), booking('Running now', -0.5, 0.5, 'unknown'),
-      booking('Morning standup', -3, -2, 'completed_as_planned'), booking('Yesterday', -24, -23, 'ended_early'),
+      booking('Cancelled earlier', -1.5, -1, 'removed'), booking('Morning standup', -3, -2, 'completed_as_planned'), booking('Yesterday', -24, -23, 'ended_early'),
     ];
     const { section } = await openRoom(upcoming, { entries: { r1: roomRow(items) }, meta: done });
     const coming = await within(section).findByRole('list', { name: 'Coming up' });
@@ -176,7 +176,7 @@ describe('RecentBookings in a room popup', () => {
     ]);
     const earlier = within(section).getByRole('list', { name: 'Earlier' });
     expect(lines(earlier)).toEqual([
-      expect.stringMatching(/Cancelled later Removed$/), expect.stringMatching(/Morning standup Completed as planned$/), expect.stringMatching(/Yesterday Ended early/),
+      expect.stringMatching(/Cancelled earlier Removed$/), expect.stringMatching(/Morning standup Completed as planned$/), expect.stringMatching(/Yesterday Ended early/),
     ]);
     expect(within(section).getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual(['Coming up', 'Earlier']);
   });

@@ -10,12 +10,13 @@
 import type { BookingItem } from './types.js';
 
 /**
- * The report's bookings that are over at `now`, newest first: ended when it was read (a running one is
- * "unknown" until it ends), or cancelled (`removed`) whenever it was planned for. One that was still to
- * come when the report was read is left out: its outcome is not known.
+ * The report's bookings whose time is over at `now`, newest first: ended when it was read (a running one
+ * is "unknown" until it ends), or cancelled (`removed`) once its planned end has passed — a booking
+ * cancelled for later today is neither history nor coming up. One that was still to come when the report
+ * was read is left out: its outcome is not known to it.
  */
 export function earlierBookings(items: readonly BookingItem[], now: number): BookingItem[] {
   return items
-    .filter((item) => item.class === 'removed' || (item.class !== 'upcoming' && item.actualEnd <= now))
+    .filter((item) => (item.class === 'removed' ? item.plannedEnd <= now : item.class !== 'upcoming' && item.actualEnd <= now))
     .sort((a, b) => b.plannedStart - a.plannedStart);
 }

@@ -19,9 +19,12 @@ describe('earlierBookings', () => {
     expect(earlierBookings(items, NOW).map((b) => b.ref)).toEqual(['morning', 'extended', 'yesterday']);
   });
 
-  it('lists a cancelled booking with them, by its planned start, whenever it was planned for', () => {
-    const items = [item('done', -2, -1, 'completed_as_planned'), item('cancelled', 2, 3, 'removed'), item('soon', 1, 2, 'upcoming')];
-    expect(earlierBookings(items, NOW).map((b) => b.ref)).toEqual(['cancelled', 'done']);
+  it('lists a cancelled booking with them once its planned time is over, not while it lies ahead', () => {
+    const items = [
+      item('done', -2, -1, 'completed_as_planned'), item('cancelled-later', 2, 3, 'removed'), item('soon', 1, 2, 'upcoming'),
+      item('cancelled-earlier', -1.5, -1.25, 'removed'), item('cancelled-running', -0.5, 0.5, 'removed'),
+    ];
+    expect(earlierBookings(items, NOW).map((b) => b.ref)).toEqual(['cancelled-earlier', 'done']);
   });
 
   it('lists one that was running when the report was read once it is over, and leaves out one that was to come', () => {
