@@ -19,7 +19,7 @@ import type { Store } from '../store/store.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged } from './playbackBasis.js';
 import { collector, sensorsToPage } from './playbackReadings.js';
-import { createShadow } from './playbackShadow.js';
+import { createShadow, readingsAdded } from './playbackShadow.js';
 import { applyInstant, clampTo, loading, timedOn, type Session } from './playbackSession.js';
 import { replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
 import { runReport, type PageCache } from './runReport.js';
@@ -69,7 +69,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     const session: Session = {
       key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
       replay: { readings: new Map() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
-      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), timed: timedOn(shadow, floorId), floorViews: new Set(),
+      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(),
     };
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {
@@ -141,6 +141,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       if (p.state !== 'done') return;
       s.readUntil = Math.max(s.readUntil, Math.min(until, s.day.end));
       s.progress = { ...s.progress, rows: s.progress.rows + p.rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
+      readingsAdded(s.shadow, 'all');
       applyInstant(s);
       o.markDirty(s.key);
     });

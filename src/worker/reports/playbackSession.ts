@@ -3,15 +3,20 @@
 // which tells the floor views which assets may look different so that a step
 // costs what changed, as a live flush does.
 
+import type { MapLayer } from '../../shared/constants.js';
+import { LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import type { CalendarDay } from '../../shared/reports/calendar.js';
 import { emptySkipped, type ReportProgress } from '../../shared/reports/types.js';
 import type { Asset, Id } from '../../shared/types.js';
 import type { createConfigResolver } from '../derive/configResolver.js';
-import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
+import { computeFacts, refreshFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
+import { assetKind, layersOf } from '../derive/classify.js';
 import { PERSON_TYPES } from '../store/assetMap.js';
+import { sensorsOf } from '../store/store.js';
+import { steadyDesk } from '../views/sources.js';
 import type { Basis } from './playbackBasis.js';
 import type { Replay } from './playbackReadings.js';
-import { ownValueAfter, shadowAt, type Shadow } from './playbackShadow.js';
+import { isAt, ownValueAfter, setSensorAt, shadowAt, warmAsset, type Shadow } from './playbackShadow.js';
 
 export interface Session {
   key: string;
@@ -33,11 +38,15 @@ export interface Session {
   appliedAt: number | null;
   /** the facts of the floor's assets as last derived, kept while nothing they read or their own times changed */
   facts: Map<Id, AssetFacts | null>;
+  /** of those, the ones that may not hold at the instant: derived again when next asked for */
+  stale: Set<Id>;
   /** the floor's assets whose showing follows the instant besides their facts: people (placed then) and tickets and voices (posted by then) */
   timed: Id[];
-  /** the floor views of this replay, told which of the floor's assets may have changed at each instant */
-  floorViews: Set<(changed: ReadonlySet<Id> | 'all') => void>;
+  /** the floor views of this replay and their layers, told which of the floor's assets may have changed at each instant */
+  floorViews: Map<FloorViewNote, ReadonlySet<MapLayer>>;
 }
+
+export type FloorViewNote = (changed: ReadonlySet<Id> | 'all') => void;
 
 /** The floor's assets whose showing follows the instant besides their facts: people, and tickets and voices with a posting time. */
 export function timedOn(shadow: Shadow, floorId: Id): Id[] {
@@ -58,28 +67,85 @@ export const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0
  * Sets every sensor and placed person to the instant, and tells the floor views which assets may look
  * different: those fed by a sensor set anew, the people and the posted ones, and those whose facts said
  * they change by then (`nextChangeAt`, or `continuous`: a fade, a clean-desk phase); every asset when
- * the instant went back. The others keep their facts: a step costs what changed, as a live flush does.
+ * the instant went back. A desk drawn fresh from its one sensor's occupancy, which only heard that
+ * occupancy repeated, looks the same (the live rule, views/sources.ts `steadyDesk`): what time changes,
+ * its facts' `nextChangeAt` still brings. The others keep their facts: a step costs what changed, as a
+ * live flush does.
  */
 export function applyInstant(s: Session): void {
-  const changed = shadowAt(s.shadow, s.replay.readings, s.time);
+  const { changed, repeated } = shadowAt(s.shadow, s.replay.readings, s.time);
   const back = s.appliedAt === null || s.time < s.appliedAt;
   s.appliedAt = s.time;
   let keys: Set<Id> | 'all' = 'all';
-  if (back) s.facts.clear();
+  if (back) for (const id of s.facts.keys()) s.stale.add(id);
   else {
     keys = new Set(s.timed);
-    const { store } = s.shadow;
-    for (const sid of changed) for (const id of store.assetsBySensor.get(sid) ?? []) keys.add(id);
+    const { assetsBySensor } = s.shadow.store;
+    for (const sid of changed) for (const id of assetsBySensor.get(sid) ?? []) keys.add(id);
+    for (const sid of repeated) {
+      for (const id of assetsBySensor.get(sid) ?? []) {
+        const f = s.facts.get(id);
+        if (!f || s.stale.has(id) || !steadyDesk(f)) keys.add(id);
+      }
+    }
     for (const a of s.shadow.placed) keys.add(a.id);
     for (const [id, f] of s.facts) if (f && (f.continuous || (f.nextChangeAt !== null && f.nextChangeAt <= s.time))) keys.add(id);
-    for (const id of keys) s.facts.delete(id);
+    for (const id of keys) if (s.facts.has(id)) s.stale.add(id);
   }
-  for (const view of s.floorViews) view(keys);
+  for (const view of s.floorViews.keys()) view(keys);
 }
 
-/** The asset's facts at the session's instant: kept ones while they hold (applyInstant drops those that may not). */
+/**
+ * The asset's facts at the session's instant: kept ones while they hold (applyInstant marks those that may
+ * not). A replay's assets, sensors and users are fixed for its life, so what the facts stand on holds too:
+ * only what follows from readings and time is derived again (`refreshFacts`), except for people and assets
+ * of a user, whose standing (which of their assets places them, a decoration of the day) follows the instant.
+ */
 export function factsOf(s: Session, asset: Asset, ctx: DeriveContext): AssetFacts | null {
   let f = s.facts.get(asset.id);
-  if (f === undefined) s.facts.set(asset.id, (f = computeFacts(asset, ctx)));
+  if (f === undefined || s.stale.delete(asset.id)) {
+    // derived before, it was drawn, so its sensors are set at each step (viewsChanged sets those drawn from again)
+    if (f === undefined) warmAt(s, asset);
+    f = f && f.user === null && !PERSON_TYPES.has(asset.type) ? refreshFacts(f, ctx) : computeFacts(asset, ctx);
+    s.facts.set(asset.id, f);
+  }
   return f;
+}
+
+/** Sets the asset's sensors to the session's instant where a step left them (cold ones); true when one was set anew. */
+export function warmAt(s: Session, asset: Asset): boolean {
+  return s.appliedAt !== null && warmAsset(s.shadow, s.replay.readings, asset, s.time);
+}
+
+/**
+ * A floor view opened or closed: decides again which sensors no floor view draws from (a sensor that feeds
+ * only assets on none of the views' layers, say the air sensors of a floor shown with the default layers),
+ * so a step leaves them alone; whatever reads them (a popup, a panel, a view opened later) sets them first.
+ * Location sensors place people, so they are set at every step.
+ */
+export function viewsChanged(s: Session): void {
+  const shown = new Set<MapLayer>();
+  for (const layers of s.floorViews.values()) for (const l of layers) shown.add(l);
+  const { store } = s.shadow;
+  const drawn = new Map<Id, boolean>();
+  const isDrawn = (id: Id) => {
+    let d = drawn.get(id);
+    if (d === undefined) {
+      const asset = store.assets.get(id);
+      const kind = asset ? assetKind(asset) : null;
+      d = !!asset && !!kind && layersOf(kind, asset, sensorsOf(store, asset)).some((l) => shown.has(l));
+      drawn.set(id, d);
+    }
+    return d;
+  };
+  for (const sensor of s.shadow.sensors) {
+    const fed = store.assetsBySensor.get(sensor.clone.id);
+    let cold = sensor.clone.type !== LOCATION_SENSOR_TYPE;
+    if (cold) for (const id of fed ?? []) if (isDrawn(id)) { cold = false; break; }
+    // drawn from again: at the instant now, and what it feeds derived again (its facts were kept while it was left alone)
+    if (sensor.cold && !cold && s.appliedAt !== null && !isAt(sensor, s.time) && setSensorAt(sensor, s.replay.readings, s.time) !== 'same') {
+      for (const id of fed ?? []) if (s.facts.has(id)) s.stale.add(id);
+    }
+    sensor.cold = cold;
+  }
 }

@@ -16,11 +16,30 @@ export interface ShadowSensor {
   live: Sensor;
   /** the live store's own readings of the sensor (recent values, previous, last), ascending, taken at open */
   known: MeasurementValue[];
-  /** the clone's recent values in the shadow store (what a popup's history lists) */
+  /** the clone's recent values in the shadow store (what a popup's history lists): filled when a popup asks (fillRecent) */
   recent: MeasurementValue[];
-  /** what it was last set from (the list, the reading's index, heard by then): the same again changes nothing */
-  from?: { list: readonly MeasurementValue[]; n: number; i: number; heard: boolean };
+  /** what it was last set from (the list, its length, the reading's index, heard by then): the same again changes nothing */
+  list: readonly MeasurementValue[];
+  n: number;
+  i: number;
+  heard: boolean;
+  /** the instant it was last set to (NaN: never) */
+  at: number;
+  /** no floor view of the replay draws an asset it feeds: not set at each step, only when something asks (warmAsset) */
+  cold: boolean;
+  /** the day's readings of it, once there are any (the list is kept and grows in place) */
+  day: readonly MeasurementValue[] | undefined;
+  /** its place in the shadow's sensors, and the instants from which each of them may read otherwise (Shadow.due) */
+  k: number;
+  due: Float64Array;
 }
+
+/**
+ * What setting a sensor to an instant did: it reads what it read (same); a reading of another value,
+ * validity, battery or leaving time (changed); a newer reading that repeats the one it read (value,
+ * battery, leaving time, heard or not), valid at least as long (repeated).
+ */
+export type SetResult = 'same' | 'changed' | 'repeated';
 
 /**
  * Per list of readings, per reading: the index of the newest reading at or before it that carried a
@@ -57,6 +76,16 @@ export interface Shadow {
   store: Store;
   /** the sensors a derivation of the floor reads (its assets', and every located asset's); the rest stay unknown */
   sensors: ShadowSensor[];
+  /** the same, by id */
+  byId: Map<Id, ShadowSensor>;
+  /**
+   * per sensor (ShadowSensor.k), the earliest instant after the one it was set to at which it may read
+   * otherwise: its next reading, or the time it was heard live. A step forward sets only the sensors due by
+   * then; readings added to a list (a day read on, a late reading) make its sensor due at once (`readingsAdded`).
+   */
+  due: Float64Array;
+  /** the instant the sensors were last set to (a step back sets them all) */
+  at: number;
   /** clones of the assets a location sensor places (people, tags) */
   placed: Asset[];
 }
@@ -113,6 +142,8 @@ export function createShadow(live: Store, floorId: Id): Shadow {
     }
   }
   const sensors: ShadowSensor[] = [];
+  const byId = new Map<Id, ShadowSensor>();
+  const due = new Float64Array(read.size).fill(-Infinity);
   for (const s of live.sensors.values()) {
     // nothing is known until the instant is set: a clone starts empty
     const clone: Sensor = {
@@ -120,10 +151,21 @@ export function createShadow(live: Store, floorId: Id): Shadow {
       last_communication_time: null, last_status: { battery_level: null }, left_at: null,
     };
     store.sensors.set(s.id, clone);
-    if (read.has(s.id)) sensors.push({ clone, live: s, known: knownReadings(live, s), recent: store.sensors.link(s.id).recent });
+    if (!read.has(s.id)) continue;
+    const shadowSensor: ShadowSensor = { clone, live: s, known: knownReadings(live, s), recent: store.sensors.link(s.id).recent, list: NONE, n: -1, i: -1, heard: false, at: Number.NaN, cold: false, day: undefined, k: sensors.length, due };
+    sensors.push(shadowSensor);
+    byId.set(s.id, shadowSensor);
   }
   reindexAll(store);
-  return { store, sensors, placed };
+  return { store, sensors, byId, placed, due, at: -Infinity };
+}
+
+/** Index of the newest reading at or before t, looked for from `from` (where it was at the last step) forward, else by halving. */
+function indexFrom(list: readonly MeasurementValue[], from: number, t: number): number {
+  if (from < -1 || from >= list.length || (from >= 0 && list[from]!.time > t)) return indexAt(list, t);
+  // a step forward passes a reading or two of a sensor: a few looks ahead, not a search of its day
+  for (let i = from, k = 0; k < 4; i += 1, k += 1) if (i + 1 >= list.length || list[i + 1]!.time > t) return i;
+  return indexAt(list, t);
 }
 
 /**
@@ -131,19 +173,30 @@ export function createShadow(live: Store, floorId: Id): Shadow {
  * (`day`), else from the live store's own readings (the newest live reading dated at or before t was
  * the newest then too), else nothing — unknown. The battery level and last communication likewise
  * come from readings at or before t; the live record's own (heartbeats) only when the sensor was last
- * heard at or before t, for then nothing after t went into them.
+ * heard at or before t, for then nothing after t went into them. Its recent values (a popup's history)
+ * are filled when a popup asks (fillRecent), not at every step.
  */
-export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | undefined, t: number, recent: MeasurementValue[] | null): boolean {
+export function setSensorAt(s: ShadowSensor, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): SetResult {
   const { clone, live } = s;
-  let list = day ?? NONE;
-  let i = indexAt(list, t);
-  if (i < 0) { list = s.known; i = indexAt(list, t); }
+  s.at = t;
+  let list = (s.day ??= readings.get(clone.id)) ?? NONE;
+  let i = indexFrom(list, list === s.list ? s.i : -2, t);
+  if (i < 0) { list = s.known; i = indexFrom(list, list === s.list ? s.i : -2, t); }
   const heard = live.last_communication_time;
-  const heardBy = heard !== null && heard <= t && (!live.last_measurement || live.last_measurement.time <= t);
+  const liveLast = live.last_measurement ? live.last_measurement.time : -Infinity;
+  const heardBy = heard !== null && heard <= t && liveLast <= t;
+  // when it may read otherwise: its next reading (the day's first, while it reads the live store's), or once heard live
+  let next = i + 1 < list.length ? list[i + 1]!.time : Infinity;
+  if (list !== s.day && s.day && s.day.length > 0) next = Math.min(next, s.day[0]!.time);
+  if (!heardBy && heard !== null) next = Math.min(next, Math.max(heard, liveLast));
+  s.due[s.k] = next;
   // most sensors keep their reading from one step to the next: set again, they would be set the same
-  const last = s.from;
-  if (last && last.list === list && last.n === list.length && last.i === i && last.heard === heardBy) return false;
-  s.from = { list, n: list.length, i, heard: heardBy };
+  if (s.list === list && s.n === list.length && s.i === i && s.heard === heardBy) return 'same';
+  const wasHeard = s.heard;
+  s.list = list; s.n = list.length; s.i = i; s.heard = heardBy;
+  const was = clone.last_measurement;
+  const wasBattery = clone.last_status.battery_level;
+  const wasLeft = clone.left_at;
   const at = i >= 0 ? list[i]! : null;
   const before = i > 0 ? list[i - 1]! : null;
   clone.last_measurement = at;
@@ -160,22 +213,63 @@ export function setSensorAt(s: ShadowSensor, day: readonly MeasurementValue[] | 
     const freeFrom = index ? index.freeFrom[i]! : -1;
     clone.left_at = freeFrom > 0 ? list[freeFrom]!.time : null;
   }
-  if (recent) {
-    recent.length = 0;
-    for (let k = i; k >= 0 && recent.length < RECENT_VALUES_KEPT; k -= 1) recent.push(list[k]!);
+  const repeated = !!was && !!at && at.time > was.time && at.value === was.value && at.valid_to >= was.valid_to
+    && battery === wasBattery && clone.left_at === wasLeft && heardBy === wasHeard;
+  return repeated ? 'repeated' : 'changed';
+}
+
+/** Fills the sensor's recent values (newest first, as the live store keeps them) from what it was last set to. */
+export function fillRecent(s: ShadowSensor): void {
+  const { recent, list, i } = s;
+  recent.length = 0;
+  for (let k = i; k >= 0 && recent.length < RECENT_VALUES_KEPT; k -= 1) recent.push(list[k]!);
+}
+
+/** The sensor reads what it would read if set to t: set to t, or to an earlier instant and not due since. */
+export function isAt(s: ShadowSensor, t: number): boolean {
+  return s.at === t || (t > s.at && s.due[s.k]! > t);
+}
+
+/** Readings were added to these sensors' lists (a day read on, a late reading): the next step sets them again. */
+export function readingsAdded(shadow: Shadow, ids: Iterable<Id> | 'all'): void {
+  if (ids === 'all') { shadow.due.fill(-Infinity); return; }
+  for (const id of ids) {
+    const s = shadow.byId.get(id);
+    if (s) shadow.due[s.k] = -Infinity;
   }
-  return true;
+}
+
+/** Sets the asset's sensors to the instant where they are not (cold ones); true when one was set anew. */
+export function warmAsset(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, asset: Asset, t: number): boolean {
+  let changed = false;
+  for (const sid of sensorIdsOf(asset)) {
+    const s = shadow.byId.get(sid);
+    if (s && !isAt(s, t) && setSensorAt(s, readings, t) !== 'same') changed = true;
+  }
+  return changed;
 }
 
 /**
- * Sets every sensor to the instant, then places each located asset by its newest location reading still
- * valid then; an asset nobody placed at that instant is on no floor. Returns the sensors set anew (the
- * others read what they read at the last instant).
+ * Sets every sensor a floor view draws from to the instant (the cold ones wait to be asked), then places each located asset by its newest location reading still
+ * valid then; an asset nobody placed at that instant is on no floor. Returns the sensors set anew, and of
+ * those the ones whose newer reading repeats what they read (the others read what they read at the last instant).
  */
-export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): Id[] {
+export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): { changed: Id[]; repeated: Id[] } {
   const { store } = shadow;
   const changed: Id[] = [];
-  for (const s of shadow.sensors) if (setSensorAt(s, readings.get(s.clone.id), t, s.recent)) changed.push(s.clone.id);
+  const repeated: Id[] = [];
+  const { sensors, due } = shadow;
+  // forward, only the sensors due by t: most of a floor's sensors send nothing in a step of minutes
+  const forward = t >= shadow.at;
+  shadow.at = t;
+  for (let k = 0; k < sensors.length; k += 1) {
+    if (forward && due[k]! > t) continue;
+    const s = sensors[k]!;
+    if (s.cold) continue;
+    const result = setSensorAt(s, readings, t);
+    if (result === 'changed') changed.push(s.clone.id);
+    else if (result === 'repeated') repeated.push(s.clone.id);
+  }
   for (const asset of shadow.placed) {
     let best: MeasurementValue | null = null;
     for (const sid of sensorIdsOf(asset)) {
@@ -192,7 +286,7 @@ export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly Meas
       }
     }
   }
-  return changed;
+  return { changed, repeated };
 }
 
 /** The asset's own value is dated after t: a ticket or voice not posted yet at that instant. */

@@ -7,14 +7,14 @@ import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type Pla
 import type { MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role } from '../../shared/types.js';
-import { computeFacts } from '../derive/assetFacts.js';
-import { legendsFor, toDrawState } from '../derive/drawState.js';
-import { sensorsOf } from '../store/store.js';
+import { computeFacts, type AssetFacts } from '../derive/assetFacts.js';
+import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
+import { sensorIdsOf, sensorsOf } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
-import { assetAt, ownValueAfter } from './playbackShadow.js';
-import { factsOf, type Session } from './playbackSession.js';
+import { assetAt, fillRecent, ownValueAfter } from './playbackShadow.js';
+import { factsOf, viewsChanged, warmAt, type Session } from './playbackSession.js';
 
 export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
 /** a popup opened in a replay, or the People and Rooms panels beside it */
@@ -27,6 +27,11 @@ export interface ReplayViewEnv {
   roles(): readonly Role[];
   viewerUserId(): Id | null;
   timeZone(): string;
+}
+
+function onLayers(of: readonly MapLayer[], layers: ReadonlySet<MapLayer>): boolean {
+  for (const l of of) if (layers.has(l)) return true;
+  return false;
 }
 
 /** The view of `spec` over the replay `cur()` returns (a reopen may have read it again: the views follow). */
@@ -51,7 +56,9 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
         store, floorId: s.floorId, time: s.time, ready: s.progress.state === 'done',
         facts(id) {
           const asset = store.assets.get(id);
-          return asset && store.floorOf.has(id) ? computeFacts(asset, ctx(s)) : null;
+          if (!asset || !store.floorOf.has(id)) return null;
+          warmAt(s, asset);
+          return computeFacts(asset, ctx(s));
         },
       };
     };
@@ -66,6 +73,13 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
         const store = s.shadow.store;
         const asset = k === SELF_KEY && reachable(s) ? shown(s, id) : undefined;
         if (!asset) return undefined;
+        // its sensors at the instant (a step leaves those no floor view draws from), and its history: their
+        // recent values then (a step does not fill them)
+        warmAt(s, asset);
+        for (const sid of sensorIdsOf(asset)) {
+          const sensor = s.shadow.byId.get(sid);
+          if (sensor) fillRecent(sensor);
+        }
         const detail = assetDetail(computeFacts(assetAt(asset, s.time), ctx(s)), { store, roles: env.roles(), viewerUserId: env.viewerUserId(), now: s.time });
         if (!detail) return undefined;
         // none of its sensors had sent anything by then: the popup's own "No recent data" says so
@@ -86,28 +100,44 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
     if (keys === 'all') pending = 'all';
     else for (const k of keys) pending.add(k);
   };
+  const attach = (s: Session) => { s.floorViews.set(note, layers); viewsChanged(s); };
+  const detach = (s: Session) => { s.floorViews.delete(note); viewsChanged(s); };
   let bound = cur();
-  bound.floorViews.add(note);
+  attach(bound);
   /** a reopen that read the floor again made a new replay: follow it, everything anew */
   const follow = () => {
     const s = cur();
     if (s === bound) return;
-    bound.floorViews.delete(note);
-    s.floorViews.add(note);
+    detach(bound);
+    attach(s);
     bound = s;
     pending = 'all';
   };
   return {
-    close: () => { bound.floorViews.delete(note); },
+    close: () => { detach(bound); },
     keys: () => {
       const s = cur();
       return reachable(s) && s.progress.state === 'done' ? s.shadow.store.assetsByFloor.get(s.floorId) ?? [] : [];
     },
-    entry(k): DrawState | undefined {
+    entry(k, kept): DrawState | undefined {
       const s = cur();
       const asset = shown(s, k);
-      const facts = asset ? factsOf(s, asset, ctx(s)) : null;
-      return facts ? toDrawState(facts, layers) : undefined;
+      // an asset on none of the view's layers is not drawn whatever its readings say, and its layers are
+      // standing facts, fixed for the replay: an environment sensor of a floor shown without its layer derives nothing
+      const last = asset ? s.facts.get(k) : undefined;
+      const facts = asset && !(last && !onLayers(last.layers, layers)) ? factsOf(s, asset, ctx(s)) : null;
+      if (!facts) {
+        if (kept) { kept.from = undefined; kept.made = undefined; }
+        return undefined;
+      }
+      // what this view drew from the same facts, or from facts of the same standing (only readings and time
+      // moved: the live redraw, which gives the very state it drew when nothing it shows changed)
+      const lastFacts = kept?.from as AssetFacts | undefined;
+      if (lastFacts === facts) return kept!.made as DrawState | undefined;
+      const drawn = kept?.made as DrawState | undefined;
+      const made = drawn && lastFacts!.standing === facts.standing ? redrawState(drawn, facts, layers) : toDrawState(facts, layers);
+      if (kept) { kept.from = facts; kept.made = made; }
+      return made;
     },
     meta(): PlaybackMeta {
       const s = cur();

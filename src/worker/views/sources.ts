@@ -54,7 +54,7 @@ const touches = (d: Dirty, ...channels: Parameters<Dirty['get']>[0][]) => channe
  * (valid at least as long, the desk left at the same time) changes neither its status nor its freshness now,
  * and what time changes the facts cache's re-checks and the timeline still bring (issue 14).
  */
-function steadyDesk(facts: AssetFacts): boolean {
+export function steadyDesk(facts: AssetFacts): boolean {
   return facts.kind === 'desk' && facts.desk !== null && facts.desk.occupied !== null && facts.standing.sources.length === 1
     && !facts.freshness.timedOut && facts.freshness.alpha === 1;
 }

@@ -5,7 +5,7 @@ import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/share
 import { createPlaybackService } from '../../../src/worker/reports/playback.js';
 import type { PageCache } from '../../../src/worker/reports/runReport.js';
 import type { ColumnarPage } from '../../../src/shared/reports/readings.js';
-import type { ViewSource } from '../../../src/worker/views/viewHub.js';
+import type { Kept, ViewSource } from '../../../src/worker/views/viewHub.js';
 import { loadedStore, locationScope, wireDesk, wireUser } from '../engine/harness.js';
 
 // A replay shows at an instant only what was known at or before it (docs/reports.md "## Playback"):
@@ -269,27 +269,90 @@ describe('floor playback reopened', () => {
 });
 
 describe('a step of a replay', () => {
+  /** occupancy sent every half hour (valid 35 min) and at each change, as sensors do: most readings repeat the last one; null: none sent */
+  const periodic = (id: string, from: number, states: Array<number | null>, battery: number) => states
+    .map((v, k) => [D0 + from * H + k * 0.5 * H, id, 35 * 60_000, v, battery]).filter((r) => r[3] !== null);
+  const REPEATING = {
+    ...DAY_ROWS,
+    // the desk's sensor falls silent for an hour: the free reading after it repeats the last one, which had expired
+    occupancy: [...periodic('s-occ', 6, [0, 0, 0, 1, 1, 1, 1, 0, null, null, 0, 1, 1, 0, 0], 70), ...periodic('s-room', 6.25, [0, 0, 1, 1, 1, 0, 0, 0, 0, 1], 50)]
+      .sort((a, b) => (a[0] as number) - (b[0] as number)),
+  };
+
   it('re-derives only the assets that may have changed, and draws what a full derivation draws', async () => {
-    const stepping = setup();
-    const fresh = setup();
+    const stepping = setup(REPEATING);
+    const fresh = setup(REPEATING);
     await loaded(stepping.floor);
     await loaded(fresh.floor);
     const layers = new Map([['playback', 'all']]) as never;
+    // what the hub keeps per key (what it sent, what the view drew it from), and asks the marked ones again with
+    const kept = new Map<string, Kept>();
+    const drawn = new Map<string, DrawState | undefined>();
+    const ask = (keys: Iterable<string>) => {
+      for (const key of keys) {
+        if (!kept.has(key)) kept.set(key, { sent: undefined, from: undefined, made: undefined });
+        drawn.set(key, stepping.floor.entry(key, kept.get(key)) as DrawState | undefined);
+      }
+    };
     stepping.at(D0);
     stepping.floor.affected(layers);
+    ask(stepping.floor.keys());
     const marked: number[] = [];
     for (let t = D0; t < D0 + 24 * H; t += 7 * 60_000) {
       stepping.at(t);
       const keys = stepping.floor.affected(layers);
       marked.push(keys === 'all' ? Infinity : keys === null ? 0 : [...keys].length);
+      ask(keys === 'all' ? stepping.floor.keys() : keys ?? []);
       // the other replay goes back first: every asset derived afresh at t
       fresh.at(D0 + 24 * H - 1);
       fresh.at(t);
       expect([...stepping.floor.keys()]).toEqual([...fresh.floor.keys()]);
-      for (const key of fresh.floor.keys()) expect(entry(stepping.floor, key), `${key} at ${new Date(t).toISOString()}`).toEqual(entry(fresh.floor, key));
+      // what the view drew at this step (only the marked ones asked again), and asked afresh, are what a full derivation draws
+      for (const key of fresh.floor.keys()) {
+        expect(drawn.get(key), `${key} at ${new Date(t).toISOString()}`).toEqual(entry(fresh.floor, key));
+        expect(entry(stepping.floor, key), `${key} at ${new Date(t).toISOString()}`).toEqual(entry(fresh.floor, key));
+      }
     }
     // forward, no step marks the whole floor again; most mark a few of its assets
     expect(marked.every((n) => n !== Infinity)).toBe(true);
     expect(marked.filter((n) => n <= 3).length).toBeGreaterThan(marked.length / 2);
+  });
+
+  it("leaves the sensors no floor view draws from until a popup or another view reads them, which see the instant", async () => {
+    const { service, floor, popup, at } = setup();
+    // the desks alone: the air sensor's readings draw nothing on this view, the only one open
+    const desks = service.source({ view: 'playback', floorId: 'f1', layers: ['desk_usage'], day: DAY });
+    floor.close!();
+    await loaded(desks);
+    const layers = new Map([['playback', 'all']]) as never;
+    for (const t of [D0 + 7.5 * H, D0 + 8.5 * H, D0 + 9.5 * H]) {
+      at(t);
+      for (const key of [...(desks.affected(layers) === null ? [] : desks.keys())]) desks.entry(key);
+    }
+    expect(entry(desks, 'd1')).toMatchObject({ statusKind: 'busy' });
+    expect(entry(desks, 'air')).toBeUndefined();
+    // the popup and a view with the CO₂ layer show the air of 09:30, not of the first instant
+    expect(detail(popup('air'))!.value).toMatchObject({ text: '610 ppm' });
+    expect(detail(popup('air'))!.history.map((h) => h.time)).toEqual([D0 + 9 * H, D0 + 8 * H, D0 + 7 * H]);
+    const air = service.source({ view: 'playback', floorId: 'f1', layers: ['co2'], day: DAY });
+    expect(entry(air, 'air')).toMatchObject({ text: '610 ppm' });
+    at(D0 + 8.5 * H);
+    expect(entry(air, 'air')).toMatchObject({ text: '520 ppm' });
+  });
+
+  it('shows a sensor left alone while no view drew from it at the instant once a view draws from it again', async () => {
+    // air readings valid all day: nothing but the new reading would tell the kept facts to change
+    const rows = { ...DAY_ROWS, co2: DAY_ROWS.co2!.map((r) => [r[0], r[1], 12 * H, r[3], r[4]]) };
+    const { service, floor, at } = setup(rows);
+    const desks = service.source({ view: 'playback', floorId: 'f1', layers: ['desk_usage'], day: DAY });
+    floor.close!();
+    await loaded(desks);
+    at(D0 + 8.5 * H);
+    const first = service.source({ view: 'playback', floorId: 'f1', layers: ['co2'], day: DAY });
+    expect(entry(first, 'air')).toMatchObject({ text: '520 ppm' });
+    first.close!();
+    at(D0 + 9.5 * H);
+    const again = service.source({ view: 'playback', floorId: 'f1', layers: ['co2'], day: DAY });
+    expect(entry(again, 'air')).toMatchObject({ text: '610 ppm' });
   });
 });
