@@ -337,6 +337,8 @@ export function createEngine(deps: EngineDeps): Engine {
   function apply(batch: ChangeBatch) {
     if (disposed) return;
     afterDelta(applyBatch(store, batch, applyOptions()));
+    // kept replays take live readings too, late ones the store leaves out (a replay of today shows the server's history)
+        if (batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId) playback.takeLive(batch.changes);
     const locationLoad = batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId
       && batch.changes.some((c) => c.collection === 'assets' && c.kind === 'initial');
     if (locationLoad) {
@@ -350,6 +352,8 @@ export function createEngine(deps: EngineDeps): Engine {
       viewSaver.start();
       rederiveUsers();
       reports.locationReady();
+      // a reload follows a gap of the live stream: late readings sent meanwhile reached no replay
+      playback.liveReloaded();
       hub.markDirty('structure');
       hub.markDirty('session');
       hub.markDirty('connection');

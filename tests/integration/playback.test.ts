@@ -128,6 +128,43 @@ describe('floor playback against the reference server', () => {
     expect(popup.entries.get(SELF_KEY)!.history.every((h) => h.time <= instant)).toBe(true);
   });
 
+  it('includes in a replay of today left open a late reading that came live, as the server answers for that instant', async () => {
+    const locationId = t.server.seed.locationIds[0]!;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floors = new Set([...structure.entries.values()].flatMap((b) => b.floors.map((f) => f.id)));
+    const asset = [...t.server.store.assets.values()]
+      .find((a) => a.location_id === locationId && a.type === 'sensor' && a.subtype === 'environment' && floors.has(a.parent_id!) && a.data_provider_refs.co2)!;
+    const sensorId = asset.data_provider_refs.co2!;
+    const floorId = asset.parent_id!;
+    const day = dateKeyOf(Date.now(), tz);
+    const { start } = calendarDay(day, tz);
+    const replay = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...DEFAULT_LAYERS, 'co2'], day });
+    await vi.waitFor(() => { expect(replay.meta?.progress.state).toBe('done'); }, WAIT);
+    // read up to now; then the sensor's reading of some minutes ago reaches the server late, and comes live
+    const late = Math.max(start + 1, Date.now() - 10 * 60_000);
+    const instant = late + 1;
+    await engine.setPlaybackTime(floorId, day, instant);
+    await vi.waitFor(() => { expect(replay.meta?.time).toBe(instant); }, WAIT);
+    const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: asset.id, playback: { floorId, day } });
+    await vi.waitFor(() => { expect(popup.entries.get(SELF_KEY)).toBeDefined(); }, WAIT);
+    t.server.store.addMeasurement(sensorId, { time: late, valid_for: 1_800_000, value: 1234, battery_level: 64 });
+
+    // what the server's history answers for that instant: its newest readings of the sensor at or before it
+    const token = await t.signIn('regular');
+    const res = await t.api(`/organizations/${t.accounts.regular.organizationId}/locations/${locationId}/measurements/co2?start=${start}&end=${instant + 1}&sensor_id=${sensorId}`, { token });
+    const page = (await res.json()) as { columns: string[]; rows: unknown[][] };
+    const [iTime, iValue] = ['time', 'value'].map((c) => page.columns.indexOf(c));
+    const then = page.rows.filter((r) => (r[iTime!] as number) <= instant).sort((a, b) => (b[iTime!] as number) - (a[iTime!] as number));
+    expect(then[0]).toEqual(expect.arrayContaining([late, 1234]));
+    const text = `${formatValue(then[0]![iValue!] as number)} ppm`;
+    await vi.waitFor(() => { expect(replay.entries.get(asset.id)).toMatchObject({ text }); }, WAIT);
+    await vi.waitFor(() => { expect(popup.entries.get(SELF_KEY)).toMatchObject({ value: { text }, battery: 64, lastCommunication: late }); }, WAIT);
+    const history = popup.entries.get(SELF_KEY)!.history;
+    expect(history.map((h) => h.time)).toEqual(then.slice(0, history.length).map((r) => r[iTime!]));
+    expect(history.length).toBe(Math.min(then.length, 5));
+  });
+
   it('leaves out a ticket or voice at an instant before it was posted, and shows it after', async () => {
     const locationId = t.server.seed.locationIds[0]!;
     const tz = t.server.store.locations.get(locationId)!.timezone;

@@ -13,13 +13,16 @@
 
 import { calendarDay, isDateKey } from '../../shared/reports/calendar.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
-import type { Id, Role } from '../../shared/types.js';
+import type { Id, MeasurementValue, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
+import { normalizeMeasurementValue } from '../../shared/normalize/sensor.js';
+import { isRecord, toId, toTime } from '../../shared/normalize/primitives.js';
+import type { Logger, SinkChange } from '../ports.js';
 import type { Store } from '../store/store.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged } from './playbackBasis.js';
-import { collector, sensorsToPage } from './playbackReadings.js';
-import { createShadow, readingsAdded } from './playbackShadow.js';
+import { collector, mergeReading, sensorsToPage } from './playbackReadings.js';
+import { createShadow } from './playbackShadow.js';
 import { applyInstant, clampTo, loading, timedOn, type Session } from './playbackSession.js';
 import { replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
 import { runReport, type PageCache } from './runReport.js';
@@ -37,8 +40,19 @@ export interface PlaybackOptions {
 export interface PlaybackService {
   source(spec: PlaybackSpec | PlaybackAssetSpec): ViewSource;
   setTime(floorId: Id, day: string, time: number): void;
+  /**
+   * Live changes as they are applied: a reading of a sensor a kept replay paged, dated before the end of
+   * its day, goes into it, a late one too (the live store keeps only newer ones), so a replay of today
+   * shows what the server's history holds for its instant.
+   */
+  takeLive(changes: readonly SinkChange[]): void;
+  /** The location was loaded again after a gap of the live stream: replays of a day still running read it again. */
+  liveReloaded(): void;
   reset(): void;
 }
+
+/** Live readings were checked (and warned about) by the live path already. */
+const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Replays kept for a reopen (a floor and day each): the one shown and the one before. */
 const REPLAYS_KEPT = 2;
@@ -68,7 +82,8 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     const started = o.now();
     const session: Session = {
       key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
-      replay: { readings: new Map() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
+      replay: { readings: new Map(), touched: new Set() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
+      paged: new Set([...known.values()].flatMap((ids) => [...ids])), late: false, gap: false,
       signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(),
     };
     sessions.set(key, session);
@@ -94,6 +109,8 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       session.progress = p;
       applyInstant(session);
       o.markDirty(key);
+      // the live stream had a gap while the day was read: read it again
+      if (session.gap) readOn(session);
     });
     return session;
   }
@@ -118,10 +135,15 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     return s;
   }
 
-  /** Reads the readings of a day still running from where they were read up to, then shows them. */
+  /**
+   * Reads the readings of a day still running from where they were read up to, then shows them; after a
+   * gap of the live stream, the whole day again (a late reading sent meanwhile may be dated anywhere in it).
+   */
   function readOn(s: Session): void {
     if (s.readingOn || s.readUntil >= s.day.end || s.progress.state !== 'done') return;
-    const from = s.readUntil;
+    const whole = s.gap;
+    s.gap = false;
+    const from = whole ? s.day.start : s.readUntil;
     const until = o.now();
     s.readingOn = true;
     void runReport({
@@ -138,13 +160,25 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       onProgress: () => undefined,
     }).then((p) => {
       s.readingOn = false;
-      if (p.state !== 'done') return;
+      if (p.state !== 'done') {
+        if (whole) s.gap = true;
+        return;
+      }
       s.readUntil = Math.max(s.readUntil, Math.min(until, s.day.end));
-      s.progress = { ...s.progress, rows: s.progress.rows + p.rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
-      readingsAdded(s.shadow, 'all');
+      // a day read again whole counts its rows once
+      const rows = whole ? p.rows : s.progress.rows + p.rows;
+      s.progress = { ...s.progress, rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
       applyInstant(s);
       o.markDirty(s.key);
+      // another gap while it read
+      if (s.gap) readOn(s);
     });
+  }
+
+  /** The replay as its views read it: late live readings that reached its instant shown first. */
+  function settle(s: Session): Session {
+    if (s.late && s.progress.state === 'done') applyInstant(s);
+    return s;
   }
 
   return {
@@ -156,7 +190,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         ? reopen(at.floorId, at.day, typeof spec.at === 'number' && Number.isFinite(spec.at) ? clampTo(calendarDay(at.day, timeZone()), spec.at) : null)
         : open(at.floorId, at.day, null);
       const key = first.key;
-      return replaySource(spec, key, () => sessions.get(key) ?? first, { roles: o.roles, viewerUserId: o.viewerUserId, timeZone });
+      return replaySource(spec, key, () => settle(sessions.get(key) ?? first), { roles: o.roles, viewerUserId: o.viewerUserId, timeZone });
     },
     setTime(floorId, day, time) {
       const s = sessions.get(keyOf(floorId, day));
@@ -168,6 +202,37 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         if (s.time > s.readUntil && o.now() - s.readUntil >= READ_ON_EVERY_MS) readOn(s);
       }
       o.markDirty(s.key);
+    },
+    takeLive(changes) {
+      if (sessions.size === 0) return;
+      for (const change of changes) {
+        if (change.collection !== 'measurements' || (change.kind !== 'created' && change.kind !== 'modified') || !isRecord(change.data)) continue;
+        const id = toId(change.data.sensor_id);
+        const raw = change.data.value;
+        const time = isRecord(raw) ? toTime(raw.time) : null;
+        if (id === null || time === null) continue;
+        let reading: MeasurementValue | null | undefined;
+        for (const s of sessions.values()) {
+          // only a sensor it paged, and a reading of its day or before (the one valid at its start)
+          const sensor = s.paged.has(id) && time < s.day.end ? s.shadow.store.sensors.get(id) : undefined;
+          if (!sensor) continue;
+          if (reading === undefined) {
+            reading = normalizeMeasurementValue(raw, { sensorId: id, type: sensor.type }, { logger: SILENT });
+            // as the pages keep it: a reservation's events are its value
+            if (reading && reading.value === null && reading.events) reading.value = reading.events;
+          }
+          if (!reading) break;
+          mergeReading(s.replay, id, reading);
+          if (time <= s.time && !s.late) { s.late = true; o.markDirty(s.key); }
+        }
+      }
+    },
+    liveReloaded() {
+      for (const s of sessions.values()) {
+        if (s.readUntil >= s.day.end) continue;
+        s.gap = true;
+        readOn(s);
+      }
     },
     reset() {
       for (const s of sessions.values()) s.signal.cancelled = true;

@@ -1,13 +1,15 @@
 // What a replay reads (docs/reports.md "## Playback"): the sensors a floor's
 // replay pages, and the pages turned into each sensor's readings of the day,
 // in time order, kept as sent (a word or a flag as well as a number) with
-// their battery levels and positions, each reading once.
+// their battery levels and positions, each reading once; late readings that
+// came live go in where their time says.
 
 import type { Aggregator } from '../../shared/reports/aggregator.js';
 import { LOCATION_SENSOR_TYPE } from '../../shared/kinds.js';
 import type { ColumnarPage } from '../../shared/reports/readings.js';
 import type { Id, MeasurementValue, ReservationEvent } from '../../shared/types.js';
 import { sensorIdsOf, type Store } from '../store/store.js';
+import { readingsEdited } from './playbackShadow.js';
 
 /** The sensors a replay of the floor pages: every sensor its assets read, and every location tag. */
 export function sensorsToPage(live: Store, floorId: Id): Map<string, Set<string>> {
@@ -30,6 +32,41 @@ export function sensorsToPage(live: Store, floorId: Id): Map<string, Set<string>
 export interface Replay {
   /** sensor id → its readings of the day, ascending time (the one valid at the day's start first) */
   readings: Map<Id, MeasurementValue[]>;
+  /** the sensors whose lists changed since a step last looked (readingsAdded takes them) */
+  touched: Set<Id>;
+}
+
+/** The same reading: what a replay shows of it is equal. */
+function sameReading(a: MeasurementValue, b: MeasurementValue): boolean {
+  return a.time === b.time && a.valid_to === b.valid_to && a.value === b.value && a.battery_level === b.battery_level
+    && a.x === b.x && a.y === b.y && a.floor_id === b.floor_id;
+}
+
+/**
+ * Puts a reading of a sensor in its place in the replay, in time order: a reading read again (a day read
+ * on repeats the one valid where it starts) changes nothing; another of the same time takes the place of
+ * the one there, as the last the server took is what it answers with; a late one goes where its time says.
+ */
+export function mergeReading(replay: Replay, id: Id, reading: MeasurementValue): void {
+  let list = replay.readings.get(id);
+  if (!list) { list = []; replay.readings.set(id, list); }
+  const last = list.at(-1);
+  if (!last || last.time < reading.time) list.push(reading);
+  else {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.time < reading.time) lo = mid + 1; else hi = mid;
+    }
+    const there = list[lo];
+    if (there && there.time === reading.time) {
+      if (sameReading(there, reading)) return;
+      list[lo] = reading;
+    } else list.splice(lo, 0, reading);
+    readingsEdited(list, lo);
+  }
+  replay.touched.add(id);
 }
 
 export function collector(known: Map<string, Set<string>>, replay: Replay): Aggregator {
@@ -57,11 +94,7 @@ export function collector(known: Map<string, Set<string>>, replay: Replay): Aggr
             if (extra.floor_id !== null && extra.floor_id !== undefined) reading.floor_id = String(extra.floor_id);
             if (Array.isArray(extra.zones)) reading.zones = extra.zones.map(String);
           }
-          let list = replay.readings.get(id);
-          if (!list) { list = []; replay.readings.set(id, list); }
-          // a day read on repeats the reading still valid where it starts: each reading once, in time order
-          const last = list.at(-1);
-          if (!last || last.time < time) list.push(reading);
+          mergeReading(replay, id, reading);
         }
       },
       finish() { /* readings stay until the playback closes */ },

@@ -16,7 +16,7 @@ import { sensorsOf } from '../store/store.js';
 import { steadyDesk } from '../views/sources.js';
 import type { Basis } from './playbackBasis.js';
 import type { Replay } from './playbackReadings.js';
-import { isAt, ownValueAfter, setSensorAt, shadowAt, warmAsset, type Shadow } from './playbackShadow.js';
+import { isAt, ownValueAfter, readingsAdded, setSensorAt, shadowAt, warmAsset, type Shadow } from './playbackShadow.js';
 
 export interface Session {
   key: string;
@@ -33,6 +33,12 @@ export interface Session {
   /** the readings are complete up to this time: the day's end once it had ended when read */
   readUntil: number;
   readingOn: boolean;
+  /** every sensor paged: the live readings of these go into the replay too */
+  paged: Set<Id>;
+  /** live readings went into the replay at or before its instant: shown when it is next read (settle) */
+  late: boolean;
+  /** the live stream had a gap (a reconnect reloaded the location): late readings may have come unseen, read the day again */
+  gap: boolean;
   signal: { cancelled: boolean };
   /** the instant the shadow was last set to (null: not yet) */
   appliedAt: number | null;
@@ -73,6 +79,9 @@ export const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0
  * live flush does.
  */
 export function applyInstant(s: Session): void {
+  const { touched } = s.replay;
+  if (touched.size > 0) { readingsAdded(s.shadow, touched); touched.clear(); }
+  s.late = false;
   const { changed, repeated } = shadowAt(s.shadow, s.replay.readings, s.time);
   const back = s.appliedAt === null || s.time < s.appliedAt;
   s.appliedAt = s.time;

@@ -54,6 +54,12 @@ interface ListIndex {
 
 const indexes = new WeakMap<readonly MeasurementValue[], ListIndex>();
 
+/** A reading was put into the list at `from` or a reading there replaced (a late reading): its index is made again from there. */
+export function readingsEdited(list: readonly MeasurementValue[], from: number): void {
+  const kept = indexes.get(list);
+  if (kept && kept.battery.length > from) indexes.set(list, { battery: kept.battery.subarray(0, from), freeFrom: kept.freeFrom.subarray(0, from) });
+}
+
 function listIndex(list: readonly MeasurementValue[]): ListIndex {
   const kept = indexes.get(list);
   if (kept && kept.battery.length === list.length) return kept;
@@ -235,7 +241,8 @@ export function readingsAdded(shadow: Shadow, ids: Iterable<Id> | 'all'): void {
   if (ids === 'all') { shadow.due.fill(-Infinity); return; }
   for (const id of ids) {
     const s = shadow.byId.get(id);
-    if (s) shadow.due[s.k] = -Infinity;
+    // set again, even to the same place in its list: a reading there may have been replaced
+    if (s) { shadow.due[s.k] = -Infinity; s.n = -1; }
   }
 }
 

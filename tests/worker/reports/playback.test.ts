@@ -268,6 +268,89 @@ describe('floor playback reopened', () => {
   });
 });
 
+describe('a replay of today left open', () => {
+  const T0 = Date.UTC(2025, 0, 15);
+  const today = '2025-01-15';
+  /** the server's readings of today so far, and a replay of it opened at 10:00 */
+  async function openToday() {
+    const rows: Record<string, unknown[][]> = {
+      occupancy: [[T0 + 8 * H, 's-occ', H, 0, 70]], co2: [[T0 + 7 * H, 's-co2', 2 * H, 480, 80], [T0 + 9.75 * H, 's-co2', H, 530, 80]],
+      satisfaction: [], stress: [], service: [], location: [],
+    };
+    const clock = { now: T0 + 10 * H };
+    const t = setup(rows, today, clock);
+    await loaded(t.floor);
+    t.at(T0 + 9.5 * H);
+    expect(entry(t.floor, 'air')).toMatchObject({ text: '480 ppm' });
+    /** what a replay reading the server afresh shows at `time` (the server's history for that instant) */
+    const fromServer = async (time: number) => {
+      const fresh = setup(rows, today, clock);
+      await loaded(fresh.floor);
+      fresh.at(time);
+      return { floor: entry(fresh.floor, 'air'), popup: detail(fresh.popup('air')) };
+    };
+    /** a reading the server took now, dated at `time`: it keeps it in its history, and sends it live */
+    const sent = (time: number, value: number) => {
+      const row = [time, 's-co2', H, value, 79];
+      rows.co2!.push(row);
+      rows.co2!.sort((a, b) => (a[0] as number) - (b[0] as number));
+      return { scope: locationScope, changes: [{ collection: 'measurements' as const, kind: 'created' as const, id: 's-co2', data: { sensor_id: 's-co2', type: 'co2', value: { time, valid_for: H, value, battery_level: 79 } } }] };
+    };
+    return { ...t, rows, clock, fromServer, sent };
+  }
+
+  it('includes a late reading that comes live dated before what it had read, as the server has it then', async () => {
+    const { floor, popup, at, service, apply, fromServer, sent } = await openToday();
+    // at 10:20 a reading of 09:15 arrives: the live store keeps its newer one, the replay takes it
+    const batch = sent(T0 + 9.25 * H, 910);
+    apply(batch);
+    service.takeLive(batch.changes);
+    at(T0 + 9.5 * H);
+    expect(entry(floor, 'air')).toMatchObject({ text: '910 ppm' });
+    const server = await fromServer(T0 + 9.5 * H);
+    expect(entry(floor, 'air')).toEqual(server.floor);
+    expect(detail(popup('air'))!.history).toEqual(server.popup!.history);
+    expect(detail(popup('air'))!.history.map((h) => h.time)).toEqual([T0 + 9.25 * H, T0 + 7 * H]);
+    // later on, the reading after it still shows
+    at(T0 + 9.9 * H);
+    expect(entry(floor, 'air')).toMatchObject({ text: '530 ppm' });
+  });
+
+  it('shows a late reading at the instant it is shown at as soon as it comes, and one of the same time in place of the one there', async () => {
+    const { floor, popup, service, fromServer, sent } = await openToday();
+    // the slider stays at 09:30; a late reading of 09:20 reaches that instant: the views read it without a step
+    service.takeLive(sent(T0 + (9 + 1 / 3) * H, 700).changes);
+    expect(entry(floor, 'air')).toMatchObject({ text: '700 ppm' });
+    // the sensor sends 09:20 again with another value: the server answers with the last it took
+    const again = sent(T0 + (9 + 1 / 3) * H, 720);
+    service.takeLive(again.changes);
+    expect(entry(floor, 'air')).toMatchObject({ text: '720 ppm' });
+    expect(detail(popup('air'))!.history.map((h) => h.text)).toEqual(['720 ppm', '480 ppm']);
+    expect(detail(popup('air'))!.value).toEqual((await fromServer(T0 + 9.5 * H)).popup!.value);
+  });
+
+  it('reads the whole day again after a gap of the live stream, so a late reading sent meanwhile shows', async () => {
+    const { floor, at, service, asked, sent } = await openToday();
+    // sent while the connection was down: the server has it, the replay never heard it
+    sent(T0 + 9.25 * H, 940);
+    const before = asked.length;
+    service.liveReloaded();
+    at(T0 + 9.5 * H);
+    await vi.waitFor(() => { expect(entry(floor, 'air')).toMatchObject({ text: '940 ppm' }); });
+    expect(asked.slice(before).every((a) => a.start === T0)).toBe(true);
+  });
+
+  it('leaves out live readings of a sensor it did not page or dated after its day', async () => {
+    const { floor, at, service } = await openToday();
+    service.takeLive([
+      { collection: 'measurements', kind: 'created', id: 's-other', data: { sensor_id: 's-other', value: { time: T0 + 9 * H, valid_for: H, value: 1 } } },
+      { collection: 'measurements', kind: 'created', id: 's-co2', data: { sensor_id: 's-co2', value: { time: T0 + 25 * H, valid_for: H, value: 999 } } },
+    ]);
+    at(T0 + 23.9 * H);
+    expect(entry(floor, 'air')?.text ?? null).not.toBe('999 ppm');
+  });
+});
+
 describe('a step of a replay', () => {
   /** occupancy sent every half hour (valid 35 min) and at each change, as sensors do: most readings repeat the last one; null: none sent */
   const periodic = (id: string, from: number, states: Array<number | null>, battery: number) => states
