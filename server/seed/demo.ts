@@ -119,6 +119,8 @@ export function seedDemo(store: Store, options: SeedOptions): SeedResult {
       },
     };
   } finally {
+    // the seed fills records in place (a desk's sensors after the desk): index them once, as after any bulk load
+    store.rebuildVisibility();
     store.publisher.setMuted(false);
   }
 }
@@ -138,17 +140,16 @@ function seedEmployee(store: Store, rng: Prng, orgId: Id, loc: SeededLocation, i
   const directory = store.createExternalObject({ organization_id: orgId, location_id: null, name: `${first} ${last}`, type: 'user', data: { user_id: user.id, department: rng.pick(['Sales', 'R&D', 'Ops', 'HR']) } });
   user.external_objects = [directory.id];
   const sensor = store.createSensor(loc.locationId, { type: 'location', subtype: 'tag', vendor_id: 'demo-tag', legacy_id: `TAG-${1000 + i}` });
-  const employee = store.createAsset(loc.locationId, {
-    type: 'employee', name: `${first} ${last}`, parent_id: null, data_providers: [sensor.id], data_provider_refs: { location: sensor.id },
-    default_sensor_type: 'location', external_objects: [directory.id], config: { user_id: user.id },
-  }, null);
-  sensor.asset_id = employee.id;
-  store.createLocationTag({ organization_id: orgId, location_id: loc.locationId, user_id: user.id, sensor_id: sensor.id });
   // the first two employees of each location sit in the privacy zone
   const placed = placeInLocation(rng, loc, i < 4 ? 'privacy' : null);
-  employee.parent_id = placed.floor_id;
-  employee.x = placed.x;
-  employee.y = placed.y;
+  // placed when created: the store's visibility index learns where an asset stands only through its mutations
+  const employee = store.createAsset(loc.locationId, {
+    type: 'employee', name: `${first} ${last}`, parent_id: placed.floor_id, x: placed.x, y: placed.y,
+    data_providers: [sensor.id], data_provider_refs: { location: sensor.id },
+    default_sensor_type: 'location', external_objects: [directory.id], config: { user_id: user.id },
+  }, null);
+  store.updateSensor(sensor.id, { asset_id: employee.id });
+  store.createLocationTag({ organization_id: orgId, location_id: loc.locationId, user_id: user.id, sensor_id: sensor.id });
   store.addMeasurement(sensor.id, { ...placed, time: now - rng.int(0, 120_000), valid_for: validityOf('location'), battery_level: rng.int(30, 100) });
 }
 
@@ -226,7 +227,7 @@ function seedAutoTags(store: Store, rng: Prng, loc: SeededLocation, now: number)
       type: 'auto_tag', name, parent_id: placed.floor_id, x: placed.x, y: placed.y,
       data_providers: [sensor.id], data_provider_refs: { location: sensor.id }, default_sensor_type: 'location',
     }, null);
-    sensor.asset_id = asset.id;
+    store.updateSensor(sensor.id, { asset_id: asset.id });
     store.addMeasurement(sensor.id, { ...placed, time: now - rng.int(0, 120_000), valid_for: validityOf('location') });
   }
 }

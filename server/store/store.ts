@@ -18,8 +18,9 @@ import {
   type StoredFile, type TokenRecord,
 } from './records.js';
 import {
-  NOTHING_HIDDEN, hiddenIn, isPositionHidden, isSensorHidden, publicAsset, publicSensor, sameHidden, type Hidden,
+  floorByWalk, isPositionHidden, isPublicByWalk, isSensorHidden, publicAsset, publicSensor, type Hidden, type IdSet,
 } from './visibility.js';
+import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips } from './visibilityIndex.js';
 
 const NO_IDS: ReadonlySet<Id> = new Set();
 
@@ -55,8 +56,18 @@ export interface Store {
   organizationScope(organizationId: Id): StreamScope;
   /** false for unpublished assets, hidden floors and what stands on them */
   isAssetPublic(asset: WireAsset): boolean;
-  /** what of the location only the edit role may see: hidden assets and the sensors serving them (store/visibility.ts) */
+  /**
+   * What of the location only the edit role may see: hidden assets and the
+   * sensors serving them (store/visibility.ts), kept by every asset mutation
+   * (store/visibilityIndex.ts); live sets, not a copy.
+   */
   hiddenIn(locationId: Id): Hidden;
+  /**
+   * Indexes what the public may not see afresh. Only for a bulk load that
+   * built records in place while muted (seed/demo.ts); every mutation below
+   * keeps the index itself.
+   */
+  rebuildVisibility(): void;
   /** a user as every role may see them: their position withheld unless it is on a floor the public sees */
   publicUser(user: WireUser): WireUser;
   floorOf(asset: WireAsset): WireAsset | null;
@@ -120,6 +131,9 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   const nextId = () => String(++lastId);
   const revokeListeners = new Set<(revocation: Revocation) => void>();
   const now = () => clock.now();
+  const assetById = (id: Id) => s.assets.get(id);
+  // every asset mutation below tells the index, in the same step as it changes s.assets
+  const index = createVisibilityIndex(assetById);
 
   function mustGet<T>(map: Map<Id, T>, id: Id, what: string): T {
     const v = map.get(id);
@@ -137,45 +151,42 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     return { kind: 'organization', organizationId };
   }
   function floorOf(asset: WireAsset): WireAsset | null {
-    let cur: WireAsset | undefined = asset;
-    for (let i = 0; cur && i < 8; i += 1) {
-      if (cur.type === 'floor') return cur;
-      cur = cur.parent_id ? s.assets.get(cur.parent_id) : undefined;
-    }
-    return null;
+    return floorByWalk(asset, assetById);
   }
   function isAssetPublic(asset: WireAsset): boolean {
-    if (asset.unpublished) return false;
-    const floor = floorOf(asset);
-    return !(floor && (floor.hidden || floor.unpublished));
+    // an asset the index has not seen is judged by the walk, never shown by default
+    return index.has(asset.id) ? !index.isHidden(asset.id) : isPublicByWalk(asset, assetById);
   }
   function hiddenOf(locationId: Id): Hidden {
-    return hiddenIn(s.assets.values(), locationId, isAssetPublic);
-  }
-  /** what the public may see of the location before a change (nothing to compare while seeding muted) */
-  function hiddenBefore(locationId: Id): Hidden {
-    return publisher.muted ? NOTHING_HIDDEN : hiddenOf(locationId);
+    return index.hidden(locationId);
   }
   /**
    * Public stream changes a mutation caused besides its own (`own`): assets
-   * shown or hidden with their floor, buildings whose public floor list
-   * changed, sensors shown or hidden with the asset they serve.
+   * shown or hidden with their floor, buildings whose public floor list and
+   * portals whose public targets changed, sensors shown or hidden with the
+   * asset they serve.
    */
-  function publicSideEffects(locationId: Id, before: Hidden, after: Hidden, own: Id | null): LiveChange[] {
-    if (publisher.muted || sameHidden(before, after)) return [];
+  function publicSideEffects(locationId: Id, flips: Flips, own: Id | null): LiveChange[] {
+    if (publisher.muted || noFlips(flips)) return [];
+    const after = index.hidden(locationId);
+    const before = hiddenBeforeFlips(after, flips);
     const out: LiveChange[] = [];
-    const flipped = new Set<Id>();
-    for (const id of before.assets) if (!after.assets.has(id)) flipped.add(id);
-    for (const id of after.assets) if (!before.assets.has(id)) flipped.add(id);
+    const flipped = new Set<Id>([...flips.assetsHidden, ...flips.assetsShown]);
     for (const id of flipped) {
       const asset = s.assets.get(id);
       if (id === own) continue;
       if (!after.assets.has(id) && asset) out.push({ collection: 'assets', kind: 'created', id, data: publicAsset(asset, after) });
       else if (after.assets.has(id)) out.push({ collection: 'assets', kind: 'deleted', id });
     }
-    for (const a of s.assets.values()) {
-      if (a.location_id !== locationId || a.id === own || a.type !== 'building' || after.assets.has(a.id) || flipped.has(a.id)) continue;
-      if (a.floors?.some((f) => flipped.has(f))) out.push({ collection: 'assets', kind: 'modified', id: a.id, data: publicAsset(a, after) });
+    if (flipped.size > 0) {
+      // buildings whose public floor list and portals whose public targets changed
+      for (const id of index.referrers(locationId)) {
+        const a = s.assets.get(id);
+        if (!a || a.id === own || after.assets.has(a.id) || flipped.has(a.id)) continue;
+        if (a.floors?.some((f) => flipped.has(f)) || a.targets?.some((x) => flipped.has(x))) {
+          out.push({ collection: 'assets', kind: 'modified', id: a.id, data: publicAsset(a, after) });
+        }
+      }
     }
     for (const sensor of s.sensors.values()) {
       if (sensor.location_id !== locationId) continue;
@@ -211,17 +222,23 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
    * hidden, shown or removed (`gone`): their shared version again, on the
    * shared organization stream only (the edit stream's users did not change).
    */
-  function publishPositionSideEffects(orgId: Id, before: Hidden, after: Hidden, gone: ReadonlySet<Id>) {
-    if (publisher.muted || (gone.size === 0 && sameHidden(before, after))) return;
+  function publishPositionSideEffects(orgId: Id, before: IdSet, after: IdSet, gone: ReadonlySet<Id>) {
+    if (publisher.muted) return;
     const out: LiveChange[] = [];
     for (const u of s.users.values()) {
       const floorId = u.location?.floor_id;
       if (u.organization_id !== orgId || floorId === undefined) continue;
-      const was = before.assets.has(floorId);
-      const is = after.assets.has(floorId) || gone.has(floorId);
+      const was = before.has(floorId);
+      const is = after.has(floorId) || gone.has(floorId);
       if (was !== is) out.push({ collection: 'users', kind: 'modified', id: u.id, data: publicUser(u) });
     }
     publisher.publish(organizationScope(orgId), out);
+  }
+  /** the same after an asset mutation of one location, when something flipped or went */
+  function publishFlippedPositions(locationId: Id, flips: Flips, gone: ReadonlySet<Id>) {
+    if (publisher.muted || (gone.size === 0 && noFlips(flips))) return;
+    const after = index.hidden(locationId);
+    publishPositionSideEffects(organizationOf(locationId), hiddenBeforeFlips(after, flips).assets, after.assets, gone);
   }
   function orgChange(org: WireOrganization, kind: 'created' | 'modified'): LiveChange {
     return { collection: 'organizations', kind, id: org.id, data: org };
@@ -248,6 +265,9 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
 
   Object.assign(store, {
     nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser,
+    rebuildVisibility() {
+      index.rebuild(s.assets.values());
+    },
     userByEmail(email: string) {
       const wanted = email.toLowerCase();
       for (const u of s.users.values()) if (u.email === wanted) return u;
@@ -300,9 +320,10 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     },
     deleteLocation(id) {
       const loc = mustGet(s.locations, id, 'location');
-      const before = hiddenBefore(id);
+      const before = new Set(index.hidden(id).assets);
       const gone = new Set<Id>();
       for (const a of [...s.assets.values()]) if (a.location_id === id) { s.assets.delete(a.id); gone.add(a.id); }
+      index.locationRemoved(id);
       for (const sn of [...s.sensors.values()]) if (sn.location_id === id) { s.sensors.delete(sn.id); s.history.delete(sn.id); }
       for (const t of [...s.locationTags.values()]) if (t.location_id === id) s.locationTags.delete(t.id);
       s.locations.delete(id);
@@ -316,61 +337,60 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       }
       publishOrg(loc.organization_id, changes);
       // positions on its floors are withheld from the shared stream from now on
-      publishPositionSideEffects(loc.organization_id, before, NOTHING_HIDDEN, gone);
+      if (gone.size > 0) publishPositionSideEffects(loc.organization_id, before, NO_IDS, gone);
     },
 
     createAsset(locationId, body, ownerId) {
       const scope = locationScope(locationId);
-      const before = hiddenBefore(locationId);
       const asset = makeAsset(nextId(), locationId, body, now(), ownerId);
       s.assets.set(asset.id, asset);
-      const after = hiddenBefore(locationId);
+      const flips = index.refresh(asset);
+      const after = index.hidden(locationId);
       const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
-      publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, before, after, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
+      publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, flips, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
       return asset;
     },
     updateAsset(id, patch) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
-      const before = hiddenBefore(asset.location_id);
       Object.assign(asset, patch, {
         id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
         creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
       });
-      const after = hiddenBefore(asset.location_id);
+      const flips = index.refresh(asset);
+      const after = index.hidden(asset.location_id);
       const changes: LiveChange[] = [];
       if (isAssetPublic(asset)) changes.push({ collection: 'assets', kind: wasPublic ? 'modified' : 'created', id, data: publicAsset(asset, after) });
       else if (wasPublic) changes.push({ collection: 'assets', kind: 'deleted', id });
-      changes.push(...publicSideEffects(asset.location_id, before, after, id));
+      changes.push(...publicSideEffects(asset.location_id, flips, id));
       // the edit stream sees everything, so only the asset itself changed there
       publisher.publishAudiences(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
-      publishPositionSideEffects(organizationOf(asset.location_id), before, after, NO_IDS);
+      publishFlippedPositions(asset.location_id, flips, NO_IDS);
       return asset;
     },
     deleteAsset(id) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
-      const before = hiddenBefore(asset.location_id);
       s.assets.delete(id);
       s.votes.delete(id);
-      const after = hiddenBefore(asset.location_id);
+      const flips = index.removed(asset);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
-      const shown = publicSideEffects(asset.location_id, before, after, id);
+      const shown = publicSideEffects(asset.location_id, flips, id);
       publisher.publishAudiences(locationScope(asset.location_id), [...(wasPublic ? deleted : []), ...shown], deleted);
-      publishPositionSideEffects(organizationOf(asset.location_id), before, after, new Set([id]));
+      publishFlippedPositions(asset.location_id, flips, new Set([id]));
     },
     createSensor(locationId, body) {
       const scope = locationScope(locationId);
       const sensor = makeSensor(nextId(), locationId, body);
       s.sensors.set(sensor.id, sensor);
       const change: LiveChange = { collection: 'sensors', kind: 'created', id: sensor.id, data: sensor };
-      const hidden = hiddenBefore(locationId);
+      const hidden = index.hidden(locationId);
       publisher.publishAudiences(scope, isSensorHidden(sensor, hidden) ? [] : [{ ...change, data: publicSensor(sensor, hidden) }], [change]);
       return sensor;
     },
     updateSensor(id, patch) {
       const sensor = mustGet(s.sensors, id, 'sensor');
-      const hidden = hiddenBefore(sensor.location_id);
+      const hidden = index.hidden(sensor.location_id);
       const was = isSensorHidden(sensor, hidden);
       Object.assign(sensor, patch, { id: sensor.id, uuid: sensor.uuid, location_id: sensor.location_id });
       const is = isSensorHidden(sensor, hidden);
@@ -382,7 +402,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     },
     deleteSensor(id) {
       const sensor = mustGet(s.sensors, id, 'sensor');
-      const was = isSensorHidden(sensor, hiddenBefore(sensor.location_id));
+      const was = isSensorHidden(sensor, index.hidden(sensor.location_id));
       s.sensors.delete(id);
       s.history.delete(id);
       const deleted: LiveChange[] = [{ collection: 'sensors', kind: 'deleted', id }];
@@ -397,7 +417,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         const sensor = mustGet(s.sensors, sensorId, 'sensor');
         let batch = byLocation.get(sensor.location_id);
         if (!batch) {
-          batch = { all: [], shown: [], hidden: hiddenBefore(sensor.location_id) };
+          batch = { all: [], shown: [], hidden: index.hidden(sensor.location_id) };
           byLocation.set(sensor.location_id, batch);
         }
         const change = recordMeasurement(sensor, value);
@@ -414,7 +434,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const change: LiveChange[] = [{
         collection: 'heartbeats', kind: 'created', id: sensorId, data: { sensor_id: sensorId, time, battery_level: batteryLevel },
       }];
-      publisher.publishAudiences(locationScope(sensor.location_id), isSensorHidden(sensor, hiddenBefore(sensor.location_id)) ? [] : change, change);
+      publisher.publishAudiences(locationScope(sensor.location_id), isSensorHidden(sensor, index.hidden(sensor.location_id)) ? [] : change, change);
     },
 
     createUser(orgId, body) {

@@ -1,30 +1,67 @@
 // What of a location only the edit role may see (spec §6, DESIGN §8):
 // unpublished assets, hidden floors and what stands on them, the sensors
 // that serve them (their readings included), the hidden floors' ids in a
-// building's floor list, and where a location reading puts its tag on one. REST answers and the public live stream both go
-// through here, so a regular user meets a hidden floor exactly as an unknown one.
+// building's floor list and hidden portals in a portal's targets, and where
+// a location reading puts its tag on one. REST answers and the public live
+// stream both go through here, so a regular user meets a hidden floor exactly
+// as an unknown one.
 
 import type { WireAsset, WireMeasurementValue, WireSensor } from '../../src/shared/rest.js';
 import type { Id } from '../../src/shared/types.js';
 
+/** What the filters ask of a set of ids. */
+export interface IdSet {
+  has(id: Id): boolean;
+  readonly size: number;
+}
+
 export interface Hidden {
   /** assets the public may not see */
-  assets: ReadonlySet<Id>;
+  assets: IdSet;
   /** sensors named by those assets (data_providers, data_provider_refs) */
-  sensors: ReadonlySet<Id>;
+  sensors: IdSet;
 }
 
 export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set() };
 
-/** One pass over the location's assets. */
-export function hiddenIn(assets: Iterable<WireAsset>, locationId: Id, isPublic: (asset: WireAsset) => boolean): Hidden {
+/** Walks an asset's parents (at most 8) to the floor it stands on, if any. */
+export function floorByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | undefined): WireAsset | null {
+  let cur: WireAsset | undefined = asset;
+  for (let i = 0; cur && i < 8; i += 1) {
+    if (cur.type === 'floor') return cur;
+    cur = cur.parent_id ? lookup(cur.parent_id) : undefined;
+  }
+  return null;
+}
+
+/** False for unpublished assets, hidden or unpublished floors and what stands on them. */
+export function isPublicByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | undefined): boolean {
+  if (asset.unpublished) return false;
+  const floor = floorByWalk(asset, lookup);
+  return !(floor && (floor.hidden || floor.unpublished));
+}
+
+/** The sensors an asset names (data_providers, data_provider_refs). */
+export function sensorsNamedBy(asset: WireAsset): Id[] {
+  const out = [...(asset.data_providers ?? [])];
+  for (const id of Object.values(asset.data_provider_refs ?? {})) if (typeof id === 'string') out.push(id);
+  return out;
+}
+
+/**
+ * One pass over the location's assets: what the server computed on every
+ * change before store/visibilityIndex.ts, kept as the oracle its tests
+ * compare with and the baseline of bench/serverChanges.ts.
+ */
+export function hiddenIn(
+  assets: Iterable<WireAsset>, locationId: Id, isPublic: (asset: WireAsset) => boolean,
+): { assets: Set<Id>; sensors: Set<Id> } {
   const hiddenAssets = new Set<Id>();
   const hiddenSensors = new Set<Id>();
   for (const asset of assets) {
     if (asset.location_id !== locationId || isPublic(asset)) continue;
     hiddenAssets.add(asset.id);
-    for (const id of asset.data_providers ?? []) hiddenSensors.add(id);
-    for (const id of Object.values(asset.data_provider_refs ?? {})) if (typeof id === 'string') hiddenSensors.add(id);
+    for (const id of sensorsNamedBy(asset)) hiddenSensors.add(id);
   }
   return { assets: hiddenAssets, sensors: hiddenSensors };
 }
@@ -36,15 +73,19 @@ export function isSensorHidden(sensor: WireSensor, hidden: Hidden): boolean {
 
 /**
  * An asset as the public sees it: a building lists only the floors they may
- * see, its default floor pointing at the same floor as before (or the first).
+ * see, its default floor pointing at the same floor as before (or the first);
+ * a portal targets only the portals they may see.
  */
 export function publicAsset(asset: WireAsset, hidden: Hidden): WireAsset {
   const floors = asset.floors;
-  if (asset.type !== 'building' || !floors || !floors.some((id) => hidden.assets.has(id))) return asset;
+  const targets = asset.targets;
+  let out = asset;
+  if (targets?.some((id) => hidden.assets.has(id))) out = { ...out, targets: targets.filter((id) => !hidden.assets.has(id)) };
+  if (asset.type !== 'building' || !floors || !floors.some((id) => hidden.assets.has(id))) return out;
   const shown = floors.filter((id) => !hidden.assets.has(id));
   const defaultId = floors[asset.default_floor ?? 0];
   const defaultAt = defaultId === undefined ? -1 : shown.indexOf(defaultId);
-  return { ...asset, floors: shown, default_floor: defaultAt < 0 ? 0 : defaultAt };
+  return { ...out, floors: shown, default_floor: defaultAt < 0 ? 0 : defaultAt };
 }
 
 /** A location reading that puts its tag on a floor the public may not see. */
@@ -67,9 +108,4 @@ export function publicSensor(sensor: WireSensor, hidden: Hidden): WireSensor {
     last_measurement: sensor.last_measurement && publicReading(sensor.last_measurement, hidden),
     previous_measurement: sensor.previous_measurement && publicReading(sensor.previous_measurement, hidden),
   };
-}
-
-export function sameHidden(a: Hidden, b: Hidden): boolean {
-  return a.assets.size === b.assets.size && a.sensors.size === b.sensors.size
-    && [...a.assets].every((id) => b.assets.has(id)) && [...a.sensors].every((id) => b.sensors.has(id));
 }
