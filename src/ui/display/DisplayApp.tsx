@@ -7,8 +7,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { SELF_KEY } from '../../shared/api.js';
 import type { EngineClient } from '../engine/engineClient.js';
+import { OfflineNote } from '../components/OfflineNote.js';
 import { failureText } from '../components/SignIn.js';
 import { EngineContext, useEngine } from '../hooks/engineContext.js';
+import { useBrowserOnline } from '../hooks/useServerReach.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
 import type { DisplayRoute } from './displayRoute.js';
 import { RoomDisplay } from './RoomDisplay.js';
@@ -21,8 +23,12 @@ function DisplaySetup({ ended }: { ended: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const emailId = useId();
   const passwordId = useId();
+  const offlineId = useId();
+  // offline, the sign-in could only fail: the button waits for the network, saying why (components/OfflineNote.tsx)
+  const online = useBrowserOnline();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!online) return;
     setBusy(true);
     setError(null);
     const result = await api.signIn(email, password, { device: 'display' });
@@ -40,7 +46,8 @@ function DisplaySetup({ ended }: { ended: string | null }) {
         <label htmlFor={passwordId}>Password</label>
         <input id={passwordId} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
         {error ? <p className="error" role="alert">{error}</p> : null}
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Start the display'}</button>
+        {online ? null : <OfflineNote id={offlineId} action="setting up the display" />}
+        <button type="submit" disabled={busy || !online} aria-describedby={online ? undefined : offlineId}>{busy ? 'Signing in…' : 'Start the display'}</button>
       </form>
     </div>
   );
