@@ -20,6 +20,9 @@ export function matchPeople(people: readonly PersonEntry[], query: string): Pers
 export interface PeopleFinderProps {
   floorName(floorId: string): string | null;
   onShow(person: PersonEntry): void;
+  /** the query, when the shell keeps it while another panel is shown (its tabs select as the arrows move) */
+  query?: string;
+  onQuery?(query: string): void;
 }
 
 /**
@@ -31,13 +34,15 @@ function whereText(p: PersonEntry, where: string | null, replay: boolean, settle
   return where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor';
 }
 
-export function PeopleFinder({ floorName, onShow }: PeopleFinderProps) {
+export function PeopleFinder({ floorName, onShow, ...kept }: PeopleFinderProps) {
   const replay = useReplay();
   const mirror = useView(replay ? { view: 'people', playback: replay } : { view: 'people' });
   const ready = useViewReady(mirror);
   const entries = useViewEntries(mirror);
   const { session } = useApp();
-  const [query, setQuery] = useState('');
+  const [own, setOwn] = useState('');
+  const query = kept.query ?? own;
+  const setQuery = kept.onQuery ?? setOwn;
   const inputId = useId();
   const results = useMemo(() => matchPeople(Object.values(entries), query), [entries, query]);
   // the organization's people come before the location's floors and assets that place them

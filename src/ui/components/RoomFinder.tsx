@@ -24,17 +24,28 @@ export function filterRooms(rooms: readonly RoomEntry[], query: string, filter: 
 export interface RoomFinderProps {
   floorName(floorId: string): string | null;
   onShow(room: RoomEntry): void;
+  /** the query and filter, when the shell keeps them while another panel is shown */
+  search?: RoomSearch;
+  onSearch?(search: RoomSearch): void;
 }
 
-export function RoomFinder({ floorName, onShow }: RoomFinderProps) {
+export interface RoomSearch {
+  query: string;
+  filter: RoomFilter;
+}
+
+export function RoomFinder({ floorName, onShow, ...kept }: RoomFinderProps) {
   const { rooms: live, session } = useApp();
   const replay = useReplay();
   const replayed = useView(replay ? { view: 'rooms', playback: replay } : null);
   const rooms = replay ? replayed : live;
   const ready = useViewReady(rooms);
   const entries = useViewEntries(rooms);
-  const [query, setQuery] = useState('');
-  const [filter, setFilter] = useState<RoomFilter>('all');
+  const [own, setOwn] = useState<RoomSearch>({ query: '', filter: 'all' });
+  const { query, filter } = kept.search ?? own;
+  const setSearch = kept.onSearch ?? setOwn;
+  const setQuery = (next: string) => setSearch({ query: next, filter });
+  const setFilter = (next: RoomFilter) => setSearch({ query, filter: next });
   const [expanded, setExpanded] = useState<string | null>(null);
   const ids = { query: useId(), filter: useId() };
   const list = useMemo(() => filterRooms(Object.values(entries), query, filter), [entries, query, filter]);

@@ -21,7 +21,8 @@ import { LayerPanel } from './LayerPanel.js';
 import { MyLocation } from './MyLocation.js';
 import { Notifications } from './Notifications.js';
 import { PeopleFinder } from './PeopleFinder.js';
-import { RoomFinder } from './RoomFinder.js';
+import { RoomFinder, type RoomSearch } from './RoomFinder.js';
+import { useRovingTabs } from '../hooks/useRovingTabs.js';
 import { EMPTY_TICKET_DRAFT, TicketForm, type TicketDraft } from './TicketForm.js';
 import { TopBar } from './TopBar.js';
 import { AssetFinder } from './finder/AssetFinder.js';
@@ -129,6 +130,9 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
   // what the person wrote in "Report an issue": kept while another panel is shown, gone with the session
   const [ticketDraft, setTicketDraft] = useState<TicketDraft>(EMPTY_TICKET_DRAFT);
+  // and what was typed in People and Rooms: the tabs select as the arrow keys pass them (docs/ui.md, "Side panels")
+  const [peopleQuery, setPeopleQuery] = useState('');
+  const [roomSearch, setRoomSearch] = useState<RoomSearch>({ query: '', filter: 'all' });
   // the centre of the view as the viewer last reported it, on its floor: none until a floor is drawn and fitted
   const [viewCentre, setViewCentre] = useState<{ floorId: string; x: number; y: number } | null>(null);
   // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
@@ -346,8 +350,17 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
       empty={emptyLayers}
     />
   );
-  const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
   const canReport = session.capabilities.report;
+  const tabs = PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true));
+  // automatic activation (a panel is local and shows at once); a phone's closed sheet opens only on Enter or
+  // Space, as it would cover half of the map for a tab the arrows merely pass
+  const roving = useRovingTabs({
+    ids: tabs.map((p) => p.id),
+    selected: panel,
+    automatic: shownPanel !== null,
+    onSelect: (id) => setPanel(id),
+  });
+  const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
 
   return (
     <AppContext.Provider value={app}>
@@ -485,15 +498,16 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           </main>
           <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">
             <div className="sheet-head">
-              <div role="tablist" aria-label="Panels" className="tabs">
-                {PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true)).map((p) => (
+              <div role="tablist" aria-label="Panels" aria-orientation="horizontal" className="tabs" {...roving.listProps}>
+                {tabs.map((p) => (
                   <button
                     key={p.id}
                     role="tab"
                     type="button"
                     id={`tab-${p.id}`}
                     aria-selected={shownPanel === p.id}
-                    aria-controls={`panel-${p.id}`}
+                    aria-controls={shownPanel === p.id ? `panel-${p.id}` : undefined}
+                    {...roving.tabProps(p.id)}
                     onClick={() => {
                       setPanel(p.id);
                       setSheetOpen(true);
@@ -511,8 +525,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             </div>
             {shownPanel ? (
               <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
-                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} /> : null}
-                {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} /> : null}
+                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} query={peopleQuery} onQuery={setPeopleQuery} /> : null}
+                {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} search={roomSearch} onSearch={setRoomSearch} /> : null}
                 {panel === 'report' && replayInstant ? (
                   <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />
                 ) : panel === 'report' && floorId ? (
