@@ -1,12 +1,13 @@
 // Keyboard and layout items of the viewer as a person meets them in Chromium:
 // the side panels' tabs as one tab stop moved by the arrow keys (WAI-ARIA
-// tabs), on a desktop and on a phone's closed sheet. Screenshots in
+// tabs), on a desktop and on a phone's closed sheet; a place on the floor
+// picked with the keyboard's marker, at any zoom and pan. Screenshots in
 // test-results/e2e/keys-*.png.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { shot, signIn, worldTransform } from './people.js';
 
 let rig: E2eRig;
 
@@ -95,5 +96,102 @@ describe('side panel tabs by keyboard', () => {
     await page.keyboard.press('ArrowLeft');
     expect(await panelOf(page)).toBe('tab-rooms');
     await shot(page, 'keys-02-phone-sheet-by-keys');
+  });
+});
+
+/** The keyboard marker's centre on the page. */
+async function markerAt(page: Page): Promise<{ x: number; y: number }> {
+  const b = (await page.locator('.pick-marker .pick-marker-dot').boundingBox())!;
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+/** Moves the marker by arrow presses (Shift for 50 px steps, then 10 px) to within 10 px of a page point. */
+async function steerTo(page: Page, target: { x: number; y: number }): Promise<void> {
+  for (const [axis, minus, plus] of [['x', 'ArrowLeft', 'ArrowRight'], ['y', 'ArrowUp', 'ArrowDown']] as const) {
+    const d = target[axis] - (await markerAt(page))[axis];
+    const key = d < 0 ? minus : plus;
+    for (let i = 0; i < Math.floor(Math.abs(d) / 50); i += 1) await page.keyboard.press(`Shift+${key}`);
+    const left = target[axis] - (await markerAt(page))[axis];
+    for (let i = 0; i < Math.round(Math.abs(left) / 10); i += 1) await page.keyboard.press(left < 0 ? minus : plus);
+  }
+}
+
+describe('picking a place by keyboard', () => {
+  it('moves a marker with the arrow keys, says where it is, places it with Enter and cancels with Escape', async () => {
+    const { page } = await rig.openPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${rig.viewer.url}/`);
+    await signIn(page, rig.server.accounts.regular);
+    // to the "Report an issue" panel and its pick button, by keys only
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toMatchObject({ role: 'tab', text: 'Report an issue' });
+    for (let i = 0; i < 10 && (await focused(page)).tag !== 'textarea'; i += 1) await page.keyboard.press('Tab');
+    await page.keyboard.type('Window does not close');
+    for (let i = 0; i < 3 && (await focused(page)).text !== 'Pick a place on the floor'; i += 1) await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('Pick a place on the floor');
+    await page.keyboard.press('Enter');
+
+    // the map has the focus and a marker; the hint says how and where
+    expect((await focused(page)).role).toBe('application');
+    const marker = page.locator('.pick-marker');
+    await marker.waitFor();
+    const hint = page.getByTestId('pick-hint');
+    expect(await hint.getAttribute('role')).toBe('status');
+    await expect.poll(() => hint.locator('.pick-where').count()).toBe(1);
+    // 10 px a press, 50 with Shift, at the zoom the map is at
+    const start = await markerAt(page);
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    const moved = await markerAt(page);
+    expect(moved.x - start.x).toBeCloseTo(30, 0);
+    expect(moved.y - start.y).toBeCloseTo(50, 0);
+    // into room F0-R1: the live region names it
+    const room = (await page.locator('[data-asset-id][role="button"][aria-label^="Room F0-R1"]').first().boundingBox())!;
+    await steerTo(page, { x: room.x + room.width / 2, y: room.y + room.height * 0.75 });
+    await expect.poll(() => hint.locator('.pick-where').textContent()).toBe(' Marker in room F0-R1.');
+    await shot(page, 'keys-03-pick-marker-in-room');
+    const placed = { x: Number(await marker.getAttribute('data-x')), y: Number(await marker.getAttribute('data-y')) };
+    await page.keyboard.press('Enter');
+    // placed there: the pin and the form's words, the marker gone, the focus back on the button
+    await expect.poll(() => marker.count()).toBe(0);
+    expect(await hint.count()).toBe(0);
+    expect((await focused(page)).text).toBe('Pick a place on the floor');
+    const pin = page.locator('.place-pin');
+    expect(Number(await pin.getAttribute('data-x'))).toBeCloseTo(placed.x, 5);
+    expect(Number(await pin.getAttribute('data-y'))).toBeCloseTo(placed.y, 5);
+    expect(await page.getByText(/Placed at the red pin on the map/).textContent()).toContain(`(${placed.x.toFixed(1)}, ${placed.y.toFixed(1)})`);
+
+    // again, zoomed in: the marker starts at the place picked, keeps its size, and the map pans to keep it in sight
+    await page.keyboard.press('Enter');
+    await marker.waitFor();
+    expect(Number(await marker.getAttribute('data-x'))).toBeCloseTo(placed.x, 5);
+    const size = (await page.locator('.pick-marker-line circle').boundingBox())!.width;
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('+');
+    const before = await worldTransform(page);
+    // its size on screen comes back once the zoom settles
+    await expect.poll(async () => Math.round((await page.locator('.pick-marker-line circle').boundingBox())!.width)).toBe(Math.round(size));
+    const map = (await page.locator('main.center').boundingBox())!;
+    for (let i = 0; i < 30; i += 1) await page.keyboard.press('Shift+ArrowLeft');
+    const after = await worldTransform(page);
+    expect(after.x).toBeGreaterThan(before.x + 500);
+    const seen = await markerAt(page);
+    expect(seen.x).toBeGreaterThan(map.x);
+    expect(seen.x).toBeLessThan(map.x + map.width);
+    await shot(page, 'keys-04-pick-marker-panned');
+    // Escape cancels: the place stays the one picked before, the focus goes back
+    await page.keyboard.press('Escape');
+    await expect.poll(() => marker.count()).toBe(0);
+    expect(Number(await pin.getAttribute('data-x'))).toBeCloseTo(placed.x, 5);
+    expect((await focused(page)).text).toBe('Pick a place on the floor');
+    // and it is sent from there
+    for (let i = 0; i < 3 && (await focused(page)).text !== 'Send ticket'; i += 1) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('Thanks! Your ticket is on the floor.').waitFor();
+    const ticket = [...rig.server.server.store.assets.values()].find((a) => a.type === 'ticket' && a.speech_bubble === 'Window does not close');
+    expect(ticket?.x).toBeCloseTo(placed.x, 5);
+    expect(ticket?.y).toBeCloseTo(placed.y, 5);
   });
 });

@@ -365,6 +365,34 @@ describe('MyLocation', () => {
   });
 });
 
+describe('picking a place by keyboard', () => {
+  it('moves the marker with the arrow keys and places it with Enter, the focus back on the button', async () => {
+    const engine = renderShell();
+    await screen.findByRole('button', { name: /Desk d1/ });
+    fireEvent.click(screen.getByRole('tab', { name: 'My location' }));
+    const button = screen.getByRole('button', { name: 'Pick my place on the floor' });
+    button.focus();
+    fireEvent.click(button);
+    const map = screen.getByRole('application');
+    await waitFor(() => expect(document.activeElement).toBe(map));
+    const marker = () => document.querySelector('.pick-marker')!;
+    const x0 = Number(marker().getAttribute('data-x'));
+    const y0 = Number(marker().getAttribute('data-y'));
+    fireEvent.keyDown(map, { key: 'ArrowRight' });
+    fireEvent.keyDown(map, { key: 'ArrowUp', shiftKey: true });
+    const x1 = Number(marker().getAttribute('data-x'));
+    const y1 = Number(marker().getAttribute('data-y'));
+    expect(x1).toBeGreaterThan(x0);
+    // up on screen is up the floor plan: five steps against one
+    expect(Math.abs(y1 - y0)).toBeCloseTo((x1 - x0) * 5, 5);
+    expect(await screen.findByText(/^Marker (in|outside|at|on|\d)/)).toBeTruthy();
+    fireEvent.keyDown(map, { key: 'Enter' });
+    await waitFor(() => expect(engine.setManualLocation).toHaveBeenCalledWith({ floorId: 'f1', x: x1, y: y1 }));
+    expect(document.querySelector('.pick-marker')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Pick my place on the floor' }));
+  });
+});
+
 describe('writes while the server cannot be reached', () => {
   const NEEDS_SERVER = 'Not available while the server cannot be reached.';
   const reasonOf = (button: HTMLElement) => document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent ?? null;

@@ -4,7 +4,7 @@
 // the floor into the part of the map the legends, toolbar and a panel over
 // its left side (the directions) leave free.
 
-import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -13,6 +13,7 @@ import { useMapGestures } from '../hooks/useMapGestures.js';
 import { usePaintedFloor, type PaintTarget } from '../hooks/usePaintedFloor.js';
 import { LEGEND_GAP_PX, useMapLayout } from '../hooks/useMapLayout.js';
 import { KEY_ZOOM, useMapKeyboard } from '../hooks/useMapKeyboard.js';
+import { useKeyboardPick } from '../hooks/useKeyboardPick.js';
 import { useViewMeta, useViewReady } from '../hooks/useView.js';
 import { createCamera } from '../lib/camera.js';
 import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
@@ -29,6 +30,7 @@ import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
 import { DrawProgress } from './DrawProgress.js';
 import { MapLegends } from './MapLegends.js';
+import { PickMarker } from './PlacePin.js';
 import { assetElement, PopupLayer, usePopupLayer } from './PopupLayer.js';
 import type { ReportMark } from '../../shared/reports/types.js';
 import type { Legend } from '../../shared/api.js';
@@ -43,8 +45,10 @@ export interface FloorViewerProps {
   focusHighlightSeq?: number | null;
   /** a world point to centre on; `seq` changes to re-centre on the same point */
   focus?: { x: number; y: number; seq: number } | null;
-  /** when set, a click on the floor picks a world point instead of opening an asset */
+  /** when set, a click on the floor picks a world point instead of opening an asset; so do the marker and Enter */
   onPickPoint?: ((point: { x: number; y: number }) => void) | null;
+  /** where the keyboard's marker starts while picking (a place picked before), when it is in sight */
+  pickFrom?: { x: number; y: number } | null;
   /** reports the world point at the centre of the view (forms use it without a pointer) */
   onCenterChange?: (point: { x: number; y: number }) => void;
   onOpenAsset?: (id: string | null) => void;
@@ -160,7 +164,13 @@ export function FloorViewer(props: FloorViewerProps) {
     svgRef, camera, mirror, roving, offset, size: size_, insets, fit, open: layer.open, close: layer.close,
   });
 
+  const pick = useKeyboardPick({ onPickPoint, from: props.pickFrom ?? null, svgRef, camera, mirror, offset, size: size_, insets });
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    if (!pick.onKeyDown(event)) keyboard.onKeyDown(event);
+  };
+
   const onSettle = (v: Viewport) => {
+    pick.onSettle(v);
     const { w, h } = size_();
     const [ox, oy] = [offset[0], svgY(offset[1])];
     // the box is in floor coordinates: undo the building offset of the inner group
@@ -377,10 +387,15 @@ export function FloorViewer(props: FloorViewerProps) {
           active={active}
           highlightId={highlightId}
           reportMarks={reportMarks}
-          overlay={props.overlay}
+          overlay={(
+            <>
+              {props.overlay}
+              {pick.marker ? <PickMarker point={pick.marker} zoom={pick.zoom} /> : null}
+            </>
+          )}
           label={`Floor plan of ${floorName}. Arrow keys move between places and pan at the edge, Shift with arrows pans, plus and minus zoom, 0 fits the floor, Enter opens details.`}
           fromCache={!!meta?.fromCache}
-          onKeyDown={keyboard.onKeyDown}
+          onKeyDown={onKeyDown}
           onClick={onClick}
           onFocus={keyboard.onFocus}
           onBlur={keyboard.onBlur}
@@ -393,6 +408,12 @@ export function FloorViewer(props: FloorViewerProps) {
         </div>
         <div className="map-notices" ref={noticesRef}>
           {props.notices}
+          {onPickPoint ? (
+            <div className="pick-hint" role="status" data-testid="pick-hint">
+              <span>Picking a place: click the floor, or move the marker with the arrow keys (Shift: further) and press Enter. Escape cancels.</span>
+              {pick.words ? <span className="pick-where">{` Marker ${pick.words}.`}</span> : null}
+            </div>
+          ) : null}
           {!ready || (meta?.loading && drawOrder.main.length === 0) ? (
             <div className="viewer-status" role="status">Loading floor…</div>
           ) : drawOrder.main.length === 0 ? (

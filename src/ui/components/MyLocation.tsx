@@ -34,7 +34,7 @@ export function MyLocation({ floorId, center, picking, onPick }: MyLocationProps
       <p>Tell co-workers where you sit today. It expires after {hours} hours.</p>
       {why ? <NeedsServer id={why} /> : null}
       <button type="button" aria-pressed={picking} disabled={!!why} aria-describedby={why} onClick={() => onPick(!picking)}>
-        {picking ? 'Click your place on the floor… (cancel)' : 'Pick my place on the floor'}
+        {picking ? 'Click your place, or arrow keys and Enter… (cancel)' : 'Pick my place on the floor'}
       </button>
       <button type="button" disabled={!center || !!why} aria-describedby={why} title={center ? undefined : 'Once the floor is drawn'} onClick={() => { if (center) void set({ floorId, x: center.x, y: center.y }); }}>
         Use the centre of the view

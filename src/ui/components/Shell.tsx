@@ -223,6 +223,21 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   );
   // a point being picked on the map is for the live floor
   useEffect(() => { if (playbackDay) setPick(null); }, [playbackDay]);
+  // a pick started by a button gives the focus back to it when it ends (the map takes the focus meanwhile:
+  // the arrow keys move its marker), unless the person took the focus somewhere else
+  const pickOpener = useRef<HTMLElement | null>(null);
+  const startPick = (kind: 'ticket' | 'location' | null) => {
+    if (kind) pickOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setPick(kind);
+  };
+  useEffect(() => {
+    if (pick) return;
+    const opener = pickOpener.current;
+    pickOpener.current = null;
+    const active = document.activeElement;
+    const inMap = !active || active === document.body || !!centerRef.current?.contains(active);
+    if (opener?.isConnected && inMap) opener.focus();
+  }, [pick]);
   // Escape ends picking a point, wherever the focus is (the button that started it says "(cancel)" too)
   useEffect(() => {
     if (!pick) return;
@@ -447,6 +462,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 openId={initial.asset && initial.floor === floorId ? initial.asset : null}
                 focus={focus}
                 onPickPoint={pick ? onPickPoint : null}
+                pickFrom={pick === 'ticket' ? ticketPoint : null}
                 onCenterChange={(point) => { if (floorId) setViewCentre({ floorId, ...point }); }}
                 onOpenAsset={(id) => setLink((l) => (l.asset === id ? l : { ...l, asset: id }))}
                 reportMarks={reportMarks}
@@ -536,7 +552,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                     onDraft={setTicketDraft}
                     point={placePoint}
                     picking={pick === 'ticket'}
-                    onPick={(on) => setPick(on ? 'ticket' : null)}
+                    onPick={(on) => startPick(on ? 'ticket' : null)}
                   />
                 ) : null}
                 {panel === 'analytics' && canReportLayer(session) ? (
@@ -554,7 +570,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 {panel === 'me' && replayInstant ? (
                   <ReplayAside title="My location" reason="Your location is set on the floor as it is now: go back to live to set it." />
                 ) : panel === 'me' && floorId ? (
-                  <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => setPick(on ? 'location' : null)} />
+                  <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => startPick(on ? 'location' : null)} />
                 ) : null}
               </div>
             ) : null}

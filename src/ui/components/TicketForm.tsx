@@ -134,7 +134,7 @@ export function TicketForm({ floorId, draft, onDraft, point, picking, onPick }: 
         <p className="place">
           {point ? `Placed at the red pin on the map (${point.x.toFixed(1)}, ${point.y.toFixed(1)}). ` : 'Placed at the centre of the view once the floor is drawn. '}
           <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
-            {picking ? 'Click the floor… (cancel)' : 'Pick a place on the floor'}
+            {picking ? 'Click the floor, or arrow keys and Enter… (cancel)' : 'Pick a place on the floor'}
           </button>
         </p>
         {moderated ? <p className="hint">Tickets and voices are checked by a moderator before they show.</p> : null}

@@ -17,7 +17,7 @@ export function kindWord(kind: AssetKind): string {
 }
 
 /** Whether a name already begins with its kind's word ("Desk 0.4", "locker 12"): then it is not said twice. */
-function namesItsKind(name: string, kind: string): boolean {
+export function namesItsKind(name: string, kind: string): boolean {
   return name.length >= kind.length && name.slice(0, kind.length).toLowerCase() === kind.toLowerCase() && !/[\p{L}]/u.test(name.charAt(kind.length));
 }
 
