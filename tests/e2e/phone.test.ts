@@ -56,6 +56,8 @@ describe('phone-size screen in Chromium', () => {
     expect(await legends.getByRole('figure').count()).toBe(0);
     await shot(page, 'phone-01-compact');
     await unfold.tap();
+    // unfolded, one compact card: a tab per legend (docs/ui.md "Legends on narrow maps")
+    await legends.getByRole('tab', { name: 'Desk usage' }).tap();
     await legends.getByRole('figure', { name: 'Legend: Desk usage' }).waitFor();
     await legends.getByRole('button', { name: 'Hide legends' }).tap();
     await expect.poll(() => legends.getByRole('figure').count()).toBe(0);

@@ -62,6 +62,31 @@ describe('LayerPanel', () => {
     expect(legend.querySelectorAll('svg path')).toHaveLength(4);
   });
 
+  it('on a narrow map shows one legend at a time behind a tab per legend, the arrows moving between them', () => {
+    const temperature: Legend = { layer: 'temperature', title: 'Temperature', unit: '°C', stops: [{ value: 16, color: '#1e88e5', label: '16 °C' }] };
+    const { rerender } = render(<MapLegends narrow active={['co2', 'temperature']} legends={[co2Legend, temperature]} />);
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['CO₂ (ppm)', 'Temperature (°C)']);
+    expect(tabs.map((t) => t.tabIndex)).toEqual([0, -1]);
+    expect(screen.getAllByRole('figure').map((f) => f.getAttribute('aria-label'))).toEqual(['Legend: CO₂']);
+    expect(within(screen.getByRole('tabpanel')).getByText('400 good')).toBeTruthy();
+    tabs[0]!.focus();
+    fireEvent.keyDown(tabs[0]!, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Temperature (°C)' }));
+    expect(screen.getByRole('figure', { name: 'Legend: Temperature' })).toBeTruthy();
+    expect(screen.queryByRole('figure', { name: 'Legend: CO₂' })).toBeNull();
+    // a layer switched on brings its own legend to the front
+    const desk: Legend = { layer: 'desk_usage', title: 'Desk usage', unit: '', stops: [{ value: 0, color: '#43a047', label: 'Free', mark: 'free' }] };
+    rerender(<MapLegends narrow active={['co2', 'temperature', 'desk_usage']} legends={[co2Legend, temperature, desk]} />);
+    expect(screen.getByRole('tab', { name: 'Desk usage' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('figure', { name: 'Legend: Desk usage' })).toBeTruthy();
+    // folded to one button, and back
+    fireEvent.click(screen.getByRole('button', { name: 'Hide legends' }));
+    expect(screen.queryByRole('figure')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show legends (3)' }));
+    expect(screen.getAllByRole('figure').length).toBe(1);
+  });
+
   it('leaves out layers the user may not see', () => {
     render(<LayerPanel active={[]} onChange={vi.fn()} unavailable={new Set(['report'])} />);
     expect(screen.queryByRole('checkbox', { name: 'Report' })).toBeNull();

@@ -29,7 +29,7 @@ import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
 import { DrawProgress } from './DrawProgress.js';
-import { MapLegends } from './MapLegends.js';
+import { MapLegends, NARROW_MAP_HEIGHT_PX, NARROW_MAP_WIDTH_PX } from './MapLegends.js';
 import { PickMarker } from './PlacePin.js';
 import { assetElement, PopupLayer, usePopupLayer } from './PopupLayer.js';
 import type { ReportMark } from '../../shared/reports/types.js';
@@ -400,7 +400,13 @@ export function FloorViewer(props: FloorViewerProps) {
           onFocus={keyboard.onFocus}
           onBlur={keyboard.onBlur}
         />
-        <MapLegends ref={legendRef} legends={props.legends ?? meta?.legends ?? []} active={layers} onResize={mapLayout.legendsChanged} />
+        <MapLegends
+          ref={legendRef}
+          legends={props.legends ?? meta?.legends ?? []}
+          active={layers}
+          onResize={mapLayout.legendsChanged}
+          narrow={size.w < NARROW_MAP_WIDTH_PX || size.h < NARROW_MAP_HEIGHT_PX}
+        />
         <div className="viewer-controls" role="toolbar" aria-label="Zoom">
           <button type="button" onClick={() => zoomBy(KEY_ZOOM)} aria-label="Zoom in">+</button>
           <button type="button" onClick={() => zoomBy(1 / KEY_ZOOM)} aria-label="Zoom out">−</button>
