@@ -26,6 +26,8 @@ const NO_IDS: ReadonlySet<Id> = new Set();
 
 /** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
 export const HISTORY_MAX_ROWS = 5_000;
+/** A user's location follows their tag's readings at most this often while they stay on one floor, ms. */
+export const USER_LOCATION_REFRESH_MS = 5 * 60_000;
 
 export interface Store {
   readonly clock: ServerClock;
@@ -263,6 +265,34 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     return { collection: 'measurements', kind: 'created', id: sensor.id, data: { sensor_id: sensor.id, type: sensor.type, value } };
   }
 
+  /**
+   * A tag's reading places its wearer: the user's `location` (spec §3: location_id, floor_id, time)
+   * follows it, so every client of the organization knows at which location they are, though each
+   * loads one location's tags (docs/server.md "A user's location"). Written when the location or
+   * floor changes, else at most every USER_LOCATION_REFRESH_MS, so the organization's stream does
+   * not carry every reading again; hidden floors are left out of the shared version (publicUser), and
+   * a reading in a privacy zone clears it.
+   */
+  function followTags(readings: Array<{ sensor: WireSensor; value: WireMeasurementValue }>) {
+    const tagOf = new Map<Id, WireLocationTag>();
+    for (const tag of s.locationTags.values()) if (tag.user_id) tagOf.set(tag.sensor_id, tag);
+    for (const { sensor, value } of readings) {
+      const tag = tagOf.get(sensor.id);
+      const user = tag?.user_id ? s.users.get(tag.user_id) : undefined;
+      if (!user || user.location_tag_id !== tag!.id) continue;
+      const at = user.location;
+      // in a privacy zone nobody is told where they are, not even the location (the client hides their position too)
+      if ((value.zones ?? []).some((z) => s.assets.get(z)?.subtype === 'privacy')) {
+        if (at) store.updateUser(user.id, { location: null });
+        continue;
+      }
+      if (at && value.time < at.time) continue;
+      const moved = !at || at.location_id !== sensor.location_id || at.floor_id !== value.floor_id;
+      if (!moved && value.time - at.time < USER_LOCATION_REFRESH_MS) continue;
+      store.updateUser(user.id, { location: { location_id: sensor.location_id, floor_id: value.floor_id!, time: value.time } });
+    }
+  }
+
   Object.assign(store, {
     nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser,
     rebuildVisibility() {
@@ -412,6 +442,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       store.addMeasurements([{ sensorId, value }]);
     },
     addMeasurements(items) {
+      let placed: Array<{ sensor: WireSensor; value: WireMeasurementValue }> | undefined;
       const byLocation = new Map<Id, { all: LiveChange[]; shown: LiveChange[]; hidden: Hidden }>();
       for (const { sensorId, value } of items) {
         const sensor = mustGet(s.sensors, sensorId, 'sensor');
@@ -424,8 +455,10 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         batch.all.push(change);
         // readings of a sensor serving a hidden asset, or placing a tag on a hidden floor, go to the edit stream only
         if (!isSensorHidden(sensor, batch.hidden) && !isPositionHidden(value, batch.hidden)) batch.shown.push(change);
+        if (sensor.type === 'location' && value.floor_id) (placed ??= []).push({ sensor, value });
       }
       for (const [locId, batch] of byLocation) publisher.publishAudiences(locationScope(locId), batch.shown, batch.all);
+      if (placed) followTags(placed);
     },
     heartbeat(sensorId, time, batteryLevel) {
       const sensor = mustGet(s.sensors, sensorId, 'sensor');

@@ -265,6 +265,12 @@ export interface PersonEntry {
   visible: boolean;
   lastSeen: number | null;
   manual: boolean;
+  /**
+   * Not placed here, but last known at another location of the organization (the user's
+   * `location`, spec §3: kept by the server from their tag or set by hand), within the last
+   * MANUAL_LOCATION_TIMEOUT_MS; null otherwise (placed here, hidden, not visible, unknown).
+   */
+  elsewhere: { locationId: Id; locationName: string; since: number } | null;
 }
 
 export interface RoomEntry {

@@ -41,6 +41,29 @@ describe('server people, objects, notifications and booking', () => {
       expect((await t.api(me, { method: 'PATCH', token: regular, json: { location: { location_id: '999999', floor_id: floor.id, time: 1 } } })).status).toBe(400);
       expect((await t.api(me, { method: 'PATCH', token: regular, json: { visible: 'yes' } })).status).toBe(400);
     });
+    it('keeps a tagged user\'s location in step with their tag: the location and floor, cleared in a privacy zone', async () => {
+      const { store } = t.server;
+      const tag = [...store.locationTags.values()].find((x) => x.user_id && x.location_id === t.server.seed.locationIds[1])!;
+      const user = store.users.get(tag.user_id!)!;
+      const floors = [...store.assets.values()].filter((a) => a.type === 'floor' && a.location_id === tag.location_id && !a.hidden);
+      const now = Date.now();
+      store.addMeasurement(tag.sensor_id, { time: now, valid_for: 600_000, x: 2, y: 2, floor_id: floors[0]!.id, zones: [] });
+      expect(user.location).toEqual({ location_id: tag.location_id, floor_id: floors[0]!.id, time: now });
+      // the same floor a minute later is not written again; another floor is
+      store.addMeasurement(tag.sensor_id, { time: now + 60_000, valid_for: 600_000, x: 3, y: 2, floor_id: floors[0]!.id, zones: [] });
+      expect(user.location?.time).toBe(now);
+      store.addMeasurement(tag.sensor_id, { time: now + 120_000, valid_for: 600_000, x: 3, y: 2, floor_id: floors[1]!.id, zones: [] });
+      expect(user.location).toEqual({ location_id: tag.location_id, floor_id: floors[1]!.id, time: now + 120_000 });
+      // an older reading arriving late changes nothing
+      store.addMeasurement(tag.sensor_id, { time: now + 90_000, valid_for: 600_000, x: 3, y: 2, floor_id: floors[0]!.id, zones: [] });
+      expect(user.location?.floor_id).toBe(floors[1]!.id);
+      // in a privacy zone it is told to nobody
+      const privacy = [...store.assets.values()].find((a) => a.type === 'zone' && a.subtype === 'privacy' && a.location_id === tag.location_id)!;
+      store.addMeasurement(tag.sensor_id, { time: now + 180_000, valid_for: 600_000, x: 3, y: 2, floor_id: privacy.parent_id!, zones: [privacy.id] });
+      expect(user.location).toBeNull();
+      const listed = (await (await t.api(restPaths.users(org), { token: regular })).json()) as WireUser[];
+      expect(listed.find((u) => u.id === user.id)?.location).toBeNull();
+    });
     it('lets the edit role create and delete users below it; only the admin grants permissions', async () => {
       const created = await t.api(restPaths.users(org), { method: 'POST', token: edit, json: { email: 'temp.user@storey.test', first_name: 'Temp' } });
       expect(created.status).toBe(201);

@@ -120,6 +120,23 @@ describe('PeopleFinder', () => {
     expect(within(item).queryByRole('button')).toBeNull();
   });
 
+  it('says at which other location a person is, goes there and shows them once that location places them', async () => {
+    const engine = createFakeEngine(signedInWorld());
+    engine.bucket('people').entries.p3 = person('p3', {
+      name: 'Mary Jackson', visible: false, locationId: null, floorId: null, x: null, y: null, assetId: null,
+      elsewhere: { locationId: 'l2', locationName: 'New York office', since: 0 },
+    });
+    renderShell(engine);
+    const item = (await screen.findByText('Mary Jackson')).closest('li')!;
+    expect(within(item).getByText('at New York office')).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Go to New York office and show Mary Jackson' }));
+    expect(engine.selectLocation).toHaveBeenCalledWith('l2');
+    expect(await screen.findByText('Mary Jackson is at New York office: switching there.')).toBeTruthy();
+    // the location's floors place her: she is shown there
+    engine.emit('people', { upserted: { p3: person('p3', { name: 'Mary Jackson', floorId: 'f1', x: 5, y: 6, assetId: 'ua-p3' }) } });
+    expect(await screen.findByText('Mary Jackson is on Floor f1.')).toBeTruthy();
+  });
+
   it('says so when nobody matches', async () => {
     renderShell();
     fireEvent.change(await screen.findByLabelText('Find a co-worker'), { target: { value: 'zzz' } });

@@ -243,7 +243,7 @@ export function roomEntry(id: string, patch: Partial<RoomEntry> = {}): RoomEntry
 export function person(id: string, patch: Partial<PersonEntry> = {}): PersonEntry {
   return {
     id, name: `Person ${id}`, email: `${id}@example.com`, avatarUrl: null, decoration: null, locationId: 'l1', floorId: 'f1',
-    x: 3, y: 4, assetId: `ua-${id}`, visible: true, lastSeen: 0, manual: false, ...patch,
+    x: 3, y: 4, assetId: `ua-${id}`, visible: true, lastSeen: 0, manual: false, elsewhere: null, ...patch,
   };
 }
 

@@ -1,7 +1,7 @@
 // People finder: find a co-worker by name or email and show them on the floor.
 // Hidden people (privacy zone, invisible, stale) are listed without a place.
 
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { PersonEntry } from '../../shared/api.js';
 import { dataSettled, useApp } from '../hooks/appContext.js';
 import { useView, useViewEntries, useViewReady } from '../hooks/useView.js';
@@ -23,18 +23,24 @@ export interface PeopleFinderProps {
   /** the query, when the shell keeps it while another panel is shown (its tabs select as the arrows move) */
   query?: string;
   onQuery?(query: string): void;
+  /** switches to the other location a person is at (their `elsewhere`); the finder then shows them there */
+  onGoTo?(person: PersonEntry): void;
 }
+
+/** How long after a switch of location the finder waits to show the person it was made for, ms. */
+const GO_TO_SHOW_WAIT_MS = 30_000;
 
 /**
  * Where a person is, in words. Until the location's data is in, a person not
  * placed yet may well be on a floor: "locating…", never "not shown on a floor".
  */
 function whereText(p: PersonEntry, where: string | null, replay: boolean, settled: boolean): string {
+  if (!p.visible && p.elsewhere && !replay) return `at ${p.elsewhere.locationName}`;
   if (!p.visible) return replay ? 'not on a floor then' : settled ? 'not shown on a floor' : 'locating…';
   return where ? `on ${where}${p.manual ? ' (set by hand)' : ''}` : 'not on a floor';
 }
 
-export function PeopleFinder({ floorName, onShow, ...kept }: PeopleFinderProps) {
+export function PeopleFinder({ floorName, onShow, onGoTo, ...kept }: PeopleFinderProps) {
   const replay = useReplay();
   const mirror = useView(replay ? { view: 'people', playback: replay } : { view: 'people' });
   const ready = useViewReady(mirror);
@@ -47,6 +53,21 @@ export function PeopleFinder({ floorName, onShow, ...kept }: PeopleFinderProps) 
   const results = useMemo(() => matchPeople(Object.values(entries), query), [entries, query]);
   // the organization's people come before the location's floors and assets that place them
   const settled = dataSettled(session);
+  // a person gone to at their location: shown there once its floors place them (or given up after a while)
+  const [goingTo, setGoingTo] = useState<string | null>(null);
+  const arrived = goingTo ? entries[goingTo] : undefined;
+  // (once the location's buildings are in too, so the words name the floor)
+  const arrivedOn = arrived?.visible && arrived.floorId ? floorName(arrived.floorId) : null;
+  useEffect(() => {
+    if (!arrived || !arrivedOn) return;
+    setGoingTo(null);
+    onShow(arrived);
+  }, [arrived, arrivedOn, onShow]);
+  useEffect(() => {
+    if (!goingTo) return;
+    const timer = setTimeout(() => setGoingTo(null), GO_TO_SHOW_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [goingTo]);
   return (
     <section className="finder people-finder" aria-label="People finder">
       <h2>People</h2>
@@ -72,6 +93,17 @@ export function PeopleFinder({ floorName, onShow, ...kept }: PeopleFinderProps) 
                 {p.visible && p.floorId ? (
                   <button type="button" onClick={() => onShow(p)} aria-label={`Show ${p.name} on the floor`}>
                     Show
+                  </button>
+                ) : p.elsewhere && !replay && onGoTo ? (
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setGoingTo(p.id);
+                      onGoTo(p);
+                    }}
+                    aria-label={`Go to ${p.elsewhere.locationName} and show ${p.name}`}
+                  >
+                    Go there
                   </button>
                 ) : null}
               </li>

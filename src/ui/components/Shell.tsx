@@ -289,6 +289,13 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     // in a replay, where they were at its instant
     announce(`${p.name} ${playbackDay ? 'was' : 'is'} on ${floorName(p.floorId) ?? 'another floor'}${playbackDay ? ' then' : ''}.`);
   };
+  // a person at another location of the organization: that location, where the People panel then shows them
+  const goToPerson = (p: PersonEntry) => {
+    if (!p.elsewhere) return;
+    setLink((l) => ({ ...l, location: p.elsewhere!.locationId, floor: null, asset: null }));
+    void api.selectLocation(p.elsewhere.locationId);
+    announce(`${p.name} is at ${p.elsewhere.locationName}: switching there.`);
+  };
   const showRoom = (r: RoomEntry) => {
     if (r.floorId) void api.selectFloor(r.floorId);
     setLink((l) => ({ ...l, floor: r.floorId ?? l.floor, asset: r.id }));
@@ -541,7 +548,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
             </div>
             {shownPanel ? (
               <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
-                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} query={peopleQuery} onQuery={setPeopleQuery} /> : null}
+                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} query={peopleQuery} onQuery={setPeopleQuery} onGoTo={goToPerson} /> : null}
                 {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} search={roomSearch} onSearch={setRoomSearch} /> : null}
                 {panel === 'report' && replayInstant ? (
                   <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />

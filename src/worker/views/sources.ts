@@ -3,9 +3,9 @@
 // which dirty channels touch which keys. The hub diffs and sends.
 
 import { SELF_KEY, type ConnectionView, type DrawState, type FeedEntry, type FloorViewMeta, type PersonEntry, type RoomEntry, type SessionView, type StructureEntry, type StructureMeta, type ViewSpec } from '../../shared/api.js';
-import type { MapLayer } from '../../shared/constants.js';
+import { MANUAL_LOCATION_TIMEOUT_MS, type MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
-import type { Id, Role } from '../../shared/types.js';
+import type { Id, Role, User } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';
 import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
@@ -190,7 +190,22 @@ export function personEntry(state: PersonState, key: Id): PersonEntry | undefine
     visible: placed,
     lastSeen: placed ? source!.time : null,
     manual: placed && source!.manual,
+    elsewhere: placed ? null : elsewhereOf(store, user, state.now()),
   };
+}
+
+/**
+ * Where a person not placed in this location last was, at another location of the organization
+ * (docs/ui.md "People at another location"): the user's `location` names the location (the engine
+ * loads only one location's floors and tags), told for visible people only, while it is not older
+ * than a manual location's validity (spec §9, 12 h), and never in a replay before it was set.
+ */
+function elsewhereOf(store: Store, user: User, now: number): PersonEntry['elsewhere'] {
+  const at = user.location;
+  if (!at || !user.visible || at.location_id === store.locationId) return null;
+  if (at.time > now || now - at.time > MANUAL_LOCATION_TIMEOUT_MS) return null;
+  const location = store.locations.get(at.location_id);
+  return location ? { locationId: location.id, locationName: location.name, since: at.time } : null;
 }
 
 /**

@@ -38,7 +38,7 @@ describe('views', () => {
       // linked by config.user_id; drawn by its tag's asset, which "Show" highlights
       expect(people.entries.get('u2')).toEqual({
         id: 'u2', name: 'Firstu2 Last', email: 'u2@example.com', avatarUrl: expect.anything(), decoration: null,
-        locationId: LOCATION_ID, floorId: 'f1', x: 3, y: 4, visible: true, lastSeen: T0 - MIN, manual: false, assetId: 'e2',
+        locationId: LOCATION_ID, floorId: 'f1', x: 3, y: 4, visible: true, lastSeen: T0 - MIN, manual: false, assetId: 'e2', elsewhere: null,
       });
       // linked by the user's location_tag_id alone
       expect(people.entries.get('u3')).toMatchObject({ locationId: LOCATION_ID, floorId: 'f2', x: 5, y: 6, visible: true, lastSeen: T0 - 2 * MIN, manual: false });
@@ -55,6 +55,28 @@ describe('views', () => {
       expect(people.entries.get('u2')).toMatchObject({ floorId: 'f2', x: 7, y: 8, lastSeen: T0 + 1000, visible: true });
       expect(people.messages.at(-1)).toMatchObject({ type: 'patch', removed: [] });
       expect(Object.keys((people.messages.at(-1) as { upserted: object }).upserted)).toEqual(['u2']);
+    });
+
+    it('says at which other location of the organization a person is, from their user location, and only what may be told', async () => {
+      ({ engine } = createTestEngine());
+      const { store } = engine.internals;
+      const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+      const at = (time: number, locationId = 'l2') => ({ location: { location_id: locationId, floor_id: 'ny-f1', time } });
+      feedLocation(engine, [], [], [
+        wireUser('u2', at(T0 - 30 * MIN)),
+        wireUser('u3', { ...at(T0 - 30 * MIN), visible: false }),
+        wireUser('u4', at(T0 - MANUAL_LOCATION_TIMEOUT_MS - MIN)),
+        wireUser('u5', at(T0 - MIN, 'l9')),
+        wireUser('u6', at(T0 - MIN, LOCATION_ID)),
+      ]);
+      // the organization's other location, as its locations list gives it
+      store.locations.set('l2', other as never);
+      const people = await collect<PersonEntry>(engine, { view: 'people' });
+      expect(people.entries.get('u2')).toMatchObject({ visible: false, floorId: null, elsewhere: { locationId: 'l2', locationName: 'New York office', since: T0 - 30 * MIN } });
+      // not for a person who is not visible, nor past a location's 12 hours, nor at a location not known, nor here
+      for (const id of ['u3', 'u4', 'u5', 'u6']) expect(people.entries.get(id)?.elsewhere, id).toBeNull();
+      // the location only: never the floor there
+      expect(JSON.stringify(people.entries.get('u2'))).not.toContain('ny-f1');
     });
 
     it('lists a tagged co-worker inside a privacy zone without any position', async () => {
