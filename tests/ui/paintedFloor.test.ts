@@ -43,7 +43,9 @@ function screen(): HTMLElement {
             <text data-label-for="e1">Ada</text></g>
         </g></g></g>
       </svg>
-      <div class="map-notices"><div class="live-region" role="status"><span class="message">Booked.</span></div></div>
+      <div class="map-legends narrow"><div class="legend-card"><div role="tablist"><button role="tab" id="legend-co2-tab" aria-selected="true">CO₂</button></div>
+        <div role="tabpanel" id="legend-co2"><figure class="legend">400 good</figure></div></div></div>
+      <div class="map-notices"><div class="live-region" role="status"><span class="message">Booked.</span></div><div class="pick-hint" role="status">Picking a place</div></div>
       <div class="popup-area"><section class="popup">Room Board</section></div>
     </div></main>
     <aside class="right"><div role="tablist"><button role="tab" id="tab-people" aria-selected="false">People</button>
@@ -103,8 +105,12 @@ describe('capturePainted', () => {
     // the chooser and the toggles as they were; the panel reopens on its first tab
     expect(page.querySelector('option[value="f1"]')!.hasAttribute('selected')).toBe(true);
     expect(page.querySelector('input[type="checkbox"]')!.hasAttribute('checked')).toBe(true);
-    expect(page.querySelector('[role="tabpanel"]')!.textContent).toBe('');
+    expect(page.querySelector('aside.right [role="tabpanel"]')!.textContent).toBe('');
     expect(page.querySelector('#tab-people')!.getAttribute('aria-selected')).toBe('true');
+    // a narrow map's legend card is shown as it was (its tabs are not the panels'); a pick under way is not
+    expect(page.querySelector('#legend-co2')!.textContent).toBe('400 good');
+    expect(page.querySelector('#legend-co2-tab')!.getAttribute('aria-selected')).toBe('true');
+    expect(page.querySelector('.pick-hint')).toBeNull();
     // assets: drawn for painting, one path per look, without their accessible names, roles and tab stops
     const layer = page.querySelector('.layer-assets')!;
     expect(layer.getAttribute('data-painted-count')).toBe('6');
@@ -135,11 +141,12 @@ describe('capturePainted', () => {
     const shell = root.querySelector('.shell')!;
     for (const part of [...shell.querySelectorAll(':scope > aside, :scope > main')]) body.append(part);
     shell.append(body);
-    root.querySelector('[role="tablist"]')!.insertAdjacentHTML('afterend', '<button class="sheet-hide">Hide panel</button>');
+    root.querySelector('aside.right [role="tablist"]')!.insertAdjacentHTML('afterend', '<button class="sheet-hide">Hide panel</button>');
     const page = new DOMParser().parseFromString(capturePainted(root)!.html, 'text/html').body.firstElementChild!;
-    expect(page.querySelector('[role="tabpanel"]')).toBeNull();
+    expect(page.querySelector('aside.right [role="tabpanel"]')).toBeNull();
+    expect(page.querySelector('#legend-co2')).not.toBeNull();
     expect(page.querySelector('.sheet-hide')).toBeNull();
-    expect([...page.querySelectorAll('[role="tab"]')].map((t) => t.getAttribute('aria-selected'))).toEqual(['false', 'false']);
+    expect([...page.querySelectorAll('aside.right [role="tab"]')].map((t) => t.getAttribute('aria-selected'))).toEqual(['false', 'false']);
     expect(page.querySelector('.top-menu')!.hasAttribute('hidden')).toBe(true);
     expect(page.querySelector('.menu-toggle')!.getAttribute('aria-expanded')).toBe('false');
   });

@@ -192,7 +192,7 @@ export function takePaintedView(floorId: string): boolean {
 }
 
 /** Parts of the screen that are not the saved floor's picture: what a person did in the last session. */
-const TRANSIENT = ['.popup-area > *', '.update-prompt', '.connection-banner', '.cache-indicator', '.live-region > *', '.drawing-floor'];
+const TRANSIENT = ['.popup-area > *', '.update-prompt', '.connection-banner', '.cache-indicator', '.live-region > *', '.drawing-floor', '.pick-hint', '.pick-marker'];
 /** Controls shown in the picture but not usable until the app is: inert (no focus, no click) */
 const INERT = ['.skip-links', 'header', 'aside', '.viewer-controls', '.playback-open'];
 /** Stands for the floor's assets in the copy of the rest of the screen, replaced by the picture's own. */
@@ -256,14 +256,15 @@ export function startPainted(root: HTMLElement): ScreenRead | null {
   // the right-hand panel reopens on its first tab: show that tab, or an empty panel; a phone-size
   // screen reopens with its sheet of panels and its menu closed (TopBar, docs/ui.md)
   const compact = copy.querySelector('.body.compact') !== null;
-  const panel = copy.querySelector('[role="tabpanel"]');
+  // the side panels' (a narrow map's legends are tabs too)
+  const panel = copy.querySelector('aside.right [role="tabpanel"]');
   if (compact) {
     panel?.remove();
     copy.querySelector('.sheet-hide')?.remove();
     copy.querySelector('.top-menu')?.setAttribute('hidden', '');
     copy.querySelector('.menu-toggle')?.setAttribute('aria-expanded', 'false');
   } else if (panel && panel.id !== 'panel-people') panel.replaceChildren();
-  copy.querySelectorAll('[role="tab"]').forEach((tab) => tab.setAttribute('aria-selected', String(!compact && tab.id === 'tab-people')));
+  copy.querySelectorAll('aside.right [role="tab"]').forEach((tab) => tab.setAttribute('aria-selected', String(!compact && tab.id === 'tab-people')));
   const notices = copy.querySelector('.map-notices');
   if (notices) {
     const note = document.createElement('p');
