@@ -141,4 +141,15 @@ describe('asset finder in Chromium', () => {
     await page.keyboard.press('Escape');
     expect(await page.locator('.finder-results').count()).toBe(0);
   });
+
+  it('goes to the finder with / right after a layer is switched on by mouse', async () => {
+    const co2 = page.getByRole('checkbox', { name: 'CO₂' });
+    await co2.click();
+    expect(await co2.isChecked()).toBe(true);
+    // the checkbox has the focus now: `/` is not typed into it
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('checkbox');
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    await co2.click();
+  });
 });

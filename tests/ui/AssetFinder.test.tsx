@@ -73,4 +73,23 @@ describe('AssetFinder', () => {
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(onShow.mock.calls[0]![0]).toMatchObject({ id: 'r1' });
   });
+
+  it('takes `/` from anywhere but a field the user types in: a layer checkbox just toggled, not the subject of a booking', () => {
+    const engine = createFakeEngine({ search: { entries: {}, meta: meta('', 0) } });
+    render(
+      <EngineContext.Provider value={engine.client}>
+        <label><input type="checkbox" /> CO₂</label>
+        <label><input type="text" /> Subject</label>
+        <AssetFinder onShow={vi.fn()} multipleBuildings={false} />
+      </EngineContext.Provider>,
+    );
+    const layer = screen.getByRole('checkbox', { name: 'CO₂' });
+    layer.focus();
+    fireEvent.keyDown(layer, { key: '/' });
+    expect(document.activeElement).toBe(screen.getByRole('combobox'));
+    const subject = screen.getByRole('textbox', { name: 'Subject' });
+    subject.focus();
+    fireEvent.keyDown(subject, { key: '/' });
+    expect(document.activeElement).toBe(subject);
+  });
 });

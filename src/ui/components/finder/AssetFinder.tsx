@@ -17,10 +17,15 @@ export interface AssetFinderProps {
   multipleBuildings: boolean;
 }
 
+/** Inputs that take no typed text: `/` on a layer's checkbox or a button still goes to the finder. */
+const UNTYPED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
+
 /** Whether a key press belongs to a field the user is typing in (then `/` is just a slash). */
 function typingIn(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+  if (!el) return false;
+  if (el.tagName === 'INPUT') return !UNTYPED_INPUTS.has((el as HTMLInputElement).type);
+  return el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable;
 }
 
 export function where(result: SearchResult, multipleBuildings: boolean): string {
