@@ -250,7 +250,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     report: (spec) => reports.source(spec),
     playback: (spec) => playback.source(spec),
-    search: (spec) => searchSource(currentSearchIndex, modules.search, searchDocs, spec),
+    search: (spec) => searchSource(currentSearchIndex, modules.search, searchDocs, spec, () => navigation.floor(roles)?.id ?? null),
     routing: modules.routing,
     roomDisplay: {
       timeZone,

@@ -142,6 +142,26 @@ describe('asset finder in Chromium', () => {
     expect(await page.locator('.finder-results').count()).toBe(0);
   });
 
+  it('lists the desks of the floor in view first, and follows a floor switch', async () => {
+    const { store } = server.server;
+    const floorNameOf = async () => (await floorSelect().locator('option:checked').innerText()).replace(/ \(default\)$/, '');
+    const firstWhere = () => results().first().locator('.finder-where').innerText();
+    const options = await floorSelect().locator('option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    for (const floorId of options.slice(0, 2)) {
+      await floorSelect().selectOption(floorId);
+      const desksHere = [...store.assets.values()].filter((a) => a.subtype === 'desk' && a.parent_id === floorId && !a.unpublished);
+      expect(desksHere.length).toBeGreaterThan(0);
+      // (the second time the box still holds the query: the click opens its results again)
+      await finder().click();
+      await finder().fill('desks');
+      await results().first().waitFor();
+      const name = await floorNameOf();
+      await expect.poll(firstWhere, { timeout: 5000 }).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
+      await page.keyboard.press('Escape');
+    }
+    await shot('finder-07-desks-here-first');
+  });
+
   it('goes to the finder with / right after a layer is switched on by mouse', async () => {
     const co2 = page.getByRole('checkbox', { name: 'CO₂' });
     await co2.click();

@@ -92,4 +92,15 @@ describe('AssetFinder', () => {
     fireEvent.keyDown(subject, { key: '/' });
     expect(document.activeElement).toBe(subject);
   });
+
+  it('opens the results again on a click into the box after Escape closed them', async () => {
+    const { box } = renderFinder([room('r1', 'Room One', 0)], 'room');
+    box.focus();
+    fireEvent.change(box, { target: { value: 'room' } });
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryAllByRole('option')).toHaveLength(0);
+    fireEvent.click(box);
+    expect(screen.getAllByRole('option')).toHaveLength(1);
+  });
 });

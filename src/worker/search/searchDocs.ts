@@ -52,6 +52,9 @@ export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
   result(key: string, rank: number): SearchResult | undefined;
   /** the results an asset's change may alter: the asset's own, and its person's (a move places them) */
   resultKeysOf(assetId: Id): string[];
+  /** where a result is: its floor, and the floor's building */
+  floorOf(key: string): Id | null;
+  buildingOf(floorId: Id): Id | null;
 } {
   const { store, facts } = ctx;
 
@@ -92,6 +95,11 @@ export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
       const user = asset ? linkedUserId(store, asset) : null;
       return user ? [ASSET_PREFIX + assetId, PERSON_PREFIX + user] : [ASSET_PREFIX + assetId];
     },
+    floorOf(key) {
+      if (key.startsWith(PERSON_PREFIX)) return ctx.person(key.slice(PERSON_PREFIX.length))?.floorId ?? null;
+      return store.floorOf.get(key.slice(ASSET_PREFIX.length)) ?? null;
+    },
+    buildingOf: (floorId) => store.floors.get(floorId)?.parent_id ?? null,
     status(key) {
       if (!key.startsWith(ASSET_PREFIX)) return 'none';
       const f = facts.get(key.slice(ASSET_PREFIX.length));

@@ -52,6 +52,20 @@ export interface SearchAnswer {
   indexing: { done: number; total: number } | null;
 }
 
+export interface SearchOptions {
+  limitPerGroup: number;
+  statusOf(key: string): StatusKind;
+  /**
+   * How far a result is from what the viewer looks at (0 the shown floor, 1 its building, 2 elsewhere): a
+   * query of kinds and states only ("free desks", "rooms") lists the nearest first, by name within each.
+   * A query with words to match keeps the order of the match.
+   */
+  distanceOf?(key: string): number;
+}
+
+/** The distances `distanceOf` answers: the shown floor, its building, elsewhere. */
+export const SEARCH_DISTANCES = 3;
+
 export interface SearchIndexOptions {
   /** a clock to cut the build into slices (the engine's) */
   now(): number;
@@ -67,7 +81,7 @@ export interface SearchIndexOptions {
 export const BUILD_SLICE_MS = 8;
 
 export interface SearchIndex {
-  search(query: string, options: { limitPerGroup: number; statusOf(key: string): StatusKind }): SearchAnswer;
+  search(query: string, options: SearchOptions): SearchAnswer;
   /** whether the query filters by a live status ("free desks"): then new readings may change which results it finds */
   readsStatus(query: string): boolean;
   /** keys whose documents may have changed */
@@ -236,7 +250,7 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
 
   return {
     readsStatus: (query) => parse(query).statuses.size > 0,
-    search(query, { limitPerGroup, statusOf }) {
+    search(query, { limitPerGroup, statusOf, distanceOf }) {
       const parsed = parse(query);
       const answer: SearchAnswer = { hits: [], counts: {}, total: 0, indexing: null };
       if (parsed.text.length === 0 && parsed.groups.size === 0 && parsed.statuses.size === 0) return answer;
@@ -254,7 +268,34 @@ export function createSearchIndex(source: SearchDocSource, options: SearchIndexO
       };
       if (parsed.text.length === 0) {
         const groups = parsed.groups.size ? [...parsed.groups] : [...new Set([...indexed.values()].map((d) => d.group))];
-        for (const group of groups) for (const key of groupKeys(group)) accept(key, group);
+        for (const group of groups) {
+          const keys = groupKeys(group);
+          if (!distanceOf) { for (const key of keys) accept(key, group); continue; }
+          // nearest first, by name within each distance. Every match is counted; a match's distance is read
+          // only until the page is full of the nearest ones (on a large floor after a few dozen names)
+          if (parsed.groups.size && !parsed.groups.has(group)) continue;
+          const near: string[][] = Array.from({ length: SEARCH_DISTANCES }, () => []);
+          const nearest = near[0]!;
+          let count = 0;
+          for (const key of keys) {
+            if (parsed.statuses.size && !parsed.statuses.has(statusOf(key))) continue;
+            count += 1;
+            if (nearest.length === limitPerGroup) continue;
+            const list = near[Math.min(SEARCH_DISTANCES - 1, Math.max(0, distanceOf(key)))]!;
+            if (list.length < limitPerGroup) list.push(key);
+          }
+          if (count === 0) continue;
+          answer.counts[group] = count;
+          answer.total += count;
+          let listed = 0;
+          for (const list of near) {
+            for (const key of list) {
+              if (listed === limitPerGroup) break;
+              answer.hits.push({ key, group, name: indexed.get(key)!.name });
+              listed += 1;
+            }
+          }
+        }
         return answer;
       }
       const text = parsed.text.join(' ');

@@ -7,6 +7,7 @@
 // cannot load, says that.
 
 import type { SearchMeta, ViewSpec } from '../../shared/api.js';
+import type { Id } from '../../shared/types.js';
 import { SEARCH_GROUPS, type SearchGroup } from '../../shared/search.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import type { LazyModule } from '../lazyModule.js';
@@ -21,10 +22,13 @@ export const SEARCH_QUERY_MAX_LENGTH = 200;
 type Docs = ReturnType<typeof createSearchDocs>;
 
 /**
- * `index` is null until the search's code (`code`) has loaded; the source starts that load.
+ * `index` is null until the search's code (`code`) has loaded; the source starts that load. `shownFloor`:
+ * the floor the viewer looks at, whose things a query of kinds and states lists first (a floor switch is a
+ * session change, which runs the query again).
  */
 export function searchSource(
   index: () => SearchIndex | null, code: Pick<LazyModule<unknown>, 'load' | 'error'>, docs: Docs, spec: Extract<ViewSpec, { view: 'search' }>,
+  shownFloor: () => Id | null = () => null,
 ): ViewSource {
   const query = typeof spec.query === 'string' ? spec.query.slice(0, SEARCH_QUERY_MAX_LENGTH) : '';
   let ranks = new Map<string, number>();
@@ -46,7 +50,18 @@ export function searchSource(
       return;
     }
     readsStatus = current.readsStatus(query);
-    const answer = current.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status });
+    const floorId = shownFloor();
+    const buildingId = floorId ? docs.buildingOf(floorId) : null;
+    // per floor once: a query of kinds reads the distance of every document of its groups
+    const byFloor = new Map<Id, number>();
+    const distanceOf = (key: string) => {
+      const at = docs.floorOf(key);
+      if (at === null || floorId === null) return 2;
+      let distance = byFloor.get(at);
+      if (distance === undefined) byFloor.set(at, (distance = at === floorId ? 0 : buildingId !== null && docs.buildingOf(at) === buildingId ? 1 : 2));
+      return distance;
+    };
+    const answer = current.search(query, { limitPerGroup: SEARCH_RESULTS_PER_GROUP, statusOf: docs.status, distanceOf });
     ranAt = current.refresh();
     ranks = new Map(answer.hits.map((h, i) => [h.key, i]));
     rankedAssets = new Set();

@@ -86,6 +86,19 @@ describe('search view', () => {
     expect((await search('occupied desk')).names()).toEqual(['Desk 1.13']);
   });
 
+  it('lists the free desks of the floor the viewer looks at first, then the rest, and follows a floor switch', async () => {
+    setup();
+    await engine.selectFloor('f2');
+    const found = await search('free desks');
+    expect(found.names()).toEqual(['Desk 2.12', 'Desk 1.12']);
+    await engine.selectFloor('f1');
+    engine.internals.hub.flush();
+    expect(found.names()).toEqual(['Desk 1.12', 'Desk 2.12']);
+    // words to match keep the order of the match, wherever the viewer is
+    await engine.selectFloor('f2');
+    expect((await search('desk 1.12')).names()[0]).toBe('Desk 1.12');
+  });
+
   it('finds sensors by what they measure and shows their value', async () => {
     setup();
     const found = await search('co2');

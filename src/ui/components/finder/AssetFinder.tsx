@@ -125,6 +125,7 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
         value={query}
         onChange={(e) => { setQuery(e.target.value); setPicked(null); setOpen(true); }}
         onFocus={() => setOpen(true)}
+        onClick={() => setOpen(true)}
         onKeyDown={onKeyDown}
       />
       {open && deferred ? (
