@@ -25,7 +25,7 @@ import { collector, mergeReading, sensorsToPage } from './playbackReadings.js';
 import { createShadow } from './playbackShadow.js';
 import { applyInstant, clampTo, loading, timedOn, type Session } from './playbackSession.js';
 import { replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
-import { runReport, type PageCache } from './runReport.js';
+import { REPLAY_PAGES_PREFIX, runReport, type PageCache } from './runReport.js';
 
 export interface PlaybackOptions {
   live: Store;
@@ -97,7 +97,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       days: [day],
       fetchPage: o.fetchPage,
       // a replay keeps battery levels and values that are not numbers, which a report's pages do not: its own cache entries
-      cacheKey: (type, d, filter) => (d.end <= o.now() ? `playback|${PAGE_FORMAT}|${live.locationId}|${type}|${d.key}|${filter}` : null),
+      cacheKey: (type, d, filter) => (d.end <= o.now() ? `${REPLAY_PAGES_PREFIX}${PAGE_FORMAT}|${live.locationId}|${type}|${d.key}|${filter}` : null),
       battery: true,
       raw: true,
       cache: o.cache,

@@ -18,6 +18,9 @@ export const REPORT_FETCH_CONCURRENCY = 4;
 /** Up to this many sensors are named in the query (sensor_id repeated); more read the whole type. */
 export const SENSOR_FILTER_MAX = 100;
 
+/** The key prefix of a replay's pages: the page cache gives them a bounded life (docs/reports.md "Replays kept on this device"). */
+export const REPLAY_PAGES_PREFIX = 'playback|';
+
 export interface PageCache {
   /** the pages of a complete day, or null */
   get(key: string): Promise<ColumnarPage[] | null>;
