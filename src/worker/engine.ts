@@ -314,6 +314,8 @@ export function createEngine(deps: EngineDeps): Engine {
     cache: pageCache,
     now: () => corrected.now(),
     markDirty: (key) => hub.markDirty('playback', [key]),
+    // a long step's derivation goes on in tasks of its own, after the live packets that came meanwhile
+    defer: (fn) => { clock.setTimeout(fn, 0); },
   });
 
   // ---------------------------------------------------------------- the one write path

@@ -23,8 +23,8 @@ import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged } from './playbackBasis.js';
 import { collector, mergeReading, sensorsToPage } from './playbackReadings.js';
 import { createShadow } from './playbackShadow.js';
-import { applyInstant, clampTo, loading, timedOn, type Session } from './playbackSession.js';
-import { replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
+import { applyInstant, clampTo, loading, prepareStep, timedOn, type Session, type StepEnv } from './playbackSession.js';
+import { deriveContext, replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
 import { REPLAY_PAGES_PREFIX, runReport, type PageCache } from './runReport.js';
 
 export interface PlaybackOptions {
@@ -35,6 +35,10 @@ export interface PlaybackOptions {
   cache: PageCache | null;
   now(): number;
   markDirty(key: string): void;
+  /** runs `fn` in a task of its own, after the live work waiting (the engine's clock, 0 ms) */
+  defer(fn: () => void): void;
+  /** the longest slice of a step's derivation (STEP_SLICE_MS unless a test says) */
+  sliceMs?: number;
 }
 
 export interface PlaybackService {
@@ -54,6 +58,9 @@ export interface PlaybackService {
 /** Live readings were checked (and warned about) by the live path already. */
 const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** A step's derivation runs in slices this long at most: the worker's live work goes between them. */
+const STEP_SLICE_MS = 12;
+
 /** Replays kept for a reopen (a floor and day each): the one shown and the one before. */
 const REPLAYS_KEPT = 2;
 /** A replay of the day still running reads on at most this often while its slider moves past what it read. */
@@ -65,6 +72,13 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const sessions = new Map<string, Session>();
   const keyOf = (floorId: Id, day: string) => `${o.live.locationId}|${floorId}|${day}`;
   const timeZone = () => (o.live.locationId && o.live.locations.get(o.live.locationId)?.timezone) || 'UTC';
+  const env = { roles: o.roles, viewerUserId: o.viewerUserId, timeZone };
+  const stepEnv: StepEnv = { now: o.now, defer: o.defer, sliceMs: o.sliceMs ?? STEP_SLICE_MS, markDirty: o.markDirty, ctx: (s) => deriveContext(s, env) };
+  /** Sets the replay to its instant; its floor views are told once what the step marked is derived. */
+  const step = (s: Session) => {
+    applyInstant(s);
+    prepareStep(s, stepEnv);
+  };
 
   /** The kept replay of the floor and day, made most recent; or a new one, reading the day. */
   function open(floorId: Id, dayKey: string, time: number | null): Session {
@@ -84,7 +98,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
       replay: { readings: new Map(), touched: new Set() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
       paged: new Set([...known.values()].flatMap((ids) => [...ids])), late: false, gap: false,
-      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(),
+      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(), drawnAt: null, held: null, preparing: null,
     };
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {
@@ -107,7 +121,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       onProgress(p) { session.progress = p; o.markDirty(key); },
     }).then((p) => {
       session.progress = p;
-      applyInstant(session);
+      step(session);
       o.markDirty(key);
       // the live stream had a gap while the day was read: read it again
       if (session.gap) readOn(session);
@@ -130,7 +144,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     }
     const s = open(floorId, dayKey, at);
     // a kept replay opened at another instant (a floor switched to during a replay) moves to it
-    if (at !== null && s.time !== at) { s.time = at; if (s.progress.state === 'done') applyInstant(s); }
+    if (at !== null && s.time !== at) { s.time = at; if (s.progress.state === 'done') step(s); }
     if (s.progress.state === 'done') readOn(s);
     return s;
   }
@@ -168,7 +182,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       // a day read again whole counts its rows once
       const rows = whole ? p.rows : s.progress.rows + p.rows;
       s.progress = { ...s.progress, rows, pagesLoaded: s.progress.pagesLoaded + p.pagesLoaded, pagesEstimated: s.progress.pagesEstimated + p.pagesLoaded };
-      applyInstant(s);
+      step(s);
       o.markDirty(s.key);
       // another gap while it read
       if (s.gap) readOn(s);
@@ -177,7 +191,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
 
   /** The replay as its views read it: late live readings that reached its instant shown first. */
   function settle(s: Session): Session {
-    if (s.late && s.progress.state === 'done') applyInstant(s);
+    if (s.late && s.progress.state === 'done') step(s);
     return s;
   }
 
@@ -190,14 +204,14 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
         ? reopen(at.floorId, at.day, typeof spec.at === 'number' && Number.isFinite(spec.at) ? clampTo(calendarDay(at.day, timeZone()), spec.at) : null)
         : open(at.floorId, at.day, null);
       const key = first.key;
-      return replaySource(spec, key, () => settle(sessions.get(key) ?? first), { roles: o.roles, viewerUserId: o.viewerUserId, timeZone });
+      return replaySource(spec, key, () => settle(sessions.get(key) ?? first), env);
     },
     setTime(floorId, day, time) {
       const s = sessions.get(keyOf(floorId, day));
       if (!s || !Number.isFinite(time)) return;
       s.time = clampTo(s.day, time);
       if (s.progress.state === 'done') {
-        applyInstant(s);
+        step(s);
         // the slider passed what a running day was read up to: read on (not on every tick of a play)
         if (s.time > s.readUntil && o.now() - s.readUntil >= READ_ON_EVERY_MS) readOn(s);
       }

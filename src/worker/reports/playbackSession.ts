@@ -50,6 +50,23 @@ export interface Session {
   timed: Id[];
   /** the floor views of this replay and their layers, told which of the floor's assets may have changed at each instant */
   floorViews: Map<FloorViewNote, ReadonlySet<MapLayer>>;
+  /** the instant the floor views show: the step to `time` is still being derived while they differ (null: none yet) */
+  drawnAt: number | null;
+  /** the assets marked by steps the floor views were not told of yet (their facts are being derived) */
+  held: Set<Id> | 'all' | null;
+  /** the derivation of a step under way, in slices between which the worker does its live work */
+  preparing: { cancelled: boolean } | null;
+}
+
+/** What a step needs of the worker: its clock, a later task, and the hub. */
+export interface StepEnv {
+  now(): number;
+  /** runs `fn` in a task of its own, after the live work waiting */
+  defer(fn: () => void): void;
+  /** the longest a slice of a step's derivation runs before the worker's other work goes first */
+  sliceMs: number;
+  markDirty(key: string): void;
+  ctx(s: Session): DeriveContext;
 }
 
 export type FloorViewNote = (changed: ReadonlySet<Id> | 'all') => void;
@@ -70,7 +87,7 @@ export const clampTo = (day: CalendarDay, time: number) => Math.max(day.start, M
 export const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null });
 
 /**
- * Sets every sensor and placed person to the instant, and tells the floor views which assets may look
+ * Sets every sensor and placed person to the instant, and holds for the floor views which assets may look
  * different: those fed by a sensor set anew, the people and the posted ones, and those whose facts said
  * they change by then (`nextChangeAt`, or `continuous`: a fade, a clean-desk phase); every asset when
  * the instant went back. A desk drawn fresh from its one sensor's occupancy, which only heard that
@@ -101,7 +118,59 @@ export function applyInstant(s: Session): void {
     for (const [id, f] of s.facts) if (f && (f.continuous || (f.nextChangeAt !== null && f.nextChangeAt <= s.time))) keys.add(id);
     for (const id of keys) if (s.facts.has(id)) s.stale.add(id);
   }
-  for (const view of s.floorViews.keys()) view(keys);
+  if (keys === 'all' || s.held === 'all') s.held = 'all';
+  else if (s.held) for (const id of keys) s.held.add(id);
+  else s.held = keys;
+}
+
+/** On the replay's floor at its instant, and posted by then. */
+export function shownAsset(s: Session, id: Id): Asset | undefined {
+  if (s.progress.state !== 'done' || s.shadow.store.floorOf.get(id) !== s.floorId) return undefined;
+  const asset = s.shadow.store.assets.get(id);
+  return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
+}
+
+export function onLayers(of: readonly MapLayer[], layers: ReadonlySet<MapLayer>): boolean {
+  for (const l of of) if (layers.has(l)) return true;
+  return false;
+}
+
+/**
+ * Derives the facts of the assets the steps marked (those the floor views draw), then tells the views: in
+ * slices of `sliceMs`, each a task of its own, so a step that derives much (back in time, a long jump, a
+ * large floor) never holds up the worker's live work. The views show the instant they were told of until
+ * then (their meta says which, `drawnAt`), never part of one step and part of another; a new step while
+ * one is derived goes on from the assets already derived.
+ */
+export function prepareStep(s: Session, env: StepEnv): void {
+  if (s.preparing) s.preparing.cancelled = true;
+  const token = { cancelled: false };
+  s.preparing = token;
+  const held = s.held;
+  const keys = held === 'all' ? [...(s.shadow.store.assetsByFloor.get(s.floorId) ?? [])] : [...(held ?? [])];
+  const layers = new Set<MapLayer>();
+  for (const l of s.floorViews.values()) for (const layer of l) layers.add(layer);
+  // no floor view draws it (a popup or a panel alone): nothing to derive ahead, what they read they derive
+  if (s.floorViews.size === 0) keys.length = 0;
+  let at = 0;
+  const slice = () => {
+    if (token.cancelled) return;
+    const until = env.now() + env.sliceMs;
+    const ctx = env.ctx(s);
+    while (at < keys.length) {
+      const id = keys[at++]!;
+      const asset = shownAsset(s, id);
+      const last = asset ? s.facts.get(id) : undefined;
+      if (asset && !(last && !onLayers(last.layers, layers))) factsOf(s, asset, ctx);
+      if (at < keys.length && env.now() >= until) { env.defer(slice); return; }
+    }
+    s.preparing = null;
+    s.held = null;
+    s.drawnAt = s.time;
+    if (held) for (const view of s.floorViews.keys()) view(held);
+    env.markDirty(s.key);
+  };
+  slice();
 }
 
 /**

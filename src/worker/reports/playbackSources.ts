@@ -7,14 +7,14 @@ import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type Pla
 import type { MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role } from '../../shared/types.js';
-import { computeFacts, type AssetFacts } from '../derive/assetFacts.js';
+import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
 import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
 import { sensorIdsOf, sensorsOf } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
-import { assetAt, fillRecent, ownValueAfter } from './playbackShadow.js';
-import { factsOf, viewsChanged, warmAt, type Session } from './playbackSession.js';
+import { assetAt, fillRecent } from './playbackShadow.js';
+import { factsOf, onLayers, shownAsset, viewsChanged, warmAt, type Session } from './playbackSession.js';
 
 export type PlaybackSpec = Extract<ViewSpec, { view: 'playback' }>;
 /** a popup opened in a replay, or the People and Rooms panels beside it */
@@ -29,9 +29,9 @@ export interface ReplayViewEnv {
   timeZone(): string;
 }
 
-function onLayers(of: readonly MapLayer[], layers: ReadonlySet<MapLayer>): boolean {
-  for (const l of of) if (layers.has(l)) return true;
-  return false;
+/** What the replay's rules derive with: its shadow store, "now" at its instant. */
+export function deriveContext(s: Session, env: ReplayViewEnv): DeriveContext {
+  return { store: s.shadow.store, now: s.time, viewerUserId: env.viewerUserId(), roles: env.roles(), config: s.config, timeZone: env.timeZone() };
 }
 
 /** The view of `spec` over the replay `cur()` returns (a reopen may have read it again: the views follow). */
@@ -40,13 +40,8 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
     const floor = s.shadow.store.floors.get(s.floorId);
     return !!floor && floorVisibleToRoles(floor, env.roles());
   };
-  const ctx = (s: Session) => ({ store: s.shadow.store, now: s.time, viewerUserId: env.viewerUserId(), roles: env.roles(), config: s.config, timeZone: env.timeZone() });
-  /** on the floor at the instant, and posted by then */
-  const shown = (s: Session, id: Id) => {
-    if (s.progress.state !== 'done' || s.shadow.store.floorOf.get(id) !== s.floorId) return undefined;
-    const asset = s.shadow.store.assets.get(id);
-    return asset && !ownValueAfter(asset, s.time) ? asset : undefined;
-  };
+  const ctx = (s: Session) => deriveContext(s, env);
+  const shown = shownAsset;
   const dirty = (d: Parameters<ViewSource['metaAffected']>[0]) => d.get('playback') === 'all' || !!(d.get('playback') as Set<string> | undefined)?.has(key);
   if (spec.view === 'people' || spec.view === 'rooms') {
     const panel = (): PanelReplay => {
@@ -146,12 +141,15 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
       return {
         floor, building: floor ? store.buildings.get(floor.parent_id) ?? null : null,
         legends: legendsFor(layers, s.config.location()), fromCache: false, loading: s.progress.state === 'loading',
-        day: s.day.key, time: s.time, start: s.day.start, end: s.day.end, progress: s.progress,
+        // the instant the floor shows (a step to the next one may still be being derived)
+        day: s.day.key, time: s.drawnAt ?? s.time, start: s.day.start, end: s.day.end, progress: s.progress,
       };
     },
     affected(d) {
       if (!dirty(d)) return null;
       follow();
+      // a step still being derived: what it marked comes when it is done, all of it at once
+      if (cur().preparing) return null;
       const out = pending;
       pending = new Set();
       return out === 'all' ? 'all' : out.size ? out : null;

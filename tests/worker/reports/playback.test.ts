@@ -59,7 +59,10 @@ const LAYERS = ['desk_usage', 'devices', 'co2', 'satisfaction', 'stress'] as con
  * A playback service over the live store, its pages served from `rows` (per type, filtered as the server
  * filters: by sensor, and from the previous validity at `start` to `end`). `clock.now` may move on.
  */
-function setup(rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = { now: NOW }, cache: PageCache | null = null) {
+function setup(
+  rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = { now: NOW }, cache: PageCache | null = null,
+  slices: { defer(fn: () => void): void; sliceMs: number } = { defer: (fn) => { setTimeout(fn, 0); }, sliceMs: 12 },
+) {
   const asked: Array<{ type: string; start: number }> = [];
   const fetchPage = async (type: string, q: MeasurementsQuery): Promise<MeasurementsResponse> => {
     asked.push({ type, start: q.start ?? 0 });
@@ -71,7 +74,7 @@ function setup(rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = 
   };
   const { store: live, apply } = liveStore(() => clock.now);
   const service = createPlaybackService({
-    live, roles: () => ['regular'], viewerUserId: () => null, fetchPage, cache, now: () => clock.now, markDirty: () => undefined,
+    live, roles: () => ['regular'], viewerUserId: () => null, fetchPage, cache, now: () => clock.now, markDirty: () => undefined, ...slices,
   });
   const open = () => service.source({ view: 'playback', floorId: 'f1', layers: [...LAYERS], day });
   const floor = open();
@@ -399,6 +402,35 @@ describe('a step of a replay', () => {
     // forward, no step marks the whole floor again; most mark a few of its assets
     expect(marked.every((n) => n !== Infinity)).toBe(true);
     expect(marked.filter((n) => n <= 3).length).toBeGreaterThan(marked.length / 2);
+  });
+
+  it('derives a long step in tasks of its own, and the floor view shows it all at once when done', async () => {
+    // the worker's other work: each slice of a step is a task of its own, one asset long here
+    const tasks: Array<() => void> = [];
+    const runAll = () => { while (tasks.length > 0) tasks.shift()!(); };
+    const { floor, at } = setup(DAY_ROWS, DAY, { now: NOW }, null, { defer: (fn) => tasks.push(fn), sliceMs: 0 });
+    await vi.waitFor(() => { expect((floor.meta() as PlaybackMeta).progress.state).toBe('done'); });
+    runAll();
+    const layers = new Map([['playback', 'all']]) as never;
+    at(D0 + 11 * H);
+    runAll();
+    floor.affected(layers);
+    expect(entry(floor, 'd1')).toMatchObject({ statusKind: 'attention' });
+    // back to 09:30: every asset derived anew, a slice at a time; meanwhile the view shows 11:00 as it was
+    at(D0 + 9.5 * H);
+    expect(tasks.length).toBe(1);
+    expect(floor.affected(layers)).toBeNull();
+    expect((floor.meta() as PlaybackMeta).time).toBe(D0 + 11 * H);
+    tasks.shift()!();
+    expect(tasks.length).toBe(1);
+    expect(floor.affected(layers)).toBeNull();
+    // a step on while it is derived: the view is told of both when the last is done
+    at(D0 + 9.75 * H);
+    runAll();
+    expect((floor.meta() as PlaybackMeta).time).toBe(D0 + 9.75 * H);
+    expect(floor.affected(layers)).toBe('all');
+    expect(entry(floor, 'd1')).toMatchObject({ statusKind: 'busy' });
+    expect(entry(floor, 'air')).toMatchObject({ text: '610 ppm' });
   });
 
   it("leaves the sensors no floor view draws from until a popup or another view reads them, which see the instant", async () => {
