@@ -98,7 +98,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       key, floorId, day, time: time ?? Math.min(started, day.start + 9 * 3_600_000), shadow, config: createConfigResolver(shadow.store),
       replay: { readings: new Map(), touched: new Set() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
       paged: new Set([...known.values()].flatMap((ids) => [...ids])), late: false, gap: false,
-      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(), drawnAt: null, held: null, preparing: null,
+      signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(), sensorLayers: null, coldFor: null, drawnAt: null, held: null, preparing: null,
     };
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {

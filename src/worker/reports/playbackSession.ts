@@ -48,6 +48,10 @@ export interface Session {
   stale: Set<Id>;
   /** the floor's assets whose showing follows the instant besides their facts: people (placed then) and tickets and voices (posted by then) */
   timed: Id[];
+  /** per sensor (ShadowSensor.k), the layers of the assets it feeds (standing, fixed for the replay; made when first asked) */
+  sensorLayers: Array<readonly MapLayer[]> | null;
+  /** the layers the floor views drew when the cold sensors were last decided */
+  coldFor: string | null;
   /** the floor views of this replay and their layers, told which of the floor's assets may have changed at each instant */
   floorViews: Map<FloorViewNote, ReadonlySet<MapLayer>>;
   /** the instant the floor views show: the step to `time` is still being derived while they differ (null: none yet) */
@@ -202,27 +206,39 @@ export function warmAt(s: Session, asset: Asset): boolean {
  * Location sensors place people, so they are set at every step.
  */
 export function viewsChanged(s: Session): void {
+  // the last view closed (Back to live): the sensors stay as they are for the next one, likely of the same layers
+  if (s.floorViews.size === 0) return;
   const shown = new Set<MapLayer>();
   for (const layers of s.floorViews.values()) for (const l of layers) shown.add(l);
+  // the same layers drawn as before (a view closed and opened again, Back to live and back): nothing to decide
+  const shownKey = [...shown].sort().join();
+  if (shownKey === s.coldFor) return;
+  s.coldFor = shownKey;
   const { store } = s.shadow;
-  const drawn = new Map<Id, boolean>();
-  const isDrawn = (id: Id) => {
-    let d = drawn.get(id);
-    if (d === undefined) {
-      const asset = store.assets.get(id);
-      const kind = asset ? assetKind(asset) : null;
-      d = !!asset && !!kind && layersOf(kind, asset, sensorsOf(store, asset)).some((l) => shown.has(l));
-      drawn.set(id, d);
-    }
-    return d;
-  };
+  // per sensor, once: the layers of the assets it feeds (standing, fixed for the replay)
+  if (s.sensorLayers === null) {
+    const ofAsset = new Map<Id, readonly MapLayer[]>();
+    const layersOfAsset = (id: Id) => {
+      let layers = ofAsset.get(id);
+      if (!layers) {
+        const asset = store.assets.get(id);
+        const kind = asset ? assetKind(asset) : null;
+        layers = asset && kind ? layersOf(kind, asset, sensorsOf(store, asset)) : [];
+        ofAsset.set(id, layers);
+      }
+      return layers;
+    };
+    s.sensorLayers = s.shadow.sensors.map((sensor) => {
+      const union = new Set<MapLayer>();
+      for (const id of store.assetsBySensor.get(sensor.clone.id) ?? []) for (const l of layersOfAsset(id)) union.add(l);
+      return [...union];
+    });
+  }
   for (const sensor of s.shadow.sensors) {
-    const fed = store.assetsBySensor.get(sensor.clone.id);
-    let cold = sensor.clone.type !== LOCATION_SENSOR_TYPE;
-    if (cold) for (const id of fed ?? []) if (isDrawn(id)) { cold = false; break; }
+    const cold = sensor.clone.type !== LOCATION_SENSOR_TYPE && !onLayers(s.sensorLayers[sensor.k]!, shown);
     // drawn from again: at the instant now, and what it feeds derived again (its facts were kept while it was left alone)
     if (sensor.cold && !cold && s.appliedAt !== null && !isAt(sensor, s.time) && setSensorAt(sensor, s.replay.readings, s.time) !== 'same') {
-      for (const id of fed ?? []) if (s.facts.has(id)) s.stale.add(id);
+      for (const id of store.assetsBySensor.get(sensor.clone.id) ?? []) if (s.facts.has(id)) s.stale.add(id);
     }
     sensor.cold = cold;
   }
