@@ -5,6 +5,7 @@ import { SELF_KEY, type AssetDetail, type DrawState, type FloorViewMeta } from '
 import { DEFAULT_LAYERS, POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH, type MapLayer } from '../../src/shared/constants.js';
 import { MSG } from '../../src/shared/messages.js';
 import { FloorViewer, floorPlanUrl } from '../../src/ui/components/FloorViewer.js';
+import { BUBBLE_MAX_CHARS } from '../../src/ui/components/AssetNode.js';
 import { createViewMirror, type ViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { STATUS_MARK_MIN_ZOOM } from '../../src/ui/lib/statusMark.js';
 import { PAINTED_COVER_WAIT_MS } from '../../src/ui/lib/paintedFloor.js';
@@ -139,6 +140,22 @@ describe('FloorViewer', () => {
       expect(document.querySelector('img')).toBeNull();
       expect(document.querySelector('b')).toBeNull();
       expect(screen.getByText(/<b>bold<\/b>/)).toBeTruthy();
+    });
+
+    it('cuts a long ticket to what its bubble holds, at a word, and keeps the whole text in its name', async () => {
+      const long = 'The coffee machine on the third floor kitchen leaks water all over the floor again';
+      const link = `https://example.test/${'x'.repeat(200)}`;
+      await renderViewer({
+        t1: draw('t1', { kind: 'ticket', name: 'Leak', text: long, layers: ['desk_usage'] }),
+        t2: draw('t2', { kind: 'voice', name: 'Link', text: link, layers: ['desk_usage'] }),
+        t3: draw('t3', { kind: 'ticket', name: 'Short', text: 'Lamp out', layers: ['desk_usage'] }),
+      });
+      const bubbles = [...document.querySelectorAll('.bubble-text')].map((t) => t.textContent);
+      expect(bubbles).toContain('⚑ The coffee machine on the…');
+      expect(bubbles).toContain(`“${link.slice(0, BUBBLE_MAX_CHARS - 1)}…”`);
+      expect(bubbles).toContain('⚑ Lamp out');
+      expect(bubbles.every((b) => b!.length <= BUBBLE_MAX_CHARS + 2)).toBe(true);
+      expect(screen.getByRole('button', { name: new RegExp(long) })).toBeTruthy();
     });
 
     it('shows the default avatar for co-workers without an allowed image', async () => {

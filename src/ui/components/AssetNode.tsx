@@ -142,9 +142,25 @@ function Avatar({ entry }: { entry: DrawState }) {
   );
 }
 
+/** What a speech bubble's one line holds: about 8 floor units at its font size, mark or quotes included. */
+export const BUBBLE_MAX_CHARS = 32;
+
+/**
+ * A ticket's or voice's text on its bubble: one line, cut at a word with "…" when longer than the bubble
+ * holds (a long message, a pasted link); the popup and the accessible name keep the whole text.
+ */
+export function bubbleLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= BUBBLE_MAX_CHARS) return flat;
+  const cut = flat.slice(0, BUBBLE_MAX_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= BUBBLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 function Bubble({ entry }: { entry: DrawState }) {
-  const text = (entry.text ?? entry.label ?? entry.name ?? '').slice(0, 60);
-  const width = Math.min(8, Math.max(2.4, text.length * 0.22 + 0.8));
+  const text = bubbleLine(entry.text ?? entry.label ?? entry.name ?? '');
+  // the mark or the quotes are two characters more
+  const width = Math.min(8, Math.max(2.4, (text.length + 2) * 0.22 + 0.8));
   const h = 1.3;
   const ticket = entry.kind === 'ticket';
   const fill = fillOf(entry, ticket ? '#fff3e0' : '#e3f2fd');
