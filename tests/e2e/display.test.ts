@@ -127,6 +127,9 @@ describe('room display in Chromium', () => {
     expect(Date.now() - clicked).toBeLessThan(1000);
     expect(await display.getByTestId('room-status').innerText()).toBe('Reserved');
     expect(await display.locator('.rd-current').innerText()).toMatch(/^Design review until \d\d:\d\d(?: \S+)?$/);
+    // the agenda shows the subject whole, on its own line under the time and its zone (it was cut to "…")
+    const subject = display.getByTestId('room-agenda').locator('.rd-subject', { hasText: 'Design review' });
+    expect(await subject.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().width > 0)).toBe(true);
     // a meeting runs: nothing to book
     expect(await display.getByRole('button', { name: /^Book \d+ min$/ }).count()).toBe(0);
     await shot(display, 'display-03-booked-from-viewer');
