@@ -187,6 +187,10 @@ describe('reports in Chromium', () => {
     expect(env.lines[0]).toEqual(['Type', 'Place', 'Floor', 'Mean', 'Min', 'Max', 'Unit', 'Comfort band', 'Outside band h', 'Outside band %']);
     expect(env.lines.slice(1, 1 + (await tableCells()).length)).toEqual(await tableCells());
     expect(env.lines.find((l) => l[0] === 'co2')?.[7]).toBe('0–800');
+    // the worst rooms are told apart where two buildings have a room of one name
+    const named = await page.locator('.report-totals dt').allInnerTexts();
+    expect(named.some((t) => t.startsWith('Worst '))).toBe(true);
+    expect(new Set(named).size).toBe(named.length);
     await shot('reports-08-environment');
     await page.getByRole('button', { name: 'Location' }).click();
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });

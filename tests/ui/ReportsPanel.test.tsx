@@ -10,7 +10,7 @@ import {
   emptySkipped, type BookingItem, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
 } from '../../src/shared/reports/types.js';
 import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
-import { ReportsPanel } from '../../src/ui/components/reports/ReportsPanel.js';
+import { ReportsPanel, summaryLines } from '../../src/ui/components/reports/ReportsPanel.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine, signedInWorld } from './fakeEngine.js';
 import { renderShell } from './renderShell.js';
@@ -203,5 +203,24 @@ describe('RecentBookings in a room popup', () => {
     const { section } = await openRoom([], { entries: {}, meta: done });
     expect(await within(section).findByText('No bookings in the last 7 days.')).toBeTruthy();
     expect(within(section).queryByRole('heading', { level: 4 })).toBeNull();
+  });
+});
+
+describe('summaryLines', () => {
+  it('tells two places of one name apart by their floor, and leaves a name said once as it is', () => {
+    const floors: Record<string, string> = { fa1: 'Floor 1, Helsinki HQ A', fb1: 'Floor 1, Helsinki HQ B' };
+    const lines = summaryLines(
+      [{ label: 'co2 outside 0–800 ppm', value: '36 %' }],
+      [
+        { label: 'Worst co2: F1-R2', value: '55 %', floorId: 'fb1' },
+        { label: 'Worst co2: F0-R2', value: '42 %', floorId: 'fa1' },
+        { label: 'Worst co2: F1-R2', value: '40 %', floorId: 'fa1' },
+        { label: 'Busiest hour', value: '10:00' },
+      ],
+      (id) => floors[id] ?? null,
+    );
+    expect(lines.map((l) => l.label)).toEqual([
+      'co2 outside 0–800 ppm', 'Worst co2: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst co2: F0-R2', 'Worst co2: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
+    ]);
   });
 });

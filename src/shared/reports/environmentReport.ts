@@ -115,7 +115,7 @@ export function createEnvironmentAggregator(ctx: ReportContext, sensors: readonl
         return { label: `${type} outside ${COMFORT_BANDS[type]![0]}–${COMFORT_BANDS[type]![1]} ${ENVIRONMENT_UNITS[type]}`, value: percent(covered ? outside / covered : null) };
       });
       summary.highlights = types.flatMap((type) => rows.filter((r) => r.type === type && r.groupKind === 'room' && (r.outsideShare ?? 0) > 0).slice(0, 3)
-        .map((r) => ({ label: `Worst ${type}: ${r.groupName}`, value: percent(r.outsideShare) })));
+        .map((r) => ({ label: `Worst ${type}: ${r.groupName}`, value: percent(r.outsideShare), floorId: r.floorId })));
       return {
         rows,
         summary,

@@ -173,8 +173,11 @@ export interface ReportSummary {
   counts: Record<string, number>;
   /** per series (floor, sensor type) → hour → mean, for small multiples */
   series: Array<{ id: string; label: string; byHour: Array<number | null>; band?: [number, number] }>;
-  /** the rows to look at first (worst rooms, busiest hours…) */
-  highlights: Array<{ label: string; value: string }>;
+  /**
+   * the rows to look at first (worst rooms, busiest hours…); a row's floor when it names a place, so two
+   * places of one name (F1-R2 of two buildings) are told apart
+   */
+  highlights: Array<{ label: string; value: string; floorId?: string | null }>;
 }
 
 export interface ReportMeta {

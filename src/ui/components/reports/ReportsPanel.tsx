@@ -28,6 +28,21 @@ export interface ReportsPanelProps {
   floorName(id: string): string | null;
 }
 
+type SummaryLine = { label: string; value: string; floorId?: string | null };
+
+/**
+ * The totals and highlights as listed: a place named twice (two buildings' F1-R2 among the worst rooms)
+ * is told apart by its floor, "Worst co2: F1-R2 (Floor 1, Helsinki HQ B)".
+ */
+export function summaryLines(totals: readonly SummaryLine[], highlights: readonly SummaryLine[], floorName: (id: string) => string | null): SummaryLine[] {
+  const times = new Map<string, number>();
+  for (const h of highlights) times.set(h.label, (times.get(h.label) ?? 0) + 1);
+  return [...totals, ...highlights.map((h) => {
+    const place = h.floorId && (times.get(h.label) ?? 0) > 1 ? floorName(h.floorId) : null;
+    return place ? { ...h, label: `${h.label} (${place})` } : h;
+  })];
+}
+
 /** A request with its period filled in: the last 7 days of the location by default. */
 export function withDefaults(request: ReportRequest, timeZone: string, now = Date.now()): ReportRequest {
   if (request.period.from && request.period.to) return request;
@@ -109,7 +124,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
             {Object.values(progress.skipped).some((n) => n > 0) ? ` Skipped ${Object.values(progress.skipped).reduce((a, b) => a + b, 0)} bad rows.` : ''}
           </p>
           <dl className="report-totals">
-            {[...summary.totals, ...summary.highlights].map((t) => <div key={t.label}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
+            {summaryLines(summary.totals, summary.highlights, floorName).map((t, i) => <div key={i}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
           </dl>
           {request.kind === 'environment' ? <SmallMultiples series={summary.series} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} /> : (
             <>
