@@ -175,10 +175,13 @@ describe('booking lengths in Chromium', () => {
     await shot(page, 'booking-02-rest-of-day-offered');
     const box = (await restOfDay.boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until 00:00/);
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until 24:00/);
     const made = () => eventsOf(sensorId).find((e) => e.booking_ref !== tomorrow.booking_ref);
     await expect.poll(made, { timeout: 10_000 }).toBeDefined();
     expect(made()!.end).toBe(endOfLocalDayAt(made()!.start, timeZone));
+    // it reads as today's, up to 24:00, not with both dates in full
+    const nowLine = dialog.locator('dt', { hasText: /^Now$/ }).locator('xpath=following-sibling::dd[1]');
+    await expect.poll(() => nowLine.innerText(), { timeout: 10_000 }).toMatch(/^\d\d:\d\d\s?–\s?24:00(?: \S+)? /);
     await shot(page, 'booking-03-rest-of-day-booked');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });

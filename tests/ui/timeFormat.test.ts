@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatTime, formatTimeParts, formatTimeRange, formatWhen, zoneDiffers } from '../../src/ui/lib/timeFormat.js';
+import { formatEndTime, formatTime, formatTimeParts, formatTimeRange, formatWhen, zoneDiffers } from '../../src/ui/lib/timeFormat.js';
 
 // the browser of this test runs in the process's zone; the location may be elsewhere
 const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -48,6 +48,21 @@ describe('timeFormat', () => {
     } finally {
       Object.defineProperty(Intl, 'DateTimeFormat', { value: original, configurable: true, writable: true });
     }
+  });
+
+  it('ends a span to the end of its day at 24:00 of that day, not with both dates in full', () => {
+    // 12:37 to the next midnight in Helsinki (UTC+3 in June): the rest of the day
+    const start = Date.UTC(2030, 5, 3, 9, 37);
+    const midnight = Date.UTC(2030, 5, 3, 21, 0);
+    const range = formatTimeRange(start, midnight, 'Europe/Helsinki', start);
+    expect(range).toMatch(/^12:37\s?–\s?24:00(?: \S+)?$/);
+    // a span that goes on into the next day keeps its dates
+    expect(formatTimeRange(start, midnight + 3_600_000, 'Europe/Helsinki', start)).not.toMatch(/24:00/);
+    expect(formatTimeRange(start, midnight - 60_000, 'Europe/Helsinki', start)).toMatch(/^12:37\s?–\s?23:59(?: \S+)?$/);
+    // "booked until": the end of the day is 24:00; any other end its own time
+    expect(formatEndTime(midnight, 'Europe/Helsinki')).toMatch(/^24:00(?: \S+)?$/);
+    expect(formatEndTime(midnight + 60_000, 'Europe/Helsinki')).toMatch(/^00:01(?: \S+)?$/);
+    expect(formatEndTime(start, 'Europe/Helsinki')).toBe(formatTime(start, 'Europe/Helsinki'));
   });
 
   it('gives the playback bar the same time with its zone apart', () => {

@@ -9,7 +9,7 @@ import type { ReservationEvent } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry } from '../hooks/useView.js';
-import { formatTime, formatTimeRange } from '../lib/describe.js';
+import { formatEndTime, formatTime, formatTimeRange } from '../lib/describe.js';
 import { errorText } from '../lib/errorText.js';
 import { bookingChoices } from '../../shared/rules/bookingLengths.js';
 import { NeedsServer } from './NeedsServer.js';
@@ -50,7 +50,7 @@ export function BookingControls({ roomId, needsServerId }: BookingControlsProps)
     const result = await api.bookRoom({ roomId, until, subject });
     setBusy(false);
     announce(
-      result.ok ? `${detail.name} booked until ${formatTime(result.value.end, timeZone)}.` : `Booking failed: ${errorText(result)}`,
+      result.ok ? `${detail.name} booked until ${formatEndTime(result.value.end, timeZone)}.` : `Booking failed: ${errorText(result)}`,
       result.ok ? 'info' : 'error',
     );
   };

@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from 'react';
 import { SELF_KEY, type ConnectionView, type RoomDisplayEntry } from '../../shared/api.js';
-import { formatTime, formatTimeRange } from '../lib/timeFormat.js';
+import { formatEndTime, formatTime, formatTimeRange } from '../lib/timeFormat.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { NEEDS_SERVER } from '../hooks/useServerReach.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
@@ -76,7 +76,7 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
     setMessage(null);
     const result = await api.bookRoom({ roomId, until: { minutes }, subject: 'Booked at the display' });
     setBusy(null);
-    setMessage(result.ok ? `Booked until ${formatTime(result.value.end, zone)}.` : `Could not book: ${result.message}`);
+    setMessage(result.ok ? `Booked until ${formatEndTime(result.value.end, zone)}.` : `Could not book: ${result.message}`);
   };
 
   return (

@@ -66,6 +66,18 @@ export function formatTime(ms: number, timeZone?: string): string {
   return formatter(timeZone, 'time', zoneDiffers(timeZone, ms)).format(ms);
 }
 
+/** A time that ends something: midnight is the day's 24:00 ("booked until 24:00"), not the next day's 00:00. */
+export function formatEndTime(ms: number, timeZone?: string): string {
+  if (localDay(ms - 1, timeZone) === localDay(ms, timeZone)) return formatTime(ms, timeZone);
+  try {
+    return formatter(timeZone, 'time', zoneDiffers(timeZone, ms)).formatToParts(ms - 60_000)
+      .map((p) => (p.type === 'hour' ? '24' : p.type === 'minute' ? '00' : p.value))
+      .join('');
+  } catch {
+    return formatTime(ms, timeZone);
+  }
+}
+
 /**
  * The same time as `formatTime`, its zone apart ("12:00" and "GMT+2", or null
  * when the zone is the browser's): for a readout that changes every moment
@@ -97,8 +109,16 @@ export function formatTimeRange(start: number, end: number, timeZone?: string, n
   const today = localDay(start, timeZone) === localDay(now, timeZone);
   const shape: Shape = today ? 'time' : Math.abs(start - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
   const f = formatter(timeZone, shape, zoneDiffers(timeZone, start));
+  const [from, to] = [Math.min(start, end), Math.max(start, end)];
   try {
-    return f.formatRange(Math.min(start, end), Math.max(start, end));
+    // a span to the end of its day ("the rest of the day") ends at 24:00 of that day, not at the next
+    // day's 00:00, which made Intl write both dates in full
+    if (to > from && localDay(to - 1, timeZone) === localDay(from, timeZone) && localDay(to, timeZone) !== localDay(from, timeZone)) {
+      return f.formatRangeToParts(from, to - 60_000)
+        .map((p) => (p.source === 'endRange' && p.type === 'hour' ? '24' : p.source === 'endRange' && p.type === 'minute' ? '00' : p.value))
+        .join('');
+    }
+    return f.formatRange(from, to);
   } catch {
     return `${f.format(start)}–${f.format(end)}`;
   }
