@@ -375,7 +375,8 @@ describe('viewer in Chromium', () => {
     const at = { x: svg.x + svg.width * 0.3, y: svg.y + svg.height * 0.35 };
     await page.mouse.click(at.x, at.y);
     await expect.poll(async () => { const t = await tip(); return Math.hypot(t.x - at.x, t.y - at.y); }).toBeLessThan(2);
-    expect(await page.locator('.place').innerText()).toMatch(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\)\./);
+    // where it is in words too: the room or zone it is in, or the nearest desk, room… and how far
+    expect(await page.locator('.place').innerText()).toMatch(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\), (?:in .+|\d+ m from .+|outside the floor)\./);
     expect(await page.locator('.place').innerText()).not.toBe(said);
     // the pin takes no click: a press on it reaches the map
     expect(await pin.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');

@@ -246,7 +246,7 @@ describe('TicketForm', () => {
     const engine = renderShell();
     fireEvent.click(await screen.findByRole('tab', { name: 'Report an issue' }));
     // the view's centre once the floor is drawn and fitted
-    const place = await screen.findByText(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\)\./);
+    const place = await screen.findByText(/^Placed at the red pin on the map \(-?\d+\.\d, -?\d+\.\d\)(?:, (?:in |outside |\d+ m from ).+)?\./);
     const [, x, y] = /\((-?\d+\.\d), (-?\d+\.\d)\)/.exec(place.textContent!)!;
     const select = (await screen.findByLabelText('Category')) as HTMLSelectElement;
     // a valid category from the start: the server refuses a ticket without one

@@ -4,14 +4,15 @@
 // URL in step (deep links), and shows honest words while navigation loads.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
+import type { DrawState, PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useEmptyLayers } from '../hooks/useEmptyLayers.js';
 import { useServerReach } from '../hooks/useServerReach.js';
 import { COMPACT_SCREEN, useMediaQuery } from '../hooks/useMediaQuery.js';
-import { useView, useViewEntries, useViewMeta } from '../hooks/useView.js';
+import { useView, useViewEntries, useViewMeta, useViewReady } from '../hooks/useView.js';
+import { placeWords } from '../lib/placeWords.js';
 import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
 import { Choosers } from './Choosers.js';
@@ -199,6 +200,15 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   }, [reportEntries]);
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
+  const floorReady = useViewReady(floor);
+  // where a ticket or voice goes, in words ("in room F0-R1", "3 m from Desk 0.4"): rooms, desks and the
+  // other landmarks stay put, so the words follow the point and the floor, not every live change
+  const [placeX, placeY] = placePoint ? [placePoint.x, placePoint.y] : [null, null];
+  const placeSaid = useMemo(() => {
+    if (panel !== 'report' || placeX === null || placeY === null || !floor || !floorReady) return null;
+    const entries = floor.getKeys().map((k) => floor.getSnapshot(k)).filter((e): e is DrawState => !!e);
+    return entries.length ? placeWords({ x: placeX, y: placeY }, entries) : null;
+  }, [panel, placeX, placeY, floor, floorReady]);
   // playback replaces what the viewer draws, never the live subscription, which stays open underneath
   const [playbackDay, setPlaybackDay] = useState<string | null>(null);
   // the instant last shown: a floor switched to during the replay of that day (People: Show) opens at it
@@ -558,6 +568,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                     draft={ticketDraft}
                     onDraft={setTicketDraft}
                     point={placePoint}
+                    placeSaid={placeSaid}
                     picking={pick === 'ticket'}
                     onPick={(on) => startPick(on ? 'ticket' : null)}
                   />

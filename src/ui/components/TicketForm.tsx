@@ -31,11 +31,13 @@ export interface TicketFormProps {
   onDraft: Dispatch<SetStateAction<TicketDraft>>;
   /** the point the item is placed at (picked on the floor, or the view centre); null until the floor is drawn */
   point: { x: number; y: number } | null;
+  /** where the point is in words ("in room F0-R1"), once the floor is drawn */
+  placeSaid?: string | null;
   picking: boolean;
   onPick(active: boolean): void;
 }
 
-export function TicketForm({ floorId, draft, onDraft, point, picking, onPick }: TicketFormProps) {
+export function TicketForm({ floorId, draft, onDraft, point, placeSaid = null, picking, onPick }: TicketFormProps) {
   const { api } = useEngine();
   const { session, announce, writable } = useApp();
   const { config } = session;
@@ -132,7 +134,7 @@ export function TicketForm({ floorId, draft, onDraft, point, picking, onPick }: 
           </>
         ) : null}
         <p className="place">
-          {point ? `Placed at the red pin on the map (${point.x.toFixed(1)}, ${point.y.toFixed(1)}). ` : 'Placed at the centre of the view once the floor is drawn. '}
+          {point ? `Placed at the red pin on the map (${point.x.toFixed(1)}, ${point.y.toFixed(1)})${placeSaid ? `, ${placeSaid}` : ''}. ` : 'Placed at the centre of the view once the floor is drawn. '}
           <button type="button" aria-pressed={picking} onClick={() => onPick(!picking)}>
             {picking ? 'Click the floor, or arrow keys and Enter… (cancel)' : 'Pick a place on the floor'}
           </button>
