@@ -21,7 +21,7 @@ import type { Logger, SinkChange } from '../ports.js';
 import type { Store } from '../store/store.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { basisOf, unchanged } from './playbackBasis.js';
-import { collector, mergeReading, sensorsToPage } from './playbackReadings.js';
+import { collector, mergeBeforeDay, mergeReading, sensorsToPage } from './playbackReadings.js';
 import { createShadow } from './playbackShadow.js';
 import { applyInstant, clampTo, loading, prepareStep, timedOn, type Session, type StepEnv } from './playbackSession.js';
 import { deriveContext, replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
@@ -236,7 +236,8 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
             if (reading && reading.value === null && reading.events) reading.value = reading.events;
           }
           if (!reading) break;
-          mergeReading(s.replay, id, reading);
+          if (time < s.day.start) mergeBeforeDay(s.replay, id, reading, s.day.start);
+          else mergeReading(s.replay, id, reading);
           if (time <= s.time && !s.late) { s.late = true; o.markDirty(s.key); }
         }
       }

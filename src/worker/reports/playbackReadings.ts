@@ -47,6 +47,24 @@ function sameReading(a: MeasurementValue, b: MeasurementValue): boolean {
  * on repeats the one valid where it starts) changes nothing; another of the same time takes the place of
  * the one there, as the last the server took is what it answers with; a late one goes where its time says.
  */
+/**
+ * A late reading dated before the day: the day's first page holds one such reading, the newest before the day
+ * when it is still valid at its start (the server's "previous validity"). A newer one takes its place, and
+ * when it is no longer valid at the start, the day has none from before.
+ */
+export function mergeBeforeDay(replay: Replay, id: Id, reading: MeasurementValue, dayStart: number): void {
+  const list = replay.readings.get(id);
+  const first = list?.[0];
+  const before = first && first.time < dayStart ? first : null;
+  if (before && before.time > reading.time) return;
+  if (before && list) {
+    list.shift();
+    readingsEdited(list, 0);
+    replay.touched.add(id);
+  }
+  if (reading.valid_to > dayStart) mergeReading(replay, id, reading);
+}
+
 export function mergeReading(replay: Replay, id: Id, reading: MeasurementValue): void {
   let list = replay.readings.get(id);
   if (!list) { list = []; replay.readings.set(id, list); }

@@ -343,6 +343,23 @@ describe('a replay of today left open', () => {
     expect(asked.slice(before).every((a) => a.start === T0)).toBe(true);
   });
 
+  it('takes a late reading from before the day as the one valid at its start, as the day\'s first page has it', async () => {
+    const { floor, popup, at, service, rows, fromServer } = await openToday();
+    // 23:50 the day before, valid for an hour: the newest before the day, still valid at midnight
+    rows.co2!.unshift([T0 - 10 * 60_000, 's-co2', H, 640, 79]);
+    service.takeLive([{ collection: 'measurements', kind: 'created', id: 's-co2', data: { sensor_id: 's-co2', value: { time: T0 - 10 * 60_000, valid_for: H, value: 640, battery_level: 79 } } }]);
+    at(T0 + 0.5 * H);
+    expect(entry(floor, 'air')).toMatchObject({ text: '640 ppm' });
+    expect(entry(floor, 'air')).toEqual((await fromServer(T0 + 0.5 * H)).floor);
+    // one older still changes nothing: the server's first page has the newest before the day
+    service.takeLive([{ collection: 'measurements', kind: 'created', id: 's-co2', data: { sensor_id: 's-co2', value: { time: T0 - 20 * 60_000, valid_for: H, value: 600 } } }]);
+    rows.co2!.unshift([T0 - 20 * 60_000, 's-co2', H, 600, null]);
+    at(T0 + 0.25 * H);
+    expect(entry(floor, 'air')).toMatchObject({ text: '640 ppm' });
+    expect(detail(popup('air'))!.history).toEqual((await fromServer(T0 + 0.25 * H)).popup!.history);
+    expect(detail(popup('air'))!.history.map((h) => h.text)).toEqual(['640 ppm']);
+  });
+
   it('leaves out live readings of a sensor it did not page or dated after its day', async () => {
     const { floor, at, service } = await openToday();
     service.takeLive([
