@@ -74,6 +74,18 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const timeZone = () => (o.live.locationId && o.live.locations.get(o.live.locationId)?.timezone) || 'UTC';
   const env = { roles: o.roles, viewerUserId: o.viewerUserId, timeZone };
   const stepEnv: StepEnv = { now: o.now, defer: o.defer, sliceMs: o.sliceMs ?? STEP_SLICE_MS, markDirty: o.markDirty, ctx: (s) => deriveContext(s, env) };
+  /** A replay no longer kept: no page asked for it, no slice of a step derived for it. */
+  const drop = (s: Session) => {
+    s.signal.cancelled = true;
+    if (!s.preparing) return;
+    // a view still on it (until it follows another) is not left waiting: it derives what it reads itself
+    s.preparing.cancelled = true;
+    s.preparing = null;
+    const held = s.held;
+    s.held = null;
+    s.drawnAt = s.time;
+    if (held) for (const view of s.floorViews.keys()) view(held);
+  };
   /** Sets the replay to its instant; its floor views are told once what the step marked is derived. */
   const step = (s: Session) => {
     applyInstant(s);
@@ -103,7 +115,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {
       const first = sessions.values().next().value!;
-      first.signal.cancelled = true;
+      drop(first);
       sessions.delete(first.key);
     }
     void runReport({
@@ -138,7 +150,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     const kept = sessions.get(keyOf(floorId, dayKey));
     // a day that could not be read (offline, an error) is read again too
     if (kept && kept.progress.state !== 'loading' && (kept.progress.state !== 'done' || !unchanged(kept.basis, o.live))) {
-      kept.signal.cancelled = true;
+      drop(kept);
       sessions.delete(kept.key);
       return open(floorId, dayKey, at ?? kept.time);
     }
@@ -250,7 +262,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       }
     },
     reset() {
-      for (const s of sessions.values()) s.signal.cancelled = true;
+      for (const s of sessions.values()) drop(s);
       sessions.clear();
     },
   };
