@@ -111,7 +111,8 @@ export function createSearchDocs(ctx: SearchDocsContext): SearchDocSource & {
         if (!p) return undefined;
         return {
           key, id: p.id, target: 'person', group: 'person', kind: 'employee', name: p.name || p.email, rank,
-          status: p.visible ? null : 'not on site', statusKind: 'none', layers: ['co-workers'],
+          // at another location of the organization: where, as the People panel says it
+          status: p.elsewhere ? `at ${p.elsewhere.locationName}` : p.visible ? null : 'not on site', statusKind: 'none', layers: ['co-workers'],
           floorId: p.floorId, x: p.x, y: p.y, ...floorNames(p.floorId),
         };
       }

@@ -99,6 +99,16 @@ describe('search view', () => {
     expect((await search('desk 1.12')).names()[0]).toBe('Desk 1.12');
   });
 
+  it('says at which other location a co-worker is, as the People panel does', async () => {
+    ({ engine } = createTestEngine());
+    const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+    feedLocation(engine, ASSETS, SENSORS, [...USERS, wireUser('u3', { first_name: 'Kaisa', last_name: 'Koski', location: { location_id: 'l2', floor_id: 'ny-f1', time: T0 - 30 * MIN } })]);
+    engine.internals.store.locations.set('l2', other as never);
+    const found = await search('koski');
+    expect(found.ranked()[0]).toMatchObject({ id: 'u3', status: 'at New York office', floorId: null });
+    expect((await search('makela')).ranked()[0]!.status).toBe('not on site');
+  });
+
   it('finds sensors by what they measure and shows their value', async () => {
     setup();
     const found = await search('co2');
