@@ -26,8 +26,11 @@ export async function profiled<T>(work: () => Promise<T>, intervalUs = 200): Pro
   return { result, profile };
 }
 
-/** The profile as text: by phase, self time, and total time of functions under src/. */
-export function summarize(profile: Profile, phases: Phases, otherPhase = 'other'): string {
+/**
+ * The profile as text: by phase, self time, and total time of functions under src/; with `inPhase`, also the
+ * self time of the samples whose phase's name contains it.
+ */
+export function summarize(profile: Profile, phases: Phases, otherPhase = 'other', inPhase?: string): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
@@ -56,6 +59,7 @@ export function summarize(profile: Profile, phases: Phases, otherPhase = 'other'
   }
   const all = [...self.values()].reduce((a, b) => a + b, 0);
   const phaseBy = new Map<string, number>();
+  const inPhaseBy = new Map<string, number>();
   for (const [id, t] of self) {
     let phase = otherPhase;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -64,12 +68,14 @@ export function summarize(profile: Profile, phases: Phases, otherPhase = 'other'
       if (hit) { phase = hit[0]; break; }
     }
     phaseBy.set(phase, (phaseBy.get(phase) ?? 0) + t);
+    if (inPhase && phase.includes(inPhase)) { const l = label(byId.get(id)!); inPhaseBy.set(l, (inPhaseBy.get(l) ?? 0) + t); }
   }
   const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k)
     .map(([l, t]) => `${fmt(t).padStart(8)} ms ${fmt((100 * t) / all).padStart(5)} %  ${l}`).join('\n');
   return [
     `${fmt(all)} ms sampled`,
     `\n## by phase\n${top(phaseBy, 20)}`,
+    ...(inPhase ? [`\n## in phase\n${top(inPhaseBy, 30)}`] : []),
     `\n## self time\n${top(selfBy, 40)}`,
     `\n## total time (src/ only)\n${top(new Map([...totalBy].filter(([l]) => l.includes(' src/'))), 45)}`,
   ].join('\n');
