@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startStoreyServer } from '../server/app.js';
 import { buildApp } from './lib/browser.js';
 import { fmt, median, publish, type BenchRow } from './lib/report.js';
-import { cold, LONG_TASK_LIMIT_MS, REOPEN_SEED, startMarks, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
+import { cold, LINK, LONG_TASK_LIMIT_MS, REOPEN_SEED, startMarks, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
 
 const COLD_RUNS = 3;
 const WARM_RUNS = 5;
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
         + `the saved floor's snapshot in the page ${fmt(median(warms.map((w) => w.savedSnapshotAt ?? NaN)))}; ${startMarks(warms)}; saved floor drawn ${fmt(savedMs)}`,
       `first contentful paint: cold ${list(colds.map((c) => c.fcp ?? NaN))} ms, warm ${list(warms.map((w) => w.fcp ?? NaN))} ms after navigation`,
       'drawn = the frame after the one whose DOM held every asset node of the settled floor (so painting is included); swap = everything after the saved floor was drawn until the floor settled',
+      ...(LINK ? [`over an emulated link of ${LINK.mbit} Mbit/s and ${LINK.rttMs} ms round trip (STOREY_BENCH_LINK_MBIT): not the loopback the targets are set for`] : []),
     ]);
   } finally {
     await server.close();

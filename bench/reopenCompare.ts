@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import type { StoreyServer } from '../server/app.js';
 import { buildApp, ROOT } from './lib/browser.js';
 import { fmt, median, publish, type BenchRow } from './lib/report.js';
-import { cold, LONG_TASK_LIMIT_MS, REOPEN_SEED, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
+import { cold, LINK, LONG_TASK_LIMIT_MS, REOPEN_SEED, warm, type ColdRun, type WarmRun } from './lib/reopenRuns.js';
 
 const ref = process.argv[2] ?? 'main';
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -70,6 +70,15 @@ async function main(): Promise<void> {
         });
       }
     }
+    // the cold sign-ins: submit → the floor drawn from live data
+    const coldMs = (s: Side) => median(s.colds.map((c) => c.ms));
+    for (const side of sides) {
+      rows.push({
+        bench: 'reopenCompare', case: `${side.label}: cold sign-in → floor drawn`, size: `${side.colds.length} runs`, value: coldMs(side), unit: 'ms',
+        baseline: side === before ? null : coldMs(before), baselineLabel: `ms at ${commit}`, ratio: side === before ? null : coldMs(side) / coldMs(before),
+        target: 'comparison', pass: null,
+      });
+    }
     // main-thread long tasks: the swap (after the saved floor was drawn) of each warm run, each cold sign-in
     const longest = (lists: number[][]) => Math.max(0, ...lists.flat());
     const count = (lists: number[][]) => median(lists.map((l) => l.filter((d) => d > LONG_TASK_LIMIT_MS).length));
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
       ]),
       ...sides.map((s) => `${s.label}: saved floor drawn per round ${s.runs.map((w) => fmt(w.savedMs)).join(' / ')} ms; saved snapshot in the page ${s.runs.map((w) => fmt(w.savedSnapshotAt ?? NaN)).join(' / ')} ms`),
       `medians of ${ROUNDS} warm reopens of each, taken in turns; ratio = this tree / ${commit}`,
+      ...(LINK ? [`over an emulated link of ${LINK.mbit} Mbit/s and ${LINK.rttMs} ms round trip (STOREY_BENCH_LINK_MBIT)`] : []),
     ]);
   } finally {
     for (const side of sides) await side.server.close();

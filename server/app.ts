@@ -23,6 +23,7 @@ import { createPublisher, type Publisher } from './live/publisher.js';
 import { createPusherServer, type PusherServer } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
+import { registerCompression } from './compression.js';
 import { jsonLimitProblem } from './jsonLimits.js';
 import { registerRateLimits, type RateLimits } from './rateLimits.js';
 import { createOutbox, type Outbox } from './mail.js';
@@ -146,6 +147,8 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
         : { origin: false });
     },
   });
+  // before every route and the static files, so each answer is compressed for a client that accepts it
+  await registerCompression(app);
   const limits = await registerRateLimits(app, options.rateLimits);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

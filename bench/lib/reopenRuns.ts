@@ -3,7 +3,7 @@
 // on that profile, each watched by the floor probe until the floor shows live
 // data and settles.
 
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { StoreyServer } from '../../server/app.js';
 import { launchProfile } from './browser.js';
 import { describeTasks, firstFrame, FLOOR_PROBE_SCRIPT, tasksIn, type ProbeData } from './floorProbe.js';
@@ -32,6 +32,25 @@ export interface WarmRun {
   savedSnapshotAt: number | null;
 }
 
+/**
+ * A user's network instead of loopback, when asked: `STOREY_BENCH_LINK_MBIT`
+ * (download and upload, Mbit/s) and `STOREY_BENCH_LINK_RTT_MS` (added round
+ * trip) through Chromium's network emulation, which covers the page and its
+ * dedicated worker's fetches. Bytes are counted as they cross the wire, so a
+ * compressed answer takes less of the link (docs/bench.md "REST compressed").
+ */
+export const LINK = process.env.STOREY_BENCH_LINK_MBIT
+  ? { mbit: Number(process.env.STOREY_BENCH_LINK_MBIT), rttMs: Number(process.env.STOREY_BENCH_LINK_RTT_MS ?? 20) }
+  : null;
+
+async function emulateLink(context: BrowserContext, page: Page): Promise<void> {
+  if (!LINK) return;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const bytesPerS = (LINK.mbit * 1e6) / 8;
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LINK.rttMs, downloadThroughput: bytesPerS, uploadThroughput: bytesPerS });
+}
+
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
 
 /** Waits until the floor shows live data and nothing drawn changed for SETTLED_MS. */
@@ -54,6 +73,7 @@ export async function cold(server: StoreyServer, profile: string, keep: boolean)
     await context.addInitScript({ content: FLOOR_PROBE_SCRIPT });
     const page = context.pages()[0] ?? await context.newPage();
     page.on('pageerror', (error) => console.error(`[cold] page error: ${error.message}`));
+    await emulateLink(context, page);
     await page.goto(server.url);
     const { email, password } = server.seed.accounts.regular;
     await page.getByLabel('Email').fill(email);
@@ -83,6 +103,7 @@ export async function warm(server: StoreyServer, profile: string): Promise<WarmR
     await context.addInitScript({ content: FLOOR_PROBE_SCRIPT });
     const page = context.pages()[0] ?? await context.newPage();
     page.on('pageerror', (error) => console.error(`[warm] page error: ${error.message}`));
+    await emulateLink(context, page);
     await page.goto(server.url, { waitUntil: 'commit' });
     const data = await settled(page, true);
     const cachedFrames = data.frames.filter((f) => f.fromCache === true);

@@ -3,7 +3,7 @@
 // Screenshots land in test-results/e2e/ as artifacts.
 
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_LAYERS } from '../../src/shared/constants.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
@@ -125,6 +125,15 @@ afterAll(() => rig?.close());
 
 describe('viewer in Chromium', () => {
   it('signs in and shows the floor with the default layers', async () => {
+    // the worker's location loads come compressed (server/compression.ts) and the floor below is drawn from them
+    const loads: Array<Promise<string>> = [];
+    const onResponse = (r: Response) => {
+      if (/\/locations\/[^/]+\/(assets|sensors)$/.test(new URL(r.url()).pathname) && r.request().method() === 'GET') {
+        loads.push(r.allHeaders().then((h) => `${new URL(r.url()).pathname.split('/').pop()} ${r.status()} ${h['content-encoding'] ?? 'identity'}`));
+      }
+    };
+    page.on('response', onResponse);
+    onTestFinished(() => { page.off('response', onResponse); });
     await page.goto(`${rig.viewer.url}/`);
     await page.getByLabel('Email').fill(server.accounts.regular.email);
     await page.getByLabel('Password').fill(server.accounts.regular.password);
@@ -140,6 +149,7 @@ describe('viewer in Chromium', () => {
     await page.locator('[data-asset-id][aria-label^="Desk "]').first().waitFor();
     await page.locator('g.asset-employee').first().waitFor();
     await expect.poll(() => new URL(page.url()).searchParams.get('layers')).toBe('floorplan,info,room_reservation,desk_usage,co-workers');
+    expect(new Set(await Promise.all(loads))).toEqual(new Set(['assets 200 br', 'sensors 200 br']));
     await shot('01-signed-in-floor');
   });
 
