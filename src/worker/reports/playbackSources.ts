@@ -7,10 +7,11 @@ import { SELF_KEY, type AssetActions, type AssetDetail, type DrawState, type Pla
 import type { MapLayer } from '../../shared/constants.js';
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role } from '../../shared/types.js';
-import { computeFacts, type AssetFacts, type DeriveContext } from '../derive/assetFacts.js';
-import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
+import { computeFacts, type DeriveContext } from '../derive/assetFacts.js';
+import { legendsFor } from '../derive/drawState.js';
 import { sensorIdsOf, sensorsOf } from '../store/store.js';
 import { assetDetail } from '../views/assetDetail.js';
+import { drawKept } from '../views/sources.js';
 import type { ViewSource } from '../views/viewHub.js';
 import { replayPeopleSource, replayRoomsSource, type PanelReplay } from './playbackPanels.js';
 import { assetAt, fillRecent } from './playbackShadow.js';
@@ -127,12 +128,7 @@ export function replaySource(spec: PlaybackSpec | PlaybackAssetSpec, key: string
       }
       // what this view drew from the same facts, or from facts of the same standing (only readings and time
       // moved: the live redraw, which gives the very state it drew when nothing it shows changed)
-      const lastFacts = kept?.from as AssetFacts | undefined;
-      if (lastFacts === facts) return kept!.made as DrawState | undefined;
-      const drawn = kept?.made as DrawState | undefined;
-      const made = drawn && lastFacts!.standing === facts.standing ? redrawState(drawn, facts, layers) : toDrawState(facts, layers);
-      if (kept) { kept.from = facts; kept.made = made; }
-      return made;
+      return drawKept(kept, facts, layers);
     },
     meta(): PlaybackMeta {
       const s = cur();

@@ -20,6 +20,20 @@ import { routeSource, type RoutingModule } from './routeView.js';
 import type { LazyModule } from '../lazyModule.js';
 import { dirtyAssets, type Dirty, type Kept, type ViewSource, type ViewSourceFactory } from './viewHub.js';
 
+/**
+ * The draw state of `facts` for a view that keeps, in the hub's record of the key, the facts it last drew
+ * (`from`) and what it made of them (`made`): the same facts draw the very same state; facts of the same
+ * standing (only readings and time moved) redo only the readings' part; other facts are drawn afresh.
+ */
+export function drawKept(kept: Kept | undefined, facts: AssetFacts, layers: ReadonlySet<MapLayer>): DrawState | undefined {
+  const lastFacts = kept?.from as AssetFacts | undefined;
+  if (lastFacts === facts) return kept!.made as DrawState | undefined;
+  const last = kept?.made as DrawState | undefined;
+  const made = last && lastFacts!.standing === facts.standing ? redrawState(last, facts, layers) : toDrawState(facts, layers);
+  if (kept) { kept.from = facts; kept.made = made; }
+  return made;
+}
+
 export interface ViewState {
   store: Store;
   facts: FactsCache;
@@ -110,11 +124,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
         if (kept) { kept.from = undefined; kept.made = undefined; }
         return undefined;
       }
-      if (lastFacts === facts) return kept!.made as DrawState | undefined;
-      const last = kept?.made as DrawState | undefined;
-      const entry = last && lastFacts!.standing === facts.standing ? redrawState(last, facts, layers) : toDrawState(facts, layers);
-      if (kept) { kept.from = facts; kept.made = entry; }
-      return entry;
+      return drawKept(kept, facts, layers);
     },
     meta(): FloorViewMeta {
       const floor = floorReachable() ? store.floors.get(floorId) ?? null : null;
