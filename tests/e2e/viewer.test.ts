@@ -11,7 +11,7 @@ import { awayFromMiddayZone, setLocationToMidday } from '../helpers/localTime.js
 import type { TestServer } from '../helpers/server.js';
 import type { ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR } from './harness.js';
-import { hitPoint, popup, waitForHitPoint } from './people.js';
+import { hitPoint, popup, waitForHitPoint, worldTransform } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
 import { BOOKINGS_OFFLINE } from '../../src/ui/components/reports/ReportDetails.js';
@@ -431,9 +431,16 @@ describe('viewer in Chromium', () => {
     const otherFloor = await floorSelect.locator('option').evaluateAll((options, current) =>
       options.map((o) => (o as HTMLOptionElement).value).find((v) => v && v !== current)!, floorBefore);
     await floorSelect.selectOption(otherFloor);
-    const room = await waitForHitPoint(page, 'g.asset-room');
+    // a room of that floor, once it is drawn and the map has settled on it (under load the floor left
+    // can still be on screen a moment: a click on one of its rooms opens a popup the switch then closes)
+    const roomsThere = [...server.server.store.assets.values()].filter((a) => a.type === 'room' && a.parent_id === otherFloor && !a.unpublished);
+    expect(roomsThere.length).toBeGreaterThan(0);
+    await worldTransform(page);
+    const room = await waitForHitPoint(page, roomsThere.map((a) => `g.asset-room[data-asset-id="${a.id}"]`).join(', '));
     expect(room).not.toBeNull();
     await page.mouse.click(room!.x, room!.y);
+    const roomName = roomsThere.find((a) => a.id === room!.id)!.name;
+    await expect.poll(() => popup(page).getByRole('heading', { level: 2 }).innerText(), { timeout: 10_000 }).toBe(roomName);
     const bookings = popup(page).getByRole('region', { name: 'Recent bookings' });
     await expect.poll(() => bookings.innerText(), { timeout: 20_000 }).toContain(BOOKINGS_OFFLINE);
     expect(await bookings.innerText()).not.toMatch(/could not be loaded/);
@@ -453,7 +460,7 @@ describe('viewer in Chromium', () => {
     expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);
     await send.click();
     await page.getByText('Thanks! Your ticket is on the floor.').waitFor({ timeout: 10_000 });
-    await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 5000 });
+    await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 15_000 });
   });
 
   it('shows a co-worker on another floor from the people list: floor switched, centred and highlighted', async () => {
