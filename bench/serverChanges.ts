@@ -92,6 +92,20 @@ const cases: Case[] = [
     },
   },
   {
+    // deleting a room moves its desks to the floor (store.deleteAsset) on this tree
+    name: 'room with 5 desks created, room deleted, desks deleted', count: 120,
+    run(s) {
+      const floor = busiestFloor(s);
+      const store = s.server.store;
+      for (let r = 0; r < 10; r++) {
+        const room = store.createAsset(locOf(s), { type: 'room', name: `Room ${r}`, parent_id: floor.id, x: 2, y: 2 }, null).id;
+        const desks = Array.from({ length: 5 }, (_, i) => store.createAsset(locOf(s), { type: 'shape', subtype: 'desk', name: `In room ${i}`, parent_id: room, x: 2, y: 2 }, null).id);
+        store.deleteAsset(room);
+        for (const id of desks) store.deleteAsset(id);
+      }
+    },
+  },
+  {
     name: 'busiest floor hidden, then shown', count: 2,
     run(s) {
       const floor = busiestFloor(s);

@@ -15,7 +15,7 @@ import { Params } from '../../src/shared/schemas/common.js';
 import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
-import { publicAsset } from '../store/visibility.js';
+import { VISIBILITY_MAX_DEPTH, publicAsset } from '../store/visibility.js';
 import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
@@ -39,6 +39,12 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
     if (body.parent_id) {
       const parent = store.assets.get(body.parent_id);
       if (!parent || parent.location_id !== locId || parent === self) throw new HttpError(400, 'body/parent_id is not an asset of this location');
+      // a loop of parents would stand on nothing; deeper than the walk goes would be hidden from all but editors
+      let depth = 0;
+      for (let cur: WireAsset | undefined = parent; cur; cur = cur.parent_id ? store.assets.get(cur.parent_id) : undefined) {
+        if (cur === self) throw new HttpError(400, 'body/parent_id would place the asset inside itself');
+        if (++depth >= VISIBILITY_MAX_DEPTH) throw new HttpError(400, `body/parent_id would nest the asset deeper than ${VISIBILITY_MAX_DEPTH} levels`);
+      }
     }
     for (const id of body.data_providers ?? []) {
       if (store.sensors.get(id)?.location_id !== locId) throw new HttpError(400, `body/data_providers: ${id} is not a sensor of this location`);

@@ -401,12 +401,31 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     deleteAsset(id) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
+      const hiddenChildren = new Set<Id>();
+      const children = index.childrenOf(id).flatMap((childId) => {
+        const child = s.assets.get(childId);
+        if (child && index.isHidden(childId)) hiddenChildren.add(childId);
+        return child ? [child] : [];
+      });
       s.assets.delete(id);
       s.votes.delete(id);
+      // what stood in it moves to its parent, where it stands as seen as before: a child hidden only
+      // through the deleted asset (unpublished, or a hidden floor) becomes unpublished itself (docs/server.md)
+      const moved: WireAsset[] = [];
+      for (const child of children) {
+        const patch: Partial<WireAsset> = { parent_id: asset.parent_id ?? null };
+        if (hiddenChildren.has(child.id) && isPublicByWalk({ ...child, ...patch }, assetById)) patch.unpublished = true;
+        Object.assign(child, patch, { version: child.version + 1, update_timestamp: now() });
+        moved.push(child);
+      }
       const flips = index.removed(asset);
+      const after = index.hidden(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
+      const movedAll: LiveChange[] = moved.map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: c }));
+      const movedShown: LiveChange[] = moved.filter((c) => !after.assets.has(c.id))
+        .map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: publicAsset(c, after) }));
       const shown = publicSideEffects(asset.location_id, flips, id);
-      publisher.publishAudiences(locationScope(asset.location_id), [...(wasPublic ? deleted : []), ...shown], deleted);
+      publisher.publishAudiences(locationScope(asset.location_id), [...movedShown, ...(wasPublic ? deleted : []), ...shown], [...movedAll, ...deleted]);
       publishFlippedPositions(asset.location_id, flips, new Set([id]));
     },
     createSensor(locationId, body) {

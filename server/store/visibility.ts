@@ -34,11 +34,30 @@ export function floorByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | un
   return null;
 }
 
-/** False for unpublished assets, hidden or unpublished floors and what stands on them. */
+/**
+ * Parents walked at most by `isPublicByWalk`: far deeper than any building
+ * nests (building, floor, room, zone, desk), and what lies deeper, or in a
+ * cycle of parents, is judged hidden rather than shown.
+ */
+export const VISIBILITY_MAX_DEPTH = 64;
+
+/**
+ * False for an unpublished asset and everything standing in it (a room's
+ * desks, a building's floors and theirs), and for what stands on a hidden
+ * floor. A chain of parents deeper than VISIBILITY_MAX_DEPTH, or looping,
+ * is hidden: never shown by default (docs/server.md "What the public sees").
+ */
 export function isPublicByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | undefined): boolean {
-  if (asset.unpublished) return false;
-  const floor = floorByWalk(asset, lookup);
-  return !(floor && (floor.hidden || floor.unpublished));
+  let cur: WireAsset | undefined = asset;
+  for (let depth = 0; depth <= VISIBILITY_MAX_DEPTH; depth += 1) {
+    if (cur.unpublished || (cur.type === 'floor' && cur.hidden)) return false;
+    const parentId: Id | null | undefined = cur.parent_id;
+    if (!parentId) return true;
+    cur = lookup(parentId);
+    // a parent that is not (or no longer) stored ends the walk; deleting one re-parents its children first (store.deleteAsset)
+    if (!cur) return true;
+  }
+  return false;
 }
 
 /** The sensors an asset names (data_providers, data_provider_refs). */

@@ -32,6 +32,8 @@ export interface VisibilityIndex {
   /** whether the index has seen the asset (and not its removal) */
   has(assetId: Id): boolean;
   isHidden(assetId: Id): boolean;
+  /** the ids of the assets naming `assetId` as their parent */
+  childrenOf(assetId: Id): Id[];
   /** the location's assets whose public form names other assets: buildings (floors), portals (targets) */
   referrers(locationId: Id): ReadonlySet<Id>;
   /** after an asset was stored or changed in place */
@@ -193,6 +195,9 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
     isHidden(assetId) {
       const rec = indexed.get(assetId);
       return !!rec && !!locations.get(rec.locationId)?.assets.has(assetId);
+    },
+    childrenOf(assetId) {
+      return [...(children.get(assetId) ?? [])];
     },
     referrers(locationId) {
       return locations.get(locationId)?.referrers ?? new Set();

@@ -12,7 +12,7 @@
 import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  PUSHER_EVENT, STREAM_SEQUENCE_HEADER, pusherChannel, type LiveChange, type StreamScope,
+  PUSHER_EVENT, STREAM_SEQUENCE_HEADER, locationStreamScope, pusherChannel, type LiveChange, type StreamScope,
 } from '../../src/shared/protocol.js';
 import { restPaths, type MeasurementsResponse, type WireAsset, type WireSensor } from '../../src/shared/rest.js';
 import type { Role, Settings } from '../../src/shared/types.js';
@@ -30,10 +30,16 @@ describe('security: what the public may not see, after every kind of asset mutat
   let tokens: Record<Who, string>;
   let org: string;
   let loc: string;
-  let pusher: Pusher;
-  /** the public stream replayed over a regular user's first load, as a client would */
-  const mirror = { assets: new Map<string, WireAsset>(), sensors: new Map<string, WireSensor>(), sequence: 0, ready: false };
-  const packets: Array<{ sequence: number; changes: LiveChange[] }> = [];
+  /** a location stream replayed over its first load, as a client would: the public one as a regular user, the edit one as an edit user */
+  interface Mirror {
+    scope: StreamScope;
+    pusher: Pusher | null;
+    assets: Map<string, WireAsset>;
+    sensors: Map<string, WireSensor>;
+    sequence: number;
+    packets: Array<{ sequence: number; changes: LiveChange[] }>;
+  }
+  const mirrors: Mirror[] = [];
   /** sensors given a reading, whose measurements pages each role reads */
   const readSensors = new Set<string>();
 
@@ -112,7 +118,7 @@ describe('security: what the public may not see, after every kind of asset mutat
       for (const a of o.assets) {
         const one = await read<WireAsset>(who, restPaths.asset(org, loc, a.id));
         expect(one.status, `${at}: GET asset ${a.id} (${a.name})`).toBe(all || !o.hidden.assets.has(a.id) ? 200 : 404);
-        if (!all && a.type === 'building') expect(one.body!.floors!.filter((f) => o.hidden.assets.has(f)), at).toEqual([]);
+        if (!all && a.type === 'building' && one.body) expect(one.body.floors!.filter((f) => o.hidden.assets.has(f)), at).toEqual([]);
       }
       for (const id of readSensors) {
         if (!t.server.store.sensors.has(id)) continue;
@@ -126,14 +132,15 @@ describe('security: what the public may not see, after every kind of asset mutat
     await publicStreamAgrees(step, o);
   }
 
-  /** the public stream, replayed over the first load, leads to what a regular user's REST load says */
-  async function publicStreamAgrees(step: string, o: ReturnType<typeof oracle>) {
-    const scope: StreamScope = { kind: 'location', organizationId: org, locationId: loc };
-    const position = t.server.publisher.position(scope).stream_sequence;
-    await until(() => packets.some((p) => p.sequence >= position) || position <= mirror.sequence, `${step}: the public stream to reach ${position}`);
+  /** a mirror caught up with its stream's position */
+  async function catchUp(mirror: Mirror, step: string) {
+    const name = mirror.scope.kind === 'location' && mirror.scope.audience ? mirror.scope.audience : 'public';
+    const position = t.server.publisher.position(mirror.scope).stream_sequence;
+    const { packets } = mirror;
+    await until(() => packets.some((p) => p.sequence >= position) || position <= mirror.sequence, `${step}: the ${name} stream to reach ${position}`);
     for (const p of packets.splice(0).sort((a, b) => a.sequence - b.sequence)) {
       if (p.sequence <= mirror.sequence) continue;
-      expect(p.sequence, `${step}: no gap in the public stream`).toBe(mirror.sequence + 1);
+      expect(p.sequence, `${step}: no gap in the ${name} stream`).toBe(mirror.sequence + 1);
       mirror.sequence = p.sequence;
       for (const c of p.changes) {
         const into = c.collection === 'assets' ? mirror.assets : c.collection === 'sensors' ? mirror.sensors : null;
@@ -142,13 +149,25 @@ describe('security: what the public may not see, after every kind of asset mutat
         else (into as Map<string, unknown>).set(c.id, c.data);
       }
     }
+  }
+
+  /**
+   * The public stream, replayed over the first load, leads to what a regular
+   * user's REST load says, naming no hidden id; the edit stream to the stored
+   * assets as they are (parents included).
+   */
+  async function publicStreamAgrees(step: string, o: ReturnType<typeof oracle>) {
+    const [mirror, edit] = mirrors as [Mirror, Mirror];
+    await catchUp(mirror, step);
     const publicAssets = o.assets.filter((a) => !o.hidden.assets.has(a.id)).map((a) => a.id).sort();
     expect([...mirror.assets.keys()].sort(), `${step}: assets the public stream leaves a client with`).toEqual(publicAssets);
     const publicSensors = o.sensors.filter((x) => !o.hiddenSensors.has(x.id)).map((x) => x.id).sort();
     expect([...mirror.sensors.keys()].sort(), `${step}: sensors the public stream leaves a client with`).toEqual(publicSensors);
-    for (const b of mirror.assets.values()) {
-      if (b.type === 'building') expect(b.floors!.filter((f) => o.hidden.assets.has(f)), `${step}: building ${b.id} floors on the stream`).toEqual([]);
-    }
+    const text = JSON.stringify([...mirror.assets.values(), ...mirror.sensors.values()]);
+    for (const id of [...o.hidden.assets, ...o.hiddenSensors]) expect(text.includes(`"${id}"`), `${step}: the public stream leaves hidden ${id} named`).toBe(false);
+    await catchUp(edit, step);
+    const stored = (a: WireAsset) => [a.id, a.parent_id ?? null, !!a.unpublished, !!a.hidden];
+    expect([...edit.assets.values()].map(stored).sort(), `${step}: assets the edit stream leaves an editor with`).toEqual(o.assets.map(stored).sort());
   }
 
   beforeAll(async () => {
@@ -156,32 +175,40 @@ describe('security: what the public may not see, after every kind of asset mutat
     tokens = await t.signInAll();
     org = t.accounts.edit.organizationId;
     loc = t.server.seed.locationIds[0]!;
-    const settings = (await (await t.api(`${t.url}/v2/settings`, { token: tokens.regular })).json()) as Settings;
-    const pc = settings.pusher_config!;
-    pusher = new Pusher(pc.app_key, {
-      cluster: pc.cluster, wsHost: pc.ws_host, wsPort: pc.ws_port, forceTLS: false, enabledTransports: ['ws'],
-      channelAuthorization: { endpoint: `${t.baseUrl}/pusher/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${tokens.regular}` } },
-    });
-    const channel = pusher.subscribe(pusherChannel({ kind: 'location', organizationId: org, locationId: loc }));
-    channel.bind(PUSHER_EVENT, (payload: string) => {
-      const packet = decodePacket(payload);
-      expect(packet.frame, 'a change split into frames (this test replays whole packets)').toBeUndefined();
-      packets.push({ sequence: packet.stream_sequence, changes: packet.changes });
-    });
-    await new Promise<void>((resolve, reject) => {
-      channel.bind('pusher:subscription_succeeded', () => resolve());
-      channel.bind('pusher:subscription_error', (e: { status: number }) => reject(new Error(`subscription refused: ${e.status}`)));
-    });
-    // the first load, and the stream position it reflects (docs/protocol.md §5)
-    const assets = await t.api(restPaths.assets(org, loc), { token: tokens.regular });
-    const sensors = await t.api(restPaths.sensors(org, loc, { include_inactive: true }), { token: tokens.regular });
-    expect(assets.headers.get(STREAM_SEQUENCE_HEADER)).toBe(sensors.headers.get(STREAM_SEQUENCE_HEADER));
-    mirror.sequence = Number(assets.headers.get(STREAM_SEQUENCE_HEADER));
-    for (const a of (await assets.json()) as WireAsset[]) mirror.assets.set(a.id, a);
-    for (const x of (await sensors.json()) as WireSensor[]) mirror.sensors.set(x.id, x);
+    for (const who of ['regular', 'edit'] as const) {
+      const token = tokens[who];
+      const mirror: Mirror = {
+        scope: locationStreamScope(org, loc, who === 'edit' ? 'edit' : null),
+        pusher: null, assets: new Map(), sensors: new Map(), sequence: 0, packets: [],
+      };
+      mirrors.push(mirror);
+      const settings = (await (await t.api(`${t.url}/v2/settings`, { token })).json()) as Settings;
+      const pc = settings.pusher_config!;
+      const pusher = mirror.pusher = new Pusher(pc.app_key, {
+        cluster: pc.cluster, wsHost: pc.ws_host, wsPort: pc.ws_port, forceTLS: false, enabledTransports: ['ws'],
+        channelAuthorization: { endpoint: `${t.baseUrl}/pusher/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${token}` } },
+      });
+      const channel = pusher.subscribe(pusherChannel(mirror.scope));
+      channel.bind(PUSHER_EVENT, (payload: string) => {
+        const packet = decodePacket(payload);
+        expect(packet.frame, 'a change split into frames (this test replays whole packets)').toBeUndefined();
+        mirror.packets.push({ sequence: packet.stream_sequence, changes: packet.changes });
+      });
+      await new Promise<void>((resolve, reject) => {
+        channel.bind('pusher:subscription_succeeded', () => resolve());
+        channel.bind('pusher:subscription_error', (e: { status: number }) => reject(new Error(`subscription refused: ${e.status}`)));
+      });
+      // the first load, and the stream position it reflects (docs/protocol.md §5)
+      const assets = await t.api(restPaths.assets(org, loc), { token });
+      const sensors = await t.api(restPaths.sensors(org, loc, { include_inactive: true }), { token });
+      expect(assets.headers.get(STREAM_SEQUENCE_HEADER)).toBe(sensors.headers.get(STREAM_SEQUENCE_HEADER));
+      mirror.sequence = Number(assets.headers.get(STREAM_SEQUENCE_HEADER));
+      for (const a of (await assets.json()) as WireAsset[]) mirror.assets.set(a.id, a);
+      for (const x of (await sensors.json()) as WireSensor[]) mirror.sensors.set(x.id, x);
+    }
   });
   afterAll(async () => {
-    pusher?.disconnect();
+    for (const m of mirrors) m.pusher?.disconnect();
     await t?.close();
   });
 
@@ -257,13 +284,92 @@ describe('security: what the public may not see, after every kind of asset mutat
     await everyRoleSeesOnlyWhatItMay('move the desk out of the room and back');
   });
 
+  /** a regular user, the public's stand-in, meets none of `ids`; an edit user reads each */
+  async function onlyEditorsSee(step: string, ids: string[]) {
+    for (const id of ids) {
+      expect((await read('regular', restPaths.asset(org, loc, id))).status, `${step}: a regular user reads ${id}`).toBe(404);
+      expect((await read('edit', restPaths.asset(org, loc, id))).status, `${step}: an editor reads ${id}`).toBe(200);
+    }
+  }
+  const stored = (id: string) => t.server.store.assets.get(id)!;
+
+  it('unpublish a room or a building: what stands in it goes with it, and comes back with it', async () => {
+    const room = await createAsset({ type: 'room', name: 'Project room', parent_id: visibleFloor().id, x: 5, y: 5 });
+    const desk = await createDesk('Desk in the project room', room.id);
+    await everyRoleSeesOnlyWhatItMay('a room with a desk on a public floor');
+    await patchAsset(room.id, { unpublished: true });
+    await everyRoleSeesOnlyWhatItMay('unpublish the room');
+    await onlyEditorsSee('unpublish the room', [room.id, desk.id]);
+    await patchAsset(room.id, { unpublished: false });
+    await everyRoleSeesOnlyWhatItMay('publish the room');
+    expect((await read('regular', restPaths.asset(org, loc, desk.id))).status, 'the desk is back').toBe(200);
+
+    const building = stored(visibleFloor().parent_id!);
+    await patchAsset(building.id, { unpublished: true });
+    await everyRoleSeesOnlyWhatItMay('unpublish a building');
+    await onlyEditorsSee('unpublish a building', [building.id, ...building.floors!, room.id, desk.id]);
+    await patchAsset(building.id, { unpublished: false });
+    await everyRoleSeesOnlyWhatItMay('publish the building');
+  });
+
+  it('nesting deep on the hidden floor stays hidden; a loop of parents is refused', async () => {
+    let parent = hiddenFloor().id;
+    const chain: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      parent = (await createAsset({ type: 'zone', name: `Nested zone ${i}`, parent_id: parent, x: 1, y: 1 })).id;
+      chain.push(parent);
+    }
+    const deep = await createDesk('Deep desk', parent);
+    await everyRoleSeesOnlyWhatItMay('twelve zones deep on the hidden floor');
+    await onlyEditorsSee('twelve zones deep on the hidden floor', [chain[11]!, deep.id]);
+    // the top zone under its own desk: the whole chain would stand on nothing
+    const before = JSON.stringify(stored(chain[0]!));
+    const res = await t.api(restPaths.asset(org, loc, chain[0]!), { method: 'PATCH', token: tokens.edit, json: { parent_id: deep.id } });
+    expect(res.status, 'a loop of parents').toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain('inside itself');
+    expect(JSON.stringify(stored(chain[0]!)), 'nothing changed').toBe(before);
+    for (const id of [deep.id, ...chain.reverse()]) await deleteAsset(id);
+    await everyRoleSeesOnlyWhatItMay('the chain deleted');
+  });
+
+  it('delete a parent: what stood in it moves to its parent and is seen exactly as before', async () => {
+    // the room on the hidden floor with its desk: the desk now stands on the hidden floor, still hidden
+    expect(roomDesk.parent_id).toBe(plantRoom.id);
+    await deleteAsset(plantRoom.id);
+    await everyRoleSeesOnlyWhatItMay('delete a room on the hidden floor with a desk in it');
+    await onlyEditorsSee('delete a room on the hidden floor with a desk in it', [roomDesk.id]);
+    expect(stored(roomDesk.id).parent_id, 'the desk stands on the hidden floor').toBe(hiddenFloor().id);
+    expect(stored(roomDesk.id).unpublished ?? false, 'hidden by its floor, not unpublished').toBe(false);
+
+    // an unpublished room on a public floor: its desk stays hidden, unpublished now itself
+    const room = await createAsset({ type: 'room', name: 'Closed room', parent_id: visibleFloor().id, x: 6, y: 6, unpublished: true });
+    const desk = await createDesk('Desk in the closed room', room.id);
+    const inner = await createAsset({ type: 'zone', name: 'Corner of the closed room', parent_id: room.id, x: 6, y: 6 });
+    const lamp = await createDesk('Lamp in the corner', inner.id);
+    await everyRoleSeesOnlyWhatItMay('an unpublished room with a desk and a zone');
+    await deleteAsset(room.id);
+    await everyRoleSeesOnlyWhatItMay('delete the unpublished room');
+    await onlyEditorsSee('delete the unpublished room', [desk.id, inner.id, lamp.id]);
+    expect([stored(desk.id).parent_id, stored(inner.id).parent_id], 'moved to the floor').toEqual([visibleFloor().id, visibleFloor().id]);
+    expect([stored(desk.id).unpublished, stored(inner.id).unpublished], 'unpublished, as the room was').toEqual([true, true]);
+    expect(stored(lamp.id).parent_id, 'what stood in the zone stays in it').toBe(inner.id);
+
+    // a public room: its desk stays public, on the floor
+    const open = await createAsset({ type: 'room', name: 'Open room', parent_id: visibleFloor().id, x: 7, y: 7 });
+    const openDesk = await createDesk('Desk in the open room', open.id);
+    await deleteAsset(open.id);
+    await everyRoleSeesOnlyWhatItMay('delete a public room with a desk in it');
+    expect((await read('regular', restPaths.asset(org, loc, openDesk.id))).status, 'the desk stays public').toBe(200);
+    expect(stored(openDesk.id).parent_id).toBe(visibleFloor().id);
+    for (const id of [lamp.id, inner.id, desk.id, openDesk.id]) await deleteAsset(id);
+  });
+
   it('delete: hidden and public desks, then an emptied hidden floor', async () => {
     await deleteAsset(secretDesk.id);
     await deleteAsset(plantDesk.id);
     await everyRoleSeesOnlyWhatItMay('delete desks');
     await deleteAsset(roomDesk.id);
-    await deleteAsset(plantRoom.id);
-    await everyRoleSeesOnlyWhatItMay('delete the room and its desk');
+    await everyRoleSeesOnlyWhatItMay('delete the desk of the deleted room');
     const plant = hiddenFloor();
     for (const a of [...t.server.store.assets.values()].filter((x) => x.parent_id === plant.id)) await deleteAsset(a.id);
     await deleteAsset(plant.id);
