@@ -40,6 +40,8 @@ describe('asset finder in Chromium', () => {
     // the seed sits her in a privacy booth, where she is rightly shown on no floor: she walks to a desk first
     // (the simulation is held so it cannot walk her back in)
     server.server.simulator.stop();
+    // with a keyboard and a mouse, the box says how to reach it
+    expect(await finder().getAttribute('placeholder')).toBe('Find… (press /)');
     const employee = [...store.assets.values()].find((a) => a.type === 'employee' && a.config.user_id === person.id)!;
     const tag = store.sensors.get(String(employee.data_provider_refs.location))!;
     const floorId = String(tag.last_measurement!.floor_id);

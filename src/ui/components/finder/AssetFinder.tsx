@@ -7,6 +7,7 @@
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../../shared/api.js';
 import { SEARCH_GROUP_LABELS } from '../../../shared/search.js';
+import { useMediaQuery } from '../../hooks/useMediaQuery.js';
 import { useView, useViewEntries, useViewMeta, useViewReady } from '../../hooks/useView.js';
 
 export interface AssetFinderProps {
@@ -16,6 +17,9 @@ export interface AssetFinderProps {
   /** several buildings: results name the building too */
   multipleBuildings: boolean;
 }
+
+/** A device whose only pointer is a finger: no keyboard to press `/` on, so the box does not offer it. */
+export const TOUCH_ONLY = '(hover: none) and (pointer: coarse)';
 
 /** Inputs that take no typed text: `/` on a layer's checkbox or a button still goes to the finder. */
 const UNTYPED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
@@ -37,6 +41,7 @@ export function where(result: SearchResult, multipleBuildings: boolean): string 
 export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: AssetFinderProps) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
+  const touchOnly = useMediaQuery(TOUCH_ONLY);
   const deferred = useDeferredValue(query.trim());
   // the highlighted result is the one the user moved to, by its key: results that arrive or re-rank under it (the
   // typed query answered after the arrows, a live change) keep it highlighted, so Enter shows what is highlighted.
@@ -121,7 +126,7 @@ export function AssetFinder({ onShow, onRoute = null, multipleBuildings }: Asset
         aria-autocomplete="list"
         aria-activedescendant={open && current ? optionId(flat.indexOf(current)) : undefined}
         aria-keyshortcuts={onRoute ? '/ Shift+Enter' : '/'}
-        placeholder="Find… (press /)"
+        placeholder={touchOnly ? 'Find…' : 'Find… (press /)'}
         value={query}
         onChange={(e) => { setQuery(e.target.value); setPicked(null); setOpen(true); }}
         onFocus={() => setOpen(true)}
