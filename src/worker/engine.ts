@@ -338,7 +338,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
   function apply(batch: ChangeBatch) {
     if (disposed) return;
-    afterDelta(applyBatch(store, batch, applyOptions()));
+    // readings mark their assets in the hub's next flush and their sensors in the persister's queue directly
+    afterDelta(applyBatch(store, batch, applyOptions(), createDelta(hub.pending('values'), persister.queue())));
     // kept replays take live readings too, late ones the store leaves out (a replay of today shows the server's history)
         if (batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId) playback.takeLive(batch.changes);
     const locationLoad = batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId

@@ -48,6 +48,12 @@ export interface Persister {
   note(entries: Iterable<[CachedCollection, Id]>): void;
   /** queues a batch's marks as they are (per collection, the ids); the live path's note */
   noteMarks(marks: ReadonlyMap<CachedCollection, ReadonlySet<Id>>): void;
+  /**
+   * The queue itself (per collection, the ids), for a batch to mark its entities in directly: a live
+   * reading's mark is then one set insertion, with no set of the batch's own to copy from (issue 14).
+   * `noteMarks` of this very map arms the write. Null while nothing is persisted (no source).
+   */
+  queue(): Map<CachedCollection, Set<Id>> | null;
   /** the next write replaces everything stored for the key */
   requestFull(): void;
   /** writes what is queued now (tests, sign-out, page hide) */
@@ -70,9 +76,14 @@ export function createPersister(options: PersisterOptions): Persister {
   const { storage, clock, logger } = options;
   const throttle = options.throttleMs ?? PERSIST_THROTTLE_MS;
   let source: PersistSource | null = null;
-  /** queued entities per collection, and how many in all (no key text per change: issue 14) */
+  /** queued entities per collection (no key text per change: issue 14); a live batch marks into it directly (`queue`) */
   let pending = new Map<CachedCollection, Set<Id>>();
-  let pendingCount = 0;
+  /** how many entities are queued: counted when asked, since batches add to the sets themselves */
+  const pendingCount = (): number => {
+    let n = 0;
+    for (const ids of pending.values()) n += ids.size;
+    return n;
+  };
   let full = false;
   let timer: TimerHandle | null = null;
   let writing: Promise<void> | null = null;
@@ -90,9 +101,7 @@ export function createPersister(options: PersisterOptions): Persister {
   function queue(collection: CachedCollection, id: Id) {
     let ids = pending.get(collection);
     if (!ids) pending.set(collection, (ids = new Set()));
-    const before = ids.size;
     ids.add(id);
-    pendingCount += ids.size - before;
   }
 
   function arm(ms: number) {
@@ -101,17 +110,16 @@ export function createPersister(options: PersisterOptions): Persister {
   }
 
   async function write(): Promise<void> {
-    if (writing) { await writing; if (pendingCount || full) arm(throttle); return; }
+    if (writing) { await writing; if (pendingCount() || full) arm(throttle); return; }
     const src = source;
-    if (!src || (pendingCount === 0 && !full)) return;
+    const count = pendingCount();
+    if (!src || (count === 0 && !full)) return;
     const batch = pending;
-    const count = pendingCount;
     // an initial (re)load touches everything: one full rewrite stores it compactly instead of as one huge delta
     const isFull = full || (count >= PERSIST_FULL_MIN_ENTITIES && !!src.size && count * 2 >= src.size());
     // half a store would replace the whole cache: wait until it is filled
     if (isFull && src.ready && !src.ready()) { arm(Math.min(throttle, READY_POLL_MS)); return; }
     pending = new Map();
-    pendingCount = 0;
     full = false;
     const changes = isFull ? placeAll(src) : placeChanges(src, batch);
     delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
@@ -133,7 +141,7 @@ export function createPersister(options: PersisterOptions): Persister {
     writing = null;
     if (source !== src) return;
     if (failures > 0) arm(Math.min(PERSIST_RETRY_MAX_MS, PERSIST_RETRY_MIN_MS * 2 ** (failures - 1)));
-    else if (pendingCount || full) arm(delay);
+    else if (pendingCount() || full) arm(delay);
   }
 
   function placeAll(src: PersistSource): CacheWrite['changes'] {
@@ -170,7 +178,6 @@ export function createPersister(options: PersisterOptions): Persister {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
       source = next;
       pending = new Map();
-      pendingCount = 0;
       full = false;
       failures = 0;
       delay = throttle;
@@ -179,19 +186,22 @@ export function createPersister(options: PersisterOptions): Persister {
     note(entries) {
       if (!source) return;
       for (const [collection, id] of entries) queue(collection, id);
-      if (pendingCount) arm(delay);
+      if (pending.size) arm(delay);
     },
     noteMarks(marks) {
       if (!source) return;
-      for (const [collection, ids] of marks) {
-        let queued = pending.get(collection);
-        if (!queued) { pending.set(collection, (queued = new Set(ids))); pendingCount += queued.size; continue; }
-        const before = queued.size;
-        for (const id of ids) queued.add(id);
-        pendingCount += queued.size - before;
+      // the queue itself (a live batch marked into it): nothing to copy
+      if (marks !== pending) {
+        for (const [collection, ids] of marks) {
+          if (ids.size === 0) continue;
+          const queued = pending.get(collection);
+          if (!queued) pending.set(collection, new Set(ids));
+          else for (const id of ids) queued.add(id);
+        }
       }
-      if (pendingCount) arm(delay);
+      if (pending.size) arm(delay);
     },
+    queue: () => (source ? pending : null),
     requestFull() {
       if (!source) return;
       full = true;

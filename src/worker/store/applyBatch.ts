@@ -39,8 +39,8 @@ function scopeMatches(store: Store, scope: StreamScope): boolean {
   }
 }
 
-export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptions): StoreDelta {
-  const delta = createDelta();
+/** Applies `batch`, recording what changed in `delta` (a new one unless the caller passes the live path's, store/delta.ts). */
+export function applyBatch(store: Store, batch: ChangeBatch, options: ApplyOptions, delta: StoreDelta = createDelta()): StoreDelta {
   if (!batch || typeof batch !== 'object' || !Array.isArray(batch.changes) || !batch.scope) {
     options.logger.warn('Ignoring malformed change batch', batch);
     return delta;

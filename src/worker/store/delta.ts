@@ -48,10 +48,16 @@ export interface ReplacedAsset {
   floorId: Id | null;
 }
 
-export function createDelta(): StoreDelta {
+/**
+ * A delta for one batch. The live path passes the sets its marks end up in anyway, so a batch of readings
+ * marks each asset and sensor once, with no sets of its own per packet to copy from (issue 14): `values`, the
+ * view hub's set of assets with new readings for its next flush (viewHub.ts `pending`), and `persist`, the
+ * persister's queue (persister.ts `queue`). Their sizes then count what earlier batches marked too.
+ */
+export function createDelta(values?: Set<Id> | null, persist?: PersistMarks | null): StoreDelta {
   return {
-    assets: new Set(), values: new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
-    all: false, persist: new Map(), activity: [], privacyFloors: new Set(), replaced: null,
+    assets: new Set(), values: values ?? new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
+    all: false, persist: persist ?? new Map(), activity: [], privacyFloors: new Set(), replaced: null,
   };
 }
 

@@ -137,7 +137,11 @@ function noteOccupancy(sensor: Sensor, value: MeasurementValue): void {
 
 /** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */
 function rememberValue(list: MeasurementValue[], value: MeasurementValue, newer: boolean): void {
-  if (!newer && list[0]?.time === value.time) list[0] = value;
-  else list.unshift(value);
-  if (list.length > RECENT_VALUES_KEPT) list.length = RECENT_VALUES_KEPT;
+  if (!newer && list[0]?.time === value.time) { list[0] = value; return; }
+  // shifted in place: unshift and a shorter length made the list's storage anew for most readings (issue 14)
+  const length = list.length;
+  let i = length < RECENT_VALUES_KEPT ? length : RECENT_VALUES_KEPT - 1;
+  for (; i > 0; i--) list[i] = list[i - 1]!;
+  list[0] = value;
+  if (length > RECENT_VALUES_KEPT) list.length = RECENT_VALUES_KEPT;
 }

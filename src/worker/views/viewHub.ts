@@ -84,6 +84,13 @@ export interface ViewHub {
   unsubscribe(id: number): void;
   /** marks keys of a channel as changed and arms the flush timer */
   markDirty(channel: DirtyChannel, keys?: Iterable<string> | 'all'): void;
+  /**
+   * The set of keys marked on `channel` for the next flush, for a caller to add to directly (the live
+   * path's readings: one insertion per asset, no set per packet to copy from, issue 14), with the flush
+   * timer armed; markDirty of this very set adds nothing. Null when nothing listens or the channel is
+   * marked 'all'. A set left empty marks nothing.
+   */
+  pending(channel: DirtyChannel): Set<string> | null;
   /** sends pending patches now (the timer calls this) */
   flush(): void;
   /** subscriptions (tests, diagnostics) */
@@ -228,19 +235,32 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
       const current = dirty.get(channel);
       if (current === 'all') { /* already everything */ } else if (keys === 'all') {
         dirty.set(channel, 'all');
-      } else {
+      } else if (keys !== current) {
         const set = current ?? new Set<string>();
         for (const k of keys) set.add(k);
         dirty.set(channel, set);
       }
       arm();
     },
+    pending(channel) {
+      if (subs.size === 0) return null;
+      const current = dirty.get(channel);
+      if (current === 'all') return null;
+      arm();
+      if (current) return current;
+      const set = new Set<string>();
+      dirty.set(channel, set);
+      return set;
+    },
     flush() {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
-      lastFlushAt = clock.now();
       const d = dirty;
       dirty = new Map();
+      // a set handed out by `pending` that nothing was added to marks nothing; a flush that sends nothing
+      // does not hold back the next one
+      for (const [channel, keys] of d) if (keys !== 'all' && keys.size === 0) d.delete(channel);
       if (d.size === 0) return;
+      lastFlushAt = clock.now();
       for (const sub of [...subs.values()]) {
         try { flushOne(sub, d); } catch (error) { logger.error('view flush failed', sub.spec.view, error); }
       }

@@ -83,6 +83,41 @@ describe('persister', () => {
       expect(writes[2]!.full).toBe(true);
     });
 
+    it('writes what a batch marked in the queue itself, counted toward a full rewrite, and nothing once signed out', async () => {
+      const { storage, writes } = recordingStorage();
+      const many = new Map<string, unknown>(Array.from({ length: 2 * PERSIST_FULL_MIN_ENTITIES }, (_, i) => [`d${i}`, { id: `d${i}` }]));
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      expect(persister.queue()).toBeNull();
+      persister.setSource({ ...source(many), size: () => many.size });
+      // a live batch marks into the queue (applyBatch's delta.persist), then notes it: nothing is copied or counted twice
+      const queue = persister.queue()!;
+      queue.set('assets', new Set(['d0', 'd1']));
+      persister.noteMarks(queue);
+      persister.noteMarks(new Map([['assets', new Set(['d1', 'd2'])]]));
+      queue.get('assets')!.add('d3');
+      persister.noteMarks(queue);
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.full).toBe(false);
+      expect(writes[0]!.changes.map((c) => c.id).sort()).toEqual(['d0', 'd1', 'd2', 'd3']);
+      // a write takes the queue: the next batch marks into a new one
+      expect(persister.queue()).not.toBe(queue);
+      // half the location marked in the queue itself makes a full rewrite
+      const next = persister.queue()!;
+      next.set('assets', new Set([...many.keys()].slice(0, PERSIST_FULL_MIN_ENTITIES)));
+      persister.noteMarks(next);
+      await vi.advanceTimersByTimeAsync(10 * PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(2);
+      expect(writes[1]!.full).toBe(true);
+      // signed out: no queue to mark in, and what was queued is dropped
+      persister.queue()!.set('assets', new Set(['d5']));
+      persister.noteMarks(persister.queue()!);
+      persister.setSource(null);
+      expect(persister.queue()).toBeNull();
+      await vi.advanceTimersByTimeAsync(10 * PERSIST_THROTTLE_MS);
+      expect(writes).toHaveLength(2);
+    });
+
     it('persists writes that come in during a persist operation afterward', async () => {
       const { storage, writes } = recordingStorage();
       let release!: () => void;

@@ -47,6 +47,38 @@ describe('viewHub', () => {
       expect(messages).toHaveLength(2);
     });
 
+    it('flushes keys added to its pending set as marked ones, within the interval; a set left empty marks nothing and holds back no flush', async () => {
+      const data = new Map<string, unknown>([['a', { n: 1 }], ['b', { n: 2 }]]);
+      const source = mapSource(data);
+      const affected = vi.fn((d: Parameters<ViewSource['affected']>[0]) => d.get('values') ?? null);
+      const hub = createViewHub({ clock: systemClock, logger: createTestLogger(), createSource: () => ({ ...source, affected }) });
+      expect(hub.pending('values')).toBeNull();
+      const messages: ViewMessage[] = [];
+      hub.subscribe({ view: 'people' }, (m) => { messages.push(m); });
+      // a batch of readings adds to the hub's own set (the live path), another marks the same channel
+      const pending = hub.pending('values')!;
+      data.set('a', { n: 10 });
+      pending.add('a');
+      hub.markDirty('values', pending);
+      expect(hub.pending('values')).toBe(pending);
+      data.set('b', { n: 20 });
+      hub.markDirty('values', ['b']);
+      await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
+      expect(messages.slice(1)).toEqual([{ type: 'patch', version: 2, upserted: { a: { n: 10 }, b: { n: 20 } }, removed: [] }]);
+      // the next window has a set of its own; a change added to the old one would reach nobody
+      const next = hub.pending('values')!;
+      expect(next).not.toBe(pending);
+      // left empty (a batch without readings): the flush asks no view, and the next change is not held back by it
+      affected.mockClear();
+      await vi.advanceTimersByTimeAsync(VIEW_FLUSH_INTERVAL_MS);
+      expect(affected).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(10);
+      data.set('a', { n: 11 });
+      hub.markDirty('values', ['a']);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(messages.at(-1)).toEqual({ type: 'patch', version: 3, upserted: { a: { n: 11 } }, removed: [] });
+    });
+
     it('sends a large snapshot in parts and a large patch as several, which a mirror puts back together', async () => {
       const n = MESSAGE_ENTRIES * 2 + 10;
       const data = new Map<string, unknown>(Array.from({ length: n }, (_, i) => [`k${i}`, { n: i }]));
