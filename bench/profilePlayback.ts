@@ -57,7 +57,7 @@ const PHASES: Phases = [
   ['garbage collection', ['(garbage collector)']],
   ['apply: sensors set to the instant', ['setSensorAt']],
   ['apply: people placed', ['placeAsset']],
-  ['apply: other (marking)', ['applyInstant']],
+  ['apply: other (marking)', ['applyInstant', 'markSetAnew']],
   ['derive: facts of the marked assets (in slices)', ['prepareStep']],
   ['flush: facts derived', ['computeFacts', 'refreshFacts', 'factsOf']],
   ['flush: draw state built', ['toDrawState']],

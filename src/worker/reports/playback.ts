@@ -111,6 +111,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       replay: { readings: new Map(), touched: new Set() }, known, basis: basisOf(live), readUntil: Math.min(started, day.end), readingOn: false,
       paged: new Set([...known.values()].flatMap((ids) => [...ids])), late: false, gap: false,
       signal: { cancelled: false }, progress: loading(), appliedAt: null, facts: new Map(), stale: new Set(), timed: timedOn(shadow, floorId), floorViews: new Map(), sensorLayers: null, coldFor: null, drawnAt: null, held: null, preparing: null,
+      settingFrom: null, setAnew: { changed: [], repeated: [] },
     };
     sessions.set(key, session);
     while (sessions.size > REPLAYS_KEPT) {

@@ -16,7 +16,7 @@ import { sensorsOf } from '../store/store.js';
 import { steadyDesk } from '../views/sources.js';
 import type { Basis } from './playbackBasis.js';
 import type { Replay } from './playbackReadings.js';
-import { isAt, ownValueAfter, readingsAdded, setSensorAt, shadowAt, warmAsset, type Shadow } from './playbackShadow.js';
+import { isAt, ownValueAfter, placeAt, readingsAdded, setSensorAt, setSensorsAt, warmAsset, type SetAnew, type Shadow } from './playbackShadow.js';
 
 export interface Session {
   key: string;
@@ -60,6 +60,10 @@ export interface Session {
   held: Set<Id> | 'all' | null;
   /** the derivation of a step under way, in slices between which the worker does its live work */
   preparing: { cancelled: boolean } | null;
+  /** a step's sensors being set, in slices: from this place in the shadow's sensors on (null: all are at the instant) */
+  settingFrom: number | null;
+  /** the sensors the step under way set anew, not marked yet */
+  setAnew: SetAnew;
 }
 
 /** What a step needs of the worker: its clock, a later task, and the hub. */
@@ -91,40 +95,61 @@ export const clampTo = (day: CalendarDay, time: number) => Math.max(day.start, M
 export const loading = (): ReportProgress => ({ state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null });
 
 /**
- * Sets every sensor and placed person to the instant, and holds for the floor views which assets may look
- * different: those fed by a sensor set anew, the people and the posted ones, and those whose facts said
- * they change by then (`nextChangeAt`, or `continuous`: a fade, a clean-desk phase); every asset when
- * the instant went back. A desk drawn fresh from its one sensor's occupancy, which only heard that
- * occupancy repeated, looks the same (the live rule, views/sources.ts `steadyDesk`): what time changes,
- * its facts' `nextChangeAt` still brings. The others keep their facts: a step costs what changed, as a
- * live flush does.
+ * Begins a step to the session's instant: places people at once (a panel read meanwhile finds them where
+ * they were) and holds for the floor views the assets that may look different whatever the sensors say —
+ * the people and the posted ones, and those whose facts said they change by then (`nextChangeAt`, or
+ * `continuous`: a fade, a clean-desk phase); every asset when the instant went back. The other sensors are
+ * set in slices by `prepareStep`, which marks what they feed (`markSetAnew`). The others keep their facts:
+ * a step costs what changed, as a live flush does.
  */
 export function applyInstant(s: Session): void {
   const { touched } = s.replay;
   if (touched.size > 0) { readingsAdded(s.shadow, touched); touched.clear(); }
   s.late = false;
-  const { changed, repeated } = shadowAt(s.shadow, s.replay.readings, s.time);
   const back = s.appliedAt === null || s.time < s.appliedAt;
   s.appliedAt = s.time;
   let keys: Set<Id> | 'all' = 'all';
   if (back) for (const id of s.facts.keys()) s.stale.add(id);
   else {
     keys = new Set(s.timed);
-    const { assetsBySensor } = s.shadow.store;
-    for (const sid of changed) for (const id of assetsBySensor.get(sid) ?? []) keys.add(id);
-    for (const sid of repeated) {
-      for (const id of assetsBySensor.get(sid) ?? []) {
-        const f = s.facts.get(id);
-        if (!f || s.stale.has(id) || !steadyDesk(f)) keys.add(id);
-      }
-    }
     for (const a of s.shadow.placed) keys.add(a.id);
     for (const [id, f] of s.facts) if (f && (f.continuous || (f.nextChangeAt !== null && f.nextChangeAt <= s.time))) keys.add(id);
     for (const id of keys) if (s.facts.has(id)) s.stale.add(id);
   }
+  hold(s, keys);
+  placeAt(s.shadow, s.replay.readings, s.time, s.setAnew);
+  s.settingFrom = 0;
+  markSetAnew(s);
+}
+
+function hold(s: Session, keys: Set<Id> | 'all'): void {
   if (keys === 'all' || s.held === 'all') s.held = 'all';
   else if (s.held) for (const id of keys) s.held.add(id);
   else s.held = keys;
+}
+
+/**
+ * Marks what the sensors set anew feed: the assets of a sensor whose reading changed, and of one that heard
+ * its reading repeated unless it is a desk drawn fresh from that one occupancy (the live rule,
+ * views/sources.ts `steadyDesk`: what time changes, its facts' `nextChangeAt` still brings).
+ */
+function markSetAnew(s: Session): void {
+  const { changed, repeated } = s.setAnew;
+  if (changed.length === 0 && repeated.length === 0) return;
+  const keys = new Set<Id>();
+  const { assetsBySensor } = s.shadow.store;
+  for (const sid of changed) for (const id of assetsBySensor.get(sid) ?? []) keys.add(id);
+  for (const sid of repeated) {
+    for (const id of assetsBySensor.get(sid) ?? []) {
+      const f = s.facts.get(id);
+      if (!f || s.stale.has(id) || !steadyDesk(f)) keys.add(id);
+    }
+  }
+  changed.length = 0;
+  repeated.length = 0;
+  // stale even when every asset is held: one derived already in this step may read such a sensor
+  for (const id of keys) if (s.facts.has(id)) s.stale.add(id);
+  hold(s, keys);
 }
 
 /** On the replay's floor at its instant, and posted by then. */
@@ -140,33 +165,49 @@ export function onLayers(of: readonly MapLayer[], layers: ReadonlySet<MapLayer>)
 }
 
 /**
- * Derives the facts of the assets the steps marked (those the floor views draw), then tells the views: in
- * slices of `sliceMs`, each a task of its own, so a step that derives much (back in time, a long jump, a
- * large floor) never holds up the worker's live work. The views show the instant they were told of until
- * then (their meta says which, `drawnAt`), never part of one step and part of another; a new step while
- * one is derived goes on from the assets already derived.
+ * Sets the step's sensors, then derives the facts of the assets the steps marked (those the floor views
+ * draw), then tells the views: in slices of `sliceMs`, each a task of its own, so a step that sets and
+ * derives much (back in time, a long jump, a large floor) never holds up the worker's live work. The views
+ * show the instant they were told of until then (their meta says which, `drawnAt`), never part of one step
+ * and part of another; a popup or panel read meanwhile sets the sensors it reads (`warmAt`). A new step
+ * while one is under way goes on from the sensors set and the assets derived already.
  */
 export function prepareStep(s: Session, env: StepEnv): void {
   if (s.preparing) s.preparing.cancelled = true;
   const token = { cancelled: false };
   s.preparing = token;
-  const held = s.held;
-  const keys = held === 'all' ? [...(s.shadow.store.assetsByFloor.get(s.floorId) ?? [])] : [...(held ?? [])];
+  let held: Session['held'] = null;
+  let keys: Id[] | null = null;
   const layers = new Set<MapLayer>();
-  for (const l of s.floorViews.values()) for (const layer of l) layers.add(layer);
-  // no floor view draws it (a popup or a panel alone): nothing to derive ahead, what they read they derive
-  if (s.floorViews.size === 0) keys.length = 0;
   let at = 0;
   const slice = () => {
     if (token.cancelled) return;
-    const until = env.now() + env.sliceMs;
+    let until = env.now() + env.sliceMs;
+    const over = () => env.now() >= until;
+    if (s.settingFrom !== null) {
+      const next = setSensorsAt(s.shadow, s.replay.readings, s.time, s.settingFrom, over, s.setAnew);
+      markSetAnew(s);
+      if (next >= 0) { s.settingFrom = next; env.defer(slice); return; }
+      s.settingFrom = null;
+      // the derivation has a slice of its own, also in the task that set the last sensors: a short step
+      // forward (a few hundred sensors due) is derived in the task of the step, as before the sensors were
+      // sliced, and no task runs more than two slices
+      until = env.now() + env.sliceMs;
+    }
+    if (keys === null) {
+      held = s.held;
+      keys = held === 'all' ? [...(s.shadow.store.assetsByFloor.get(s.floorId) ?? [])] : [...(held ?? [])];
+      for (const l of s.floorViews.values()) for (const layer of l) layers.add(layer);
+      // no floor view draws it (a popup or a panel alone): nothing to derive ahead, what they read they derive
+      if (s.floorViews.size === 0) keys.length = 0;
+    }
     const ctx = env.ctx(s);
     while (at < keys.length) {
       const id = keys[at++]!;
       const asset = shownAsset(s, id);
       const last = asset ? s.facts.get(id) : undefined;
       if (asset && !(last && !onLayers(last.layers, layers))) factsOf(s, asset, ctx);
-      if (at < keys.length && env.now() >= until) { env.defer(slice); return; }
+      if (at < keys.length && over()) { env.defer(slice); return; }
     }
     s.preparing = null;
     s.held = null;
@@ -185,18 +226,27 @@ export function prepareStep(s: Session, env: StepEnv): void {
  */
 export function factsOf(s: Session, asset: Asset, ctx: DeriveContext): AssetFacts | null {
   let f = s.facts.get(asset.id);
-  if (f === undefined || s.stale.delete(asset.id)) {
-    // derived before, it was drawn, so its sensors are set at each step (viewsChanged sets those drawn from again)
-    if (f === undefined) warmAt(s, asset);
+  if (f === undefined || s.stale.has(asset.id)) {
+    // derived before, it was drawn, so its sensors are set at each step (viewsChanged sets those drawn from
+    // again), unless the step's sensors are still being set
+    if (f === undefined || s.settingFrom !== null) warmAt(s, asset);
+    s.stale.delete(asset.id);
     f = f && f.user === null && !PERSON_TYPES.has(asset.type) ? refreshFacts(f, ctx) : computeFacts(asset, ctx);
     s.facts.set(asset.id, f);
   }
   return f;
 }
 
-/** Sets the asset's sensors to the session's instant where a step left them (cold ones); true when one was set anew. */
+/**
+ * Sets the asset's sensors to the session's instant where a step left them (cold ones) or has not reached
+ * them yet (a step in slices: those are marked for it as its own would be); true when one was set anew.
+ */
 export function warmAt(s: Session, asset: Asset): boolean {
-  return s.appliedAt !== null && warmAsset(s.shadow, s.replay.readings, asset, s.time);
+  if (s.appliedAt === null) return false;
+  const setting = s.settingFrom !== null;
+  const changed = warmAsset(s.shadow, s.replay.readings, asset, s.time, setting ? s.setAnew : undefined);
+  if (setting) markSetAnew(s);
+  return changed;
 }
 
 /**

@@ -23,15 +23,14 @@ export interface ShadowSensor {
   n: number;
   i: number;
   heard: boolean;
-  /** the instant it was last set to (NaN: never) */
-  at: number;
   /** no floor view of the replay draws an asset it feeds: not set at each step, only when something asks (warmAsset) */
   cold: boolean;
   /** the day's readings of it, once there are any (the list is kept and grows in place) */
   day: readonly MeasurementValue[] | undefined;
-  /** its place in the shadow's sensors, and the instants from which each of them may read otherwise (Shadow.due) */
+  /** its place in the shadow's sensors, the instants from which each of them may read otherwise (Shadow.due), and the instants each was last set to (Shadow.ats) */
   k: number;
   due: Float64Array;
+  ats: Float64Array;
 }
 
 /**
@@ -90,8 +89,14 @@ export interface Shadow {
    * then; readings added to a list (a day read on, a late reading) make its sensor due at once (`readingsAdded`).
    */
   due: Float64Array;
-  /** the instant the sensors were last set to (a step back sets them all) */
-  at: number;
+  /**
+   * per sensor, the instant it was last set to (NaN: never, or readings were added since). A step sets the
+   * sensors in slices (`setSensorsAt`), so between them some are at the instant and others not yet: each
+   * sensor says where it is, and a reader sets the ones it reads (`warmAsset`).
+   */
+  ats: Float64Array;
+  /** the location sensors (their places in `sensors`): set first, at once, since they place people */
+  locating: number[];
   /** clones of the assets a location sensor places (people, tags) */
   placed: Asset[];
 }
@@ -150,6 +155,8 @@ export function createShadow(live: Store, floorId: Id): Shadow {
   const sensors: ShadowSensor[] = [];
   const byId = new Map<Id, ShadowSensor>();
   const due = new Float64Array(read.size).fill(-Infinity);
+  const ats = new Float64Array(read.size).fill(Number.NaN);
+  const locating: number[] = [];
   for (const s of live.sensors.values()) {
     // nothing is known until the instant is set: a clone starts empty
     const clone: Sensor = {
@@ -158,12 +165,13 @@ export function createShadow(live: Store, floorId: Id): Shadow {
     };
     store.sensors.set(s.id, clone);
     if (!read.has(s.id)) continue;
-    const shadowSensor: ShadowSensor = { clone, live: s, known: knownReadings(live, s), recent: store.sensors.link(s.id).recent, list: NONE, n: -1, i: -1, heard: false, at: Number.NaN, cold: false, day: undefined, k: sensors.length, due };
+    const shadowSensor: ShadowSensor = { clone, live: s, known: knownReadings(live, s), recent: store.sensors.link(s.id).recent, list: NONE, n: -1, i: -1, heard: false, cold: false, day: undefined, k: sensors.length, due, ats };
+    if (s.type === LOCATION_SENSOR_TYPE) locating.push(sensors.length);
     sensors.push(shadowSensor);
     byId.set(s.id, shadowSensor);
   }
   reindexAll(store);
-  return { store, sensors, byId, placed, due, at: -Infinity };
+  return { store, sensors, byId, placed, due, ats, locating };
 }
 
 /** Index of the newest reading at or before t, looked for from `from` (where it was at the last step) forward, else by halving. */
@@ -184,7 +192,7 @@ function indexFrom(list: readonly MeasurementValue[], from: number, t: number): 
  */
 export function setSensorAt(s: ShadowSensor, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): SetResult {
   const { clone, live } = s;
-  s.at = t;
+  s.ats[s.k] = t;
   let list = (s.day ??= readings.get(clone.id)) ?? NONE;
   let i = indexFrom(list, list === s.list ? s.i : -2, t);
   if (i < 0) { list = s.known; i = indexFrom(list, list === s.list ? s.i : -2, t); }
@@ -233,49 +241,59 @@ export function fillRecent(s: ShadowSensor): void {
 
 /** The sensor reads what it would read if set to t: set to t, or to an earlier instant and not due since. */
 export function isAt(s: ShadowSensor, t: number): boolean {
-  return s.at === t || (t > s.at && s.due[s.k]! > t);
+  const at = s.ats[s.k]!;
+  return at === t || (t > at && s.due[s.k]! > t);
 }
 
 /** Readings were added to these sensors' lists (a day read on, a late reading): the next step sets them again. */
 export function readingsAdded(shadow: Shadow, ids: Iterable<Id> | 'all'): void {
-  if (ids === 'all') { shadow.due.fill(-Infinity); return; }
+  if (ids === 'all') { shadow.due.fill(-Infinity); shadow.ats.fill(Number.NaN); return; }
   for (const id of ids) {
     const s = shadow.byId.get(id);
-    // set again, even to the same place in its list: a reading there may have been replaced
-    if (s) { shadow.due[s.k] = -Infinity; s.n = -1; }
+    // set again, even to the same place in its list and at the same instant: a reading there may have been replaced
+    if (s) { shadow.due[s.k] = -Infinity; shadow.ats[s.k] = Number.NaN; s.n = -1; }
   }
 }
 
-/** Sets the asset's sensors to the instant where they are not (cold ones); true when one was set anew. */
-export function warmAsset(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, asset: Asset, t: number): boolean {
+/**
+ * Sets the asset's sensors to the instant where they are not (cold ones, or ones a step in slices has not
+ * reached yet); true when one was set anew. `out` gathers those set anew, for a step under way to mark.
+ */
+export function warmAsset(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, asset: Asset, t: number, out?: SetAnew): boolean {
   let changed = false;
   for (const sid of sensorIdsOf(asset)) {
     const s = shadow.byId.get(sid);
-    if (s && !isAt(s, t) && setSensorAt(s, readings, t) !== 'same') changed = true;
+    if (!s || isAt(s, t)) continue;
+    const result = setSensorAt(s, readings, t);
+    if (result === 'same') continue;
+    changed = true;
+    if (out) note(out, s, result);
   }
   return changed;
 }
 
+/** The sensors a step set anew: those whose reading changed, and those that heard their reading repeated. */
+export interface SetAnew {
+  changed: Id[];
+  repeated: Id[];
+}
+
+function note(out: SetAnew, s: ShadowSensor, result: SetResult): void {
+  if (result === 'changed') out.changed.push(s.clone.id);
+  else if (result === 'repeated') out.repeated.push(s.clone.id);
+}
+
 /**
- * Sets every sensor a floor view draws from to the instant (the cold ones wait to be asked), then places each located asset by its newest location reading still
- * valid then; an asset nobody placed at that instant is on no floor. Returns the sensors set anew, and of
- * those the ones whose newer reading repeats what they read (the others read what they read at the last instant).
+ * Sets the location sensors to the instant and places each located asset by its newest location reading
+ * still valid then; an asset nobody placed at that instant is on no floor. Done at once at each step (a
+ * location's tags are few beside its sensors), so a panel or popup read between the slices of a step
+ * finds everyone where they were at the instant.
  */
-export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): { changed: Id[]; repeated: Id[] } {
-  const { store } = shadow;
-  const changed: Id[] = [];
-  const repeated: Id[] = [];
-  const { sensors, due } = shadow;
-  // forward, only the sensors due by t: most of a floor's sensors send nothing in a step of minutes
-  const forward = t >= shadow.at;
-  shadow.at = t;
-  for (let k = 0; k < sensors.length; k += 1) {
-    if (forward && due[k]! > t) continue;
+export function placeAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number, out: SetAnew): void {
+  const { store, sensors } = shadow;
+  for (const k of shadow.locating) {
     const s = sensors[k]!;
-    if (s.cold) continue;
-    const result = setSensorAt(s, readings, t);
-    if (result === 'changed') changed.push(s.clone.id);
-    else if (result === 'repeated') repeated.push(s.clone.id);
+    if (!isAt(s, t)) note(out, s, setSensorAt(s, readings, t));
   }
   for (const asset of shadow.placed) {
     let best: MeasurementValue | null = null;
@@ -293,7 +311,38 @@ export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly Meas
       }
     }
   }
-  return { changed, repeated };
+}
+
+/** Sensors set between two looks at the clock: the look costs more than setting one that is already there. */
+const SENSORS_PER_LOOK = 64;
+
+/**
+ * Sets the sensors a floor view draws from (the cold ones wait to be asked) to the instant, from the one
+ * at `from` on, until `over()` says the slice is spent; returns where to go on from, or -1 when every one
+ * is set. A sensor already there is passed at the cost of two numbers: forward, most of a floor's sensors
+ * send nothing in a step of minutes (not due); a sensor set on demand since (a popup) is there already.
+ */
+export function setSensorsAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number, from: number, over: () => boolean, out: SetAnew): number {
+  const { sensors, due, ats } = shadow;
+  let set = 0;
+  for (let k = from; k < sensors.length; k += 1) {
+    const at = ats[k]!;
+    if (at === t || (t > at && due[k]! > t)) continue;
+    const s = sensors[k]!;
+    if (s.cold) continue;
+    note(out, s, setSensorAt(s, readings, t));
+    set += 1;
+    if (set % SENSORS_PER_LOOK === 0 && k + 1 < sensors.length && over()) return k + 1;
+  }
+  return -1;
+}
+
+/** Every sensor a floor view draws from and every placed person at the instant, in one go (what a step does in slices). */
+export function shadowAt(shadow: Shadow, readings: ReadonlyMap<Id, readonly MeasurementValue[]>, t: number): SetAnew {
+  const out: SetAnew = { changed: [], repeated: [] };
+  placeAt(shadow, readings, t, out);
+  setSensorsAt(shadow, readings, t, 0, () => false, out);
+  return out;
 }
 
 /** The asset's own value is dated after t: a ticket or voice not posted yet at that instant. */

@@ -19,7 +19,7 @@ const NOW = Date.UTC(2025, 0, 15, 10, 0);
 const COLUMNS = ['time', 'sensor_id', 'valid_for', 'value', 'battery_level'];
 
 /** The live store of today: every sensor's live value and battery are from this morning. */
-function liveStore(now: () => number = () => NOW) {
+function liveStore(now: () => number = () => NOW, extra: { assets: unknown[]; sensors: unknown[] } = { assets: [], sensors: [] }) {
   const assets = [
     wireDesk('d1', 'f1', { data_providers: ['s-occ'] }),
     { id: 'air', type: 'sensor', subtype: 'environment', name: 'Air 1', parent_id: 'f1', x: 5, y: 5, default_sensor_type: 'co2', data_providers: ['s-co2', 's-sat'] },
@@ -39,7 +39,7 @@ function liveStore(now: () => number = () => NOW) {
     { id: 's-room', type: 'occupancy', last_measurement: { time: NOW - 60_000, valid_for: H, value: 0 } },
     { id: 't2', type: 'location', subtype: 'tag', last_measurement: { time: NOW - 60_000, valid_for: H, x: 50, y: 50, floor_id: 'f2' } },
   ];
-  return loadedStore(assets, sensors, now, [wireUser('u2', { location_tag_id: 't2' })]);
+  return loadedStore([...assets, ...extra.assets], [...sensors, ...extra.sensors], now, [wireUser('u2', { location_tag_id: 't2' })]);
 }
 
 /** The server's readings of that day, per type (the reference server pages them the same way). */
@@ -62,6 +62,7 @@ const LAYERS = ['desk_usage', 'devices', 'co2', 'satisfaction', 'stress'] as con
 function setup(
   rows: Record<string, unknown[][]> = DAY_ROWS, day = DAY, clock = { now: NOW }, cache: PageCache | null = null,
   slices: { defer(fn: () => void): void; sliceMs: number } = { defer: (fn) => { setTimeout(fn, 0); }, sliceMs: 12 },
+  extra?: { assets: unknown[]; sensors: unknown[] },
 ) {
   const asked: Array<{ type: string; start: number }> = [];
   const fetchPage = async (type: string, q: MeasurementsQuery): Promise<MeasurementsResponse> => {
@@ -72,7 +73,7 @@ function setup(
     const columns = type === 'location' ? [...COLUMNS, 'x', 'y', 'floor_id'] : COLUMNS;
     return { columns, rows: [...before, ...of.filter((r) => (r[0] as number) >= (q.start ?? 0))], has_more_results: false } as MeasurementsResponse;
   };
-  const { store: live, apply } = liveStore(() => clock.now);
+  const { store: live, apply } = liveStore(() => clock.now, extra);
   const service = createPlaybackService({
     live, roles: () => ['regular'], viewerUserId: () => null, fetchPage, cache, now: () => clock.now, markDirty: () => undefined, ...slices,
   });
@@ -448,6 +449,43 @@ describe('a step of a replay', () => {
     expect(floor.affected(layers)).toBe('all');
     expect(entry(floor, 'd1')).toMatchObject({ statusKind: 'busy' });
     expect(entry(floor, 'air')).toMatchObject({ text: '610 ppm' });
+  });
+
+  it('sets the sensors of a step back and of a jump in slices too, and a popup read between them shows the instant', async () => {
+    // a floor of many desks, each taken from 09:00 to 10:00: a slice sets a few dozen sensors here
+    const N = 400;
+    const extra = {
+      assets: Array.from({ length: N }, (_, i) => wireDesk(`m${i}`, 'f1', { data_providers: [`o${i}`] })),
+      sensors: Array.from({ length: N }, (_, i) => ({ id: `o${i}`, type: 'occupancy', last_measurement: { time: NOW - 60_000, valid_for: H, value: 0 } })),
+    };
+    const rows = {
+      ...DAY_ROWS,
+      occupancy: [...DAY_ROWS.occupancy!, ...extra.sensors.flatMap((x) => [8, 9, 10].map((h) => [D0 + h * H, x.id, H, h === 9 ? 1 : 0, 80]))]
+        .sort((a, b) => (a[0] as number) - (b[0] as number)),
+    };
+    const tasks: Array<() => void> = [];
+    const runAll = () => { let n = 0; while (tasks.length > 0) { tasks.shift()!(); n += 1; } return n; };
+    const { floor, popup, at } = setup(rows, DAY, { now: NOW }, null, { defer: (fn) => tasks.push(fn), sliceMs: 0 }, extra);
+    await loaded(floor);
+    runAll();
+    const layers = new Map([['playback', 'all']]) as never;
+    const busy = () => extra.assets.filter((a) => entry(floor, a.id)?.statusKind === 'busy').length;
+    at(D0 + 10.5 * H);
+    runAll();
+    floor.affected(layers);
+    expect(busy()).toBe(0);
+    for (const [label, time, wanted] of [['back to 09:30', D0 + 9.5 * H, N], ['a jump to 17:00', D0 + 17 * H, 0], ['back to 09:15', D0 + 9.25 * H, N]] as const) {
+      at(time);
+      // the first slice set some of the sensors; the view shows the instant before until all is done
+      expect(tasks.length, label).toBe(1);
+      expect(floor.affected(layers), label).toBeNull();
+      // a popup read between the slices shows the instant, also of a desk whose sensor the step has not reached
+      expect(detail(popup(`m${N - 1}`))!.statusKind, label).toBe(wanted === N ? 'busy' : detail(popup('m0'))!.statusKind);
+      expect(runAll(), label).toBeGreaterThan(N / 64);
+      expect((floor.meta() as PlaybackMeta).time, label).toBe(time);
+      expect(floor.affected(layers), label).not.toBeNull();
+      expect(busy(), label).toBe(wanted);
+    }
   });
 
   it("leaves the sensors no floor view draws from until a popup or another view reads them, which see the instant", async () => {
