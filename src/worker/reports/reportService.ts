@@ -23,8 +23,15 @@ import { createScopedAggregator } from './reportScope.js';
 import { addMarks } from './reportMarks.js';
 import { runReport, type PageCache } from './runReport.js';
 import { normalizeRequest } from './reportRequest.js';
+import { approxBytes } from './approxBytes.js';
 
-const KEPT_RUNS = 8;
+/**
+ * Runs kept for a reopen once no view is open on them: at most this many, and about this many bytes of rows
+ * and charts, least recently opened going first (docs/reports.md "Kept in memory"). A run a view is open on
+ * is never dropped, whatever it takes; a dropped one is read again when reopened (closed days from the page cache).
+ */
+export const KEPT_RUNS = 8;
+export const KEPT_RUNS_BYTES = 32 * 2 ** 20;
 
 export interface ReportServiceOptions {
   store: Store;
@@ -44,6 +51,8 @@ export interface ReportServiceOptions {
   /** the server cannot be reached now (offline, or retrying after a failed attempt): a waiting view says so */
   offline(): boolean;
   warn(message: string): void;
+  /** the bounds of the runs kept (KEPT_RUNS, KEPT_RUNS_BYTES unless a test says) */
+  kept?: { runs?: number; bytes?: number };
 }
 
 interface Run {
@@ -52,6 +61,8 @@ interface Run {
   rows: Map<string, ReportRow>;
   meta: ReportMeta;
   signal: { cancelled: boolean };
+  /** about what its rows and charts take in memory, once done */
+  bytes: number;
 }
 
 export interface ReportService {
@@ -81,6 +92,29 @@ export function createReportService(o: ReportServiceOptions): ReportService {
   const watchers = new Map<string, number>();
   const views = new Set<OpenView>();
   const keyOf = (request: ReportRequest) => `${o.store.locationId}|${JSON.stringify(request)}`;
+  const maxRuns = o.kept?.runs ?? KEPT_RUNS;
+  const maxBytes = o.kept?.bytes ?? KEPT_RUNS_BYTES;
+
+  /** A run opened: the most recently used of the kept ones. */
+  function touch(run: Run): void {
+    runs.delete(run.key);
+    runs.set(run.key, run);
+  }
+
+  /** Drops the least recently opened runs no view is open on while more are kept than the bounds allow. */
+  function trim(): void {
+    let count = runs.size;
+    let bytes = 0;
+    for (const run of runs.values()) bytes += run.bytes;
+    // oldest first (touch moves a run to the end); deleting the entry iterated is safe in a Map
+    for (const [key, run] of runs) {
+      if (count <= maxRuns && bytes <= maxBytes) break;
+      if ((watchers.get(key) ?? 0) > 0) continue;
+      runs.delete(key);
+      count -= 1;
+      bytes -= run.bytes;
+    }
+  }
 
   function unwatch(key: string): void {
     const left = (watchers.get(key) ?? 1) - 1;
@@ -89,6 +123,8 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     // nobody looks at it any more: stop paging (closed days already read stay in the page cache)
     const run = runs.get(key);
     if (run?.meta.progress.state === 'loading') run.signal.cancelled = true;
+    // kept for a reopen now only while the bounds allow
+    trim();
   }
 
   /** The role gate of spec §6 for a request: the user's permissions against the configured minimum role of its kind. */
@@ -103,8 +139,10 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     if (view.bound) unwatch(view.bound.key);
     let run = runs.get(key);
     if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(view.request, key);
+    else touch(run);
     watchers.set(key, (watchers.get(key) ?? 0) + 1);
     view.bound = { key, run };
+    trim();
   }
 
   /** A view waiting for the location: refused at once when the role gate refuses it, else why it waits. */
@@ -126,6 +164,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
   function restart(request: ReportRequest, key: string): void {
     runs.delete(key);
     start(request, key);
+    trim();
     o.markDirty(key);
   }
 
@@ -137,9 +176,8 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       request, timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
       progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null },
     };
-    const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false } };
+    const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false }, bytes: 0 };
     runs.set(key, run);
-    while (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value!);
     const access = accessTo(request, config);
     if (!access.ok) {
       meta.progress = { ...meta.progress, state: 'denied', message: access.message };
@@ -171,8 +209,11 @@ export function createReportService(o: ReportServiceOptions): ReportService {
         for (const row of result.rows) run.rows.set(row.id, row);
         meta.summary = result.summary;
         meta.measure = result.measure;
+        run.bytes = approxBytes(result.rows) + approxBytes(result.summary);
       }
       meta.progress = progress;
+      // a run dropped meanwhile (reset) counts for nothing; a kept one may now pass the bounds
+      if (runs.get(key) === run) trim();
       o.markDirty(key);
     });
     return run;
