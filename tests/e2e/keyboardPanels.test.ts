@@ -29,6 +29,59 @@ const panelOf = (page: Page) => page.locator('#panels').getByRole('tabpanel').ge
 const panelCount = (page: Page) => page.locator('#panels').getByRole('tabpanel').count();
 const tabStops = (page: Page) => page.locator('#panels [role="tab"][tabindex="0"]');
 
+/** Each side-panel tab as laid out: its words, box, and whether its words fit on one line. */
+const tabBoxes = (page: Page) => page.locator('#panels [role="tab"]').evaluateAll((els) => els.map((el) => {
+  const r = el.getBoundingClientRect();
+  const line = parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.3;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return { text: el.textContent ?? '', top: Math.round(r.top), left: r.left, right: r.right, oneLine: range.getClientRects().length === 1 && range.getBoundingClientRect().height < line * 1.5 };
+}));
+
+describe('side panel tabs as laid out', () => {
+  for (const [width, height] of [[1024, 768], [1280, 800], [1920, 1080]] as const) {
+    it(`are two full rows at ${width}×${height}: what one looks up over what one tells, every tab in sight on one line`, async () => {
+      const { page } = await rig.openPage({ viewport: { width, height } });
+      await page.goto(`${rig.viewer.url}/`);
+      await signIn(page, rig.server.accounts.regular);
+      const boxes = await tabBoxes(page);
+      const rows = [...new Set(boxes.map((b) => b.top))].sort((a, b) => a - b);
+      expect(rows).toHaveLength(2);
+      expect(boxes.filter((b) => b.top === rows[0]).map((b) => b.text)).toEqual(['People', 'Rooms', 'Reports', 'Notifications']);
+      expect(boxes.filter((b) => b.top === rows[1]).map((b) => b.text)).toEqual(['Report an issue', 'My location']);
+      expect(boxes.every((b) => b.oneLine)).toBe(true);
+      // both rows span the panel's width, no tab outside it
+      const panel = (await page.locator('#panels').evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const pad = parseFloat(getComputedStyle(el).paddingLeft);
+        return { left: r.left + el.clientLeft + pad, right: r.left + el.clientLeft + el.clientWidth - pad };
+      }));
+      for (const row of rows) {
+        const inRow = boxes.filter((b) => b.top === row);
+        expect(inRow[0]!.left).toBeCloseTo(panel.left, 0);
+        expect(inRow.at(-1)!.right).toBeCloseTo(panel.right, 0);
+      }
+      await shot(page, `keys-00-tabs-${width}x${height}`);
+    });
+  }
+
+  it('on a phone stay one row under the map that scrolls sideways to the last tab', async () => {
+    const { page } = await rig.openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(`${rig.viewer.url}/`);
+    await signIn(page, rig.server.accounts.regular, 'touch');
+    const boxes = await tabBoxes(page);
+    expect(new Set(boxes.map((b) => b.top)).size).toBe(1);
+    expect(boxes.map((b) => b.text)).toEqual(['People', 'Rooms', 'Reports', 'Notifications', 'Report an issue', 'My location']);
+    const last = page.getByRole('tab', { name: 'My location' });
+    await last.scrollIntoViewIfNeeded();
+    const box = (await last.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await last.tap();
+    await page.getByRole('heading', { name: 'My location' }).waitFor();
+    await shot(page, 'keys-00-tabs-phone');
+  });
+});
+
 describe('side panel tabs by keyboard', () => {
   it('are one tab stop that the arrow keys, Home and End move through, each panel shown as it is reached', async () => {
     const { page } = await rig.openPage({ viewport: { width: 1280, height: 800 } });
@@ -52,8 +105,8 @@ describe('side panel tabs by keyboard', () => {
     expect(await selectedTab(page)).toBe('Rooms');
     expect(await panelOf(page)).toBe('tab-rooms');
     await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
+    // past the end of the first row (Notifications) to the start of the second
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
     expect(await focused(page)).toMatchObject({ role: 'tab', text: 'Report an issue' });
     await page.getByLabel('Message').waitFor();
     await shot(page, 'keys-01-tabs-arrowed-to-report');
@@ -74,7 +127,7 @@ describe('side panel tabs by keyboard', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Home');
     expect(await selectedTab(page)).toBe('People');
-    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
     expect(await page.getByLabel('Message').inputValue()).toBe('Coffee machine leaks');
     // one tab stop whichever tab is selected
     expect(await tabStops(page).count()).toBe(1);
@@ -129,7 +182,7 @@ describe('picking a place by keyboard', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
-    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
     expect(await focused(page)).toMatchObject({ role: 'tab', text: 'Report an issue' });
     for (let i = 0; i < 10 && (await focused(page)).tag !== 'textarea'; i += 1) await page.keyboard.press('Tab');
     await page.keyboard.type('Window does not close');

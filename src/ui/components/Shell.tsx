@@ -43,13 +43,16 @@ import { errorText } from '../lib/errorText.js';
 import { clearPainted, dropPainted, SAVED_DATA_NOTICE } from '../lib/paintedFloor.js';
 
 type Panel = 'people' | 'rooms' | 'analytics' | 'report' | 'notifications' | 'me';
-const PANELS: Array<{ id: Panel; title: string }> = [
-  { id: 'people', title: 'People' },
-  { id: 'rooms', title: 'Rooms' },
-  { id: 'analytics', title: 'Reports' },
-  { id: 'report', title: 'Report an issue' },
-  { id: 'notifications', title: 'Notifications' },
-  { id: 'me', title: 'My location' },
+// two rows beside the map (docs/ui.md, "Side panels"): what one looks up, then what one tells
+type TabRow = 'look' | 'tell';
+const TAB_ROWS: readonly TabRow[] = ['look', 'tell'];
+const PANELS: Array<{ id: Panel; title: string; row: TabRow }> = [
+  { id: 'people', title: 'People', row: 'look' },
+  { id: 'rooms', title: 'Rooms', row: 'look' },
+  { id: 'analytics', title: 'Reports', row: 'look' },
+  { id: 'notifications', title: 'Notifications', row: 'look' },
+  { id: 'report', title: 'Report an issue', row: 'tell' },
+  { id: 'me', title: 'My location', row: 'tell' },
 ];
 
 export interface ShellProps {
@@ -532,22 +535,26 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">
             <div className="sheet-head">
               <div role="tablist" aria-label="Panels" aria-orientation="horizontal" className="tabs" {...roving.listProps}>
-                {tabs.map((p) => (
-                  <button
-                    key={p.id}
-                    role="tab"
-                    type="button"
-                    id={`tab-${p.id}`}
-                    aria-selected={shownPanel === p.id}
-                    aria-controls={shownPanel === p.id ? `panel-${p.id}` : undefined}
-                    {...roving.tabProps(p.id)}
-                    onClick={() => {
-                      setPanel(p.id);
-                      setSheetOpen(true);
-                    }}
-                  >
-                    {p.title}
-                  </button>
+                {TAB_ROWS.map((row) => (
+                  <div key={row} role="none" className="tab-row">
+                    {tabs.filter((p) => p.row === row).map((p) => (
+                      <button
+                        key={p.id}
+                        role="tab"
+                        type="button"
+                        id={`tab-${p.id}`}
+                        aria-selected={shownPanel === p.id}
+                        aria-controls={shownPanel === p.id ? `panel-${p.id}` : undefined}
+                        {...roving.tabProps(p.id)}
+                        onClick={() => {
+                          setPanel(p.id);
+                          setSheetOpen(true);
+                        }}
+                      >
+                        {p.title}
+                      </button>
+                    ))}
+                  </div>
                 ))}
               </div>
               {compact && shownPanel ? (
