@@ -12,6 +12,7 @@ import {
   AssetImageParams, AssetsQuery, CreateAssetRequest, ImageResponse, UpdateAssetRequest, VoteRequest, VoteResponse,
 } from '../../src/shared/schemas/assets.js';
 import { Params } from '../../src/shared/schemas/common.js';
+import { resolveConfig } from '../../src/shared/config.js';
 import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
@@ -91,6 +92,12 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
       }
       const given = (body.value ?? {}) as { text?: unknown; email?: unknown };
       if (typeof given.text !== 'string' || !given.text.trim() || given.text.length > 2_000) throw new HttpError(400, 'body/value/text must be a non-empty string');
+      // moderation is the server's to enforce: a client that leaves `unpublished` out does not publish past it
+      const loc = store.locations.get(locId);
+      const config = resolveConfig(parent, {
+        lookup: (id) => store.assets.get(id), location: loc, organization: loc ? store.organizations.get(loc.organization_id) : null,
+      });
+      const unpublished = config.ticketsVoicesRequireModeration || body.unpublished === true;
       const validFor = body.type === 'ticket' ? TICKET_VALIDITY_MS : VOICE_VALIDITY_MS;
       const value: TicketValue = {
         text: given.text, label: body.subtype, status: 'open', email: typeof given.email === 'string' ? given.email : null,
@@ -98,7 +105,7 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
       };
       const asset = store.createAsset(locId, {
         type: body.type, subtype: body.subtype, name: body.name, parent_id: parent.id, x: body.x ?? 0, y: body.y ?? 0,
-        value, speech_bubble: given.text, votes: { up: 0, down: 0 }, timeout_action: body.type === 'voice' ? 'fade_out' : null,
+        value, speech_bubble: given.text, votes: { up: 0, down: 0 }, timeout_action: body.type === 'voice' ? 'fade_out' : null, unpublished,
       }, user.id);
       return reply.code(201).send(asset);
     }

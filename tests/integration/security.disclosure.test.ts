@@ -234,4 +234,63 @@ describe('security: what only the edit role sees', () => {
       expect((await t.api(restPaths.asset(org, loc, floor.id), { method: 'PATCH', token: tokens.edit, json: { hidden: false } })).status).toBe(200);
     });
   });
+
+  describe('a ticket or voice awaiting moderation (ticketsVoicesRequireModeration)', () => {
+    let floorId: string;
+    let publicStream: LiveChange[];
+    let editStream: LiveChange[];
+    let config: unknown;
+
+    beforeAll(async () => {
+      const s = t.server.store;
+      floorId = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'floor' && s.isAssetPublic(a))!.id;
+      config = s.locations.get(loc)!.config;
+      const on = await t.api(restPaths.location(org, loc), { method: 'PATCH', token: tokens.edit, json: { config: { ...(config as object), ticketsVoicesRequireModeration: true } } });
+      expect(on.status).toBe(200);
+      publicStream = await follow(tokens.regular, { kind: 'location', organizationId: org, locationId: loc });
+      editStream = await follow(tokens.edit, { kind: 'location', organizationId: org, locationId: loc, audience: 'edit' });
+    });
+    afterAll(async () => {
+      expect((await t.api(restPaths.location(org, loc), { method: 'PATCH', token: tokens.edit, json: { config } })).status).toBe(200);
+    });
+
+    /** a reading of a public sensor, heard on the public stream: what was published before it has arrived too */
+    async function publicStreamCaughtUp() {
+      const s = t.server.store;
+      const visible = [...s.sensors.values()].find((x) => x.location_id === loc && x.type === 'occupancy' && !s.hiddenIn(loc).sensors.has(x.id)
+        && (x.asset_id === null || !s.hiddenIn(loc).assets.has(x.asset_id)))!;
+      const mark = publicStream.length;
+      expect((await ingest(visible.id, 1)).status).toBe(200);
+      await until(() => seenSensor(publicStream.slice(mark), visible.id), 'a public reading on the public stream');
+    }
+
+    it('keeps what a regular user posts unpublished, whether the request leaves the flag out or sets it false', async () => {
+      const posted: WireAsset[] = [];
+      for (const body of [
+        { type: 'ticket', subtype: 'cleaning', name: 'Spill', value: { text: 'Coffee on the carpet' } },
+        { type: 'voice', subtype: 'culture', name: 'Loud', value: { text: 'Too loud here' }, unpublished: false },
+      ]) {
+        const res = await t.api(restPaths.assets(org, loc), { method: 'POST', token: tokens.regular, json: { ...body, parent_id: floorId, x: 4, y: 4 } });
+        expect(res.status, body.type).toBe(201);
+        posted.push((await res.json()) as WireAsset);
+      }
+      for (const a of posted) expect(a.unpublished, `${a.type} as answered to its author`).toBe(true);
+      await until(() => posted.every((a) => editStream.some((c) => c.collection === 'assets' && c.id === a.id)), 'the edit stream to carry them');
+      await publicStreamCaughtUp();
+      for (const a of posted) {
+        expect(publicStream.some((c) => c.id === a.id), `${a.type} on the public stream`).toBe(false);
+        for (const token of [tokens.regular, tokens.service]) {
+          expect((await assetsOf(token)).map((x) => x.id), `${a.type} listed`).not.toContain(a.id);
+          expect((await t.api(restPaths.asset(org, loc, a.id), { token })).status, `${a.type} looked up`).toBe(404);
+          expect((await t.api(restPaths.assetVote(org, loc, a.id), { method: 'PUT', token, json: { direction: 1 } })).status, `${a.type} voted on`).toBe(404);
+        }
+        expect((await assetsOf(tokens.edit)).map((x) => x.id), `${a.type} for the moderator`).toContain(a.id);
+      }
+      // the moderator publishes the ticket: now everyone sees it
+      const ticket = posted[0]!;
+      expect((await t.api(restPaths.asset(org, loc, ticket.id), { method: 'PATCH', token: tokens.edit, json: { unpublished: false } })).status).toBe(200);
+      await until(() => publicStream.some((c) => c.id === ticket.id && c.kind === 'created'), 'the published ticket on the public stream');
+      expect((await t.api(restPaths.asset(org, loc, ticket.id), { token: tokens.regular })).status).toBe(200);
+    });
+  });
 });
