@@ -13,7 +13,7 @@ import {
 } from '../../src/shared/schemas/sensors.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
-import { isSensorHidden, publicSensor } from '../store/visibility.js';
+import { isPositionHidden, isSensorHidden, publicSensor } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
 import {
   HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
@@ -102,12 +102,14 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const page = pageMeasurements(store, locId, type, {
       start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds, ignorePreviousValidity: !!q.ignore_previous_validity,
     });
-    // a tag's reading on a hidden floor stays in the page (so paging advances) without where it was
+    // a tag's reading on a hidden floor or in a hidden zone stays in the page (so paging advances) without where it was
     const floorAt = page.columns.indexOf('floor_id');
     if (floorAt < 0 || hidden.assets.size === 0) return page;
+    const zonesAt = page.columns.indexOf('zones');
     const position = ['x', 'y', 'floor_id', 'floor', 'zones'].map((c) => page.columns.indexOf(c)).filter((i) => i >= 0);
     const rows = page.rows.map((row) => {
-      if (!hidden.assets.has(row[floorAt] as string)) return row;
+      const zones = zonesAt < 0 ? undefined : row[zonesAt];
+      if (!isPositionHidden({ floor_id: row[floorAt] as string, zones: Array.isArray(zones) ? zones as string[] : undefined }, hidden)) return row;
       const copy = [...row];
       for (const i of position) copy[i] = null;
       return copy;

@@ -107,12 +107,21 @@ export function publicAsset(asset: WireAsset, hidden: Hidden): WireAsset {
   return { ...out, floors: shown, default_floor: defaultAt < 0 ? 0 : defaultAt };
 }
 
-/** A location reading that puts its tag on a floor the public may not see. */
+/**
+ * A location reading that puts its tag on a floor, or in a zone, the public
+ * may not see: an unpublished privacy zone must still keep its people's
+ * whereabouts from viewers who do not know it is there (docs/security.md).
+ */
 export function isPositionHidden(value: Partial<WireMeasurementValue> | null | undefined, hidden: Hidden): boolean {
-  return typeof value?.floor_id === 'string' && hidden.assets.has(value.floor_id);
+  if (!value) return false;
+  if (typeof value.floor_id === 'string' && hidden.assets.has(value.floor_id)) return true;
+  const zones = value.zones;
+  if (!Array.isArray(zones) || zones.length === 0 || hidden.assets.size === 0) return false;
+  for (const id of zones) if (hidden.assets.has(id)) return true;
+  return false;
 }
 
-/** A reading as the public gets it: on a hidden floor, when but not where (the client ignores a position it lacks). */
+/** A reading as the public gets it: on a hidden floor or in a hidden zone, when but not where (the client ignores a position it lacks). */
 export function publicReading<T extends Partial<WireMeasurementValue>>(value: T, hidden: Hidden): T {
   if (!isPositionHidden(value, hidden)) return value;
   const { x: _x, y: _y, floor_id: _floor, floor: _index, zones: _zones, ...rest } = value;

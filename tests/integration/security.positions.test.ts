@@ -249,6 +249,94 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
     expect(edit.last_measurement.floor_id).toBe(hiddenFloor.id);
   });
 
+  it('a tag in an unpublished privacy zone tells the public when, never where, until the zone is published', async () => {
+    const s = t.server.store;
+    const employee = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'employee' && s.isAssetPublic(a) && a.data_provider_refs.location)!;
+    const tag = employee.data_provider_refs.location!;
+    const made = await t.api(restPaths.assets(org, loc), {
+      method: 'POST', token: tokens.edit,
+      json: { type: 'zone', subtype: 'privacy', name: 'Quiet corner', parent_id: publicFloor.id, x: 1, y: 1, outline: [[0, 0], [3, 0], [3, 3], [0, 3]], unpublished: true },
+    });
+    expect(made.status).toBe(201);
+    const zone = (await made.json()) as WireAsset;
+    const ingest = async (zones: string[], time: number) => {
+      const value = { time, valid_for: 600_000, x: 1.5, y: 1.5, floor_id: publicFloor.id, floor: 0, zones };
+      const res = await t.api(`${t.url}/v2/measurements`, { method: 'POST', token: tokens.edit, json: { measurements: [{ sensor_id: tag, value }] } });
+      expect(res.status).toBe(200);
+    };
+    const readingsOf = (e: Ear, from: number) => e.changes().slice(from)
+      .filter((c) => c.collection === 'measurements' && c.id === tag).map((c) => (c.data as { value: { zones?: string[] } }).value.zones);
+    const heard = attacker.changes().length;
+    const heardEdit = editor.changes().length;
+    const at = s.clock.now() + 60_000;
+    await ingest([zone.id], at);
+    await ingest([], at + 1);
+    await until(() => readingsOf(attacker, heard).length > 0, 'the reading outside the zone on the shared stream');
+    await until(() => readingsOf(editor, heardEdit).length === 2, 'both readings on the edit stream');
+    expect(readingsOf(attacker, heard), 'only the reading outside the zone').toEqual([[]]);
+    expect(readingsOf(editor, heardEdit)).toEqual([[zone.id], []]);
+
+    await ingest([zone.id], at + 2);
+    await settle();
+    expect(mentions(attacker.packets, zone.id), 'the zone on the attacker’s streams').toBe(false);
+    const listed = ((await (await t.api(restPaths.sensor(org, loc, tag), { token: tokens.regular })).json()) as { last_measurement: Record<string, unknown> });
+    expect(listed.last_measurement.time).toBe(at + 2);
+    expect([listed.last_measurement.x, listed.last_measurement.floor_id, listed.last_measurement.zones], 'where, in the sensor look-up').toEqual([undefined, undefined, undefined]);
+    const page = async (token: string) => {
+      const res = await t.api(restPaths.measurements(org, loc, 'location', { start: at, end: at + 10, sensor_id: [tag], ignore_previous_validity: true }), { token });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as MeasurementsResponse;
+      return body.rows.map((r) => [r[body.columns.indexOf('x')], r[body.columns.indexOf('zones')]]);
+    };
+    expect(await page(tokens.regular)).toEqual([[null, null], [1.5, []], [null, null]]);
+    expect(await page(tokens.edit)).toEqual([[1.5, [zone.id]], [1.5, []], [1.5, [zone.id]]]);
+
+    // published: the zone, and the tag's position in it, reach the public
+    const back = attacker.changes().length;
+    expect((await t.api(restPaths.asset(org, loc, zone.id), { method: 'PATCH', token: tokens.edit, json: { unpublished: false } })).status).toBe(200);
+    const sensorBack = () => attacker.changes().slice(back).find((c) => c.collection === 'sensors' && c.id === tag && c.kind === 'modified');
+    await until(() => sensorBack(), 'the tag’s position back on the public stream');
+    expect((sensorBack()!.data as { last_measurement: { zones?: string[] } }).last_measurement.zones).toEqual([zone.id]);
+    expect((await t.api(restPaths.asset(org, loc, zone.id), { method: 'DELETE', token: tokens.edit })).status).toBe(204);
+  });
+
+  it('what stands in an unpublished room or building stays off the attacker’s streams, the room deleted or not', async () => {
+    const api = async (method: string, path: string, json?: unknown) => {
+      const res = await t.api(path, { method, token: tokens.edit, json });
+      expect(res.status, `${method} ${path}`).toBeLessThan(300);
+      return res.status === 204 ? null : (await res.json()) as WireAsset;
+    };
+    const editorHeard = (id: string, kind: string) => until(() => editor.changes().some((c) => c.collection === 'assets' && c.id === id && c.kind === kind), `the edit stream to carry ${kind} ${id}`);
+    const room = (await api('POST', restPaths.assets(org, loc), { type: 'room', name: 'Closed room', parent_id: publicFloor.id, x: 4, y: 4, unpublished: true }))!;
+    const desk = (await api('POST', restPaths.assets(org, loc), { type: 'shape', subtype: 'desk', name: 'Desk in the closed room', parent_id: room.id, x: 4, y: 4 }))!;
+    await editorHeard(desk.id, 'created');
+    await api('DELETE', restPaths.asset(org, loc, room.id));
+    await editorHeard(room.id, 'deleted');
+    await settle();
+    expect(mentions(attacker.packets, room.id), 'the room').toBe(false);
+    expect(mentions(attacker.packets, desk.id), 'the desk, in the room or after it').toBe(false);
+    expect((await t.api(restPaths.asset(org, loc, desk.id), { token: tokens.regular })).status).toBe(404);
+    await api('DELETE', restPaths.asset(org, loc, desk.id));
+
+    // a whole building unpublished: its floors leave the public stream, and so does the position of whoever stands on one
+    const walker = t.accounts.service.userId;
+    // the walker may already stand there: wait for this move's own change, so the next one heard is the building's
+    const moved = attacker.changes().length;
+    await moveTo(tokens.service, walker, publicFloor);
+    await until(() => (userChange(attacker, walker, moved)?.data as WireUser | undefined)?.location?.floor_id === publicFloor.id, 'the walker on the public floor');
+    const heard = attacker.changes().length;
+    await api('PATCH', restPaths.asset(org, loc, publicFloor.parent_id!), { unpublished: true });
+    await until(() => userChange(attacker, walker, heard), 'the shared stream to withdraw the position');
+    expect((userChange(attacker, walker, heard)!.data as WireUser).location).toBeNull();
+    expect(attacker.changes().slice(heard).some((c) => c.collection === 'assets' && c.id === publicFloor.id && c.kind === 'deleted'), 'the floor leaves').toBe(true);
+    expect((await usersOf(tokens.regular)).users.find((u) => u.id === walker)!.location).toBeNull();
+    expect((await t.api(restPaths.asset(org, loc, publicFloor.id), { token: tokens.regular })).status).toBe(404);
+    const back = attacker.changes().length;
+    await api('PATCH', restPaths.asset(org, loc, publicFloor.parent_id!), { unpublished: false });
+    await until(() => userChange(attacker, walker, back), 'the shared stream to show the position again');
+    expect((userChange(attacker, walker, back)!.data as WireUser).location).toMatchObject({ floor_id: publicFloor.id });
+  });
+
   it('a regular user cannot read the edit stream’s position or settle on the hidden floor', async () => {
     const before = (await usersOf(tokens.regular)).users;
     const res = await t.api(restPaths.user(org, t.accounts.regular.userId), {
