@@ -65,7 +65,9 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
     const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
     setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
-    return org.locations.map((id) => store.locations.get(id)!) satisfies WireLocation[];
+    const all = hasRole(currentUser(req).permissions, 'edit');
+    // a hidden (unpublished) building is named to the edit role only
+    return org.locations.map((id) => store.locations.get(id)!).map((l) => (all ? l : store.publicLocation(l))) satisfies WireLocation[];
   });
 
   app.post('/v1/organizations/:orgId/locations', {
@@ -85,7 +87,7 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
     const { orgId, locId } = req.params;
     const loc = locationFor(store, currentUser(req), orgId, locId);
     setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
-    return loc;
+    return hasRole(currentUser(req).permissions, 'edit') ? loc : store.publicLocation(loc);
   });
 
   app.patch('/v1/organizations/:orgId/locations/:locId', {

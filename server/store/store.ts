@@ -72,6 +72,8 @@ export interface Store {
   rebuildVisibility(): void;
   /** a user as every role may see them: their position withheld unless it is on a floor the public sees */
   publicUser(user: WireUser): WireUser;
+  /** a location as the public sees it: its `buildings` without those hidden (unpublished) */
+  publicLocation(loc: WireLocation): WireLocation;
   floorOf(asset: WireAsset): WireAsset | null;
   userByEmail(email: string): WireUser | undefined;
 
@@ -242,6 +244,25 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     const after = index.hidden(locationId);
     publishPositionSideEffects(organizationOf(locationId), hiddenBeforeFlips(after, flips).assets, after.assets, gone);
   }
+  function publicLocation(loc: WireLocation): WireLocation {
+    const hidden = index.hidden(loc.id).assets;
+    if (hidden.size === 0 || !loc.buildings.some((b) => hidden.has(b))) return loc;
+    return { ...loc, buildings: loc.buildings.filter((b) => !hidden.has(b)) };
+  }
+  /** a location change: the public version on the organization's shared stream, the real one on its edit stream */
+  function locationChange(loc: WireLocation, kind: 'created' | 'modified'): { shared: LiveChange; edit: LiveChange } {
+    return {
+      shared: { collection: 'locations', kind, id: loc.id, data: publicLocation(loc) },
+      edit: { collection: 'locations', kind, id: loc.id, data: loc },
+    };
+  }
+  /** the location again on the shared stream when one of its buildings was hidden or shown */
+  function publishFlippedBuildings(locationId: Id, flips: Flips) {
+    if (publisher.muted || (flips.assetsHidden.size === 0 && flips.assetsShown.size === 0)) return;
+    const loc = s.locations.get(locationId);
+    if (!loc?.buildings.some((b) => flips.assetsHidden.has(b) || flips.assetsShown.has(b))) return;
+    publisher.publish(organizationScope(loc.organization_id), [locationChange(loc, 'modified').shared]);
+  }
   function orgChange(org: WireOrganization, kind: 'created' | 'modified'): LiveChange {
     return { collection: 'organizations', kind, id: org.id, data: org };
   }
@@ -294,7 +315,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   }
 
   Object.assign(store, {
-    nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser,
+    nextId, locationScope, organizationScope, isAssetPublic, floorOf, hiddenIn: hiddenOf, publicUser, publicLocation,
     rebuildVisibility() {
       index.rebuild(s.assets.values());
     },
@@ -330,22 +351,23 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       s.locations.set(loc.id, loc);
       org.locations.push(loc.id);
       org.locations_map[loc.id] = { id: loc.id, name: loc.name };
-      publishOrg(orgId, [
-        { collection: 'locations', kind: 'created', id: loc.id, data: loc },
-        orgChange(org, 'modified'),
-      ]);
+      const change = locationChange(loc, 'created');
+      publishOrg(orgId, [change.shared, orgChange(org, 'modified')], [change.edit, orgChange(org, 'modified')]);
       return loc;
     },
     updateLocation(id, patch) {
       const loc = mustGet(s.locations, id, 'location');
       Object.assign(loc, patch, { id: loc.id, organization_id: loc.organization_id });
       const org = mustGet(s.organizations, loc.organization_id, 'organization');
-      const changes: LiveChange[] = [{ collection: 'locations', kind: 'modified', id, data: loc }];
+      const change = locationChange(loc, 'modified');
+      const changes: LiveChange[] = [change.shared];
+      const editChanges: LiveChange[] = [change.edit];
       if (org.locations_map[id]?.name !== loc.name) {
         org.locations_map[id] = { id, name: loc.name };
         changes.push(orgChange(org, 'modified'));
+        editChanges.push(orgChange(org, 'modified'));
       }
-      publishOrg(org.id, changes);
+      publishOrg(org.id, changes, editChanges);
       return loc;
     },
     deleteLocation(id) {
@@ -378,6 +400,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const after = index.hidden(locationId);
       const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
       publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, flips, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
+      publishFlippedBuildings(locationId, flips);
       return asset;
     },
     updateAsset(id, patch) {
@@ -396,6 +419,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       // the edit stream sees everything, so only the asset itself changed there
       publisher.publishAudiences(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
       publishFlippedPositions(asset.location_id, flips, NO_IDS);
+      publishFlippedBuildings(asset.location_id, flips);
       return asset;
     },
     deleteAsset(id) {
@@ -427,6 +451,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const shown = publicSideEffects(asset.location_id, flips, id);
       publisher.publishAudiences(locationScope(asset.location_id), [...movedShown, ...(wasPublic ? deleted : []), ...shown], [...movedAll, ...deleted]);
       publishFlippedPositions(asset.location_id, flips, new Set([id]));
+      publishFlippedBuildings(asset.location_id, flips);
     },
     createSensor(locationId, body) {
       const scope = locationScope(locationId);

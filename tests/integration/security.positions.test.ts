@@ -331,10 +331,21 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
     expect(attacker.changes().slice(heard).some((c) => c.collection === 'assets' && c.id === publicFloor.id && c.kind === 'deleted'), 'the floor leaves').toBe(true);
     expect((await usersOf(tokens.regular)).users.find((u) => u.id === walker)!.location).toBeNull();
     expect((await t.api(restPaths.asset(org, loc, publicFloor.id), { token: tokens.regular })).status).toBe(404);
+    // the location lists the building to the edit role only, over REST and on the shared stream
+    const building = publicFloor.parent_id!;
+    const locationChange = (from: number) => attacker.changes().slice(from).filter((c) => c.collection === 'locations' && c.id === loc).at(-1);
+    await until(() => locationChange(heard), 'the location without the building on the shared stream');
+    expect((locationChange(heard)!.data as { buildings: string[] }).buildings).not.toContain(building);
+    const listed = async (token: string) => ((await (await t.api(restPaths.location(org, loc), { token })).json()) as { buildings: string[] }).buildings;
+    expect(await listed(tokens.regular)).not.toContain(building);
+    expect(await listed(tokens.edit)).toContain(building);
     const back = attacker.changes().length;
-    await api('PATCH', restPaths.asset(org, loc, publicFloor.parent_id!), { unpublished: false });
+    await api('PATCH', restPaths.asset(org, loc, building), { unpublished: false });
     await until(() => userChange(attacker, walker, back), 'the shared stream to show the position again');
     expect((userChange(attacker, walker, back)!.data as WireUser).location).toMatchObject({ floor_id: publicFloor.id });
+    await until(() => locationChange(back), 'the location with the building again');
+    expect((locationChange(back)!.data as { buildings: string[] }).buildings).toContain(building);
+    expect(await listed(tokens.regular)).toContain(building);
   });
 
   it('a regular user cannot read the edit stream’s position or settle on the hidden floor', async () => {

@@ -109,10 +109,13 @@ describe('security: what the public may not see, after every kind of asset mutat
       expect(assets.body!.map((a) => a.id).sort(), `${at}: assets listed`).toEqual(shownAssets);
       expect(sensors.body!.map((x) => x.id).sort(), `${at}: sensors listed`).toEqual(shownSensors);
       if (!all) {
-        // not even as a building's floor or a parent: no hidden id anywhere in what they read
+        // not even as a building's floor, a parent or a location's building: no hidden id anywhere in what they read
+        const location = await read(who, restPaths.location(org, loc));
+        const locations = await read(who, restPaths.locations(org));
         for (const id of [...o.hidden.assets, ...o.hiddenSensors]) {
           expect(assets.text.includes(`"${id}"`), `${at}: asset list names hidden ${id}`).toBe(false);
           expect(sensors.text.includes(`"${id}"`), `${at}: sensor list names hidden ${id}`).toBe(false);
+          expect(location.text.includes(`"${id}"`) || locations.text.includes(`"${id}"`), `${at}: the location names hidden ${id}`).toBe(false);
         }
       }
       for (const a of o.assets) {
