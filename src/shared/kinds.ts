@@ -30,6 +30,28 @@ export function isSensorLayer(type: string): type is SensorLayer {
   return (SENSOR_LAYERS as readonly string[]).includes(type);
 }
 
+/**
+ * What people call the quantity of each sensor layer: the layer panel, the
+ * legends, a sensor's history and the reports all say these words (never the
+ * type's id, "co2").
+ */
+export const SENSOR_LAYER_TITLES: Readonly<Record<SensorLayer, string>> = {
+  tvoc: 'TVOC',
+  temperature: 'Temperature',
+  humidity: 'Humidity',
+  co2: 'CO₂',
+  illuminance: 'Illuminance',
+  pressure: 'Pressure',
+  loudness: 'Loudness',
+  satisfaction: 'Satisfaction',
+  stress: 'Stress',
+};
+
+/** A sensor type's words for people: its layer's title, or the type itself when no layer shows it. */
+export function sensorTypeTitle(type: string): string {
+  return isSensorLayer(type) ? SENSOR_LAYER_TITLES[type] : type;
+}
+
 /** Sensor types that report desk or room occupancy. */
 export const OCCUPANCY_SENSOR_TYPES = ['occupancy', 'presence', 'desk', 'motion'] as const;
 

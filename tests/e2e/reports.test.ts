@@ -186,7 +186,10 @@ describe('reports in Chromium', () => {
     expect(env.name).toMatch(/^storey-environment-report-.*\.csv$/);
     expect(env.lines[0]).toEqual(['Type', 'Place', 'Floor', 'Mean', 'Min', 'Max', 'Unit', 'Comfort band', 'Outside band h', 'Outside band %']);
     expect(env.lines.slice(1, 1 + (await tableCells()).length)).toEqual(await tableCells());
-    expect(env.lines.find((l) => l[0] === 'co2')?.[7]).toBe('0–800');
+    // the sensor types in the words of the map's layers and legends (docs/reports.md), in the file as on screen
+    expect(env.lines.find((l) => l[0] === 'CO₂')?.[7]).toBe('0–800');
+    expect(env.lines.some((l) => l[0] === 'co2')).toBe(false);
+    expect(await page.locator('.report-totals dt').first().innerText()).toMatch(/^(CO₂|Temperature|Humidity|TVOC|Illuminance|Pressure|Loudness) outside /);
     // the worst rooms are told apart where two buildings have a room of one name
     const named = await page.locator('.report-totals dt').allInnerTexts();
     expect(named.some((t) => t.startsWith('Worst '))).toBe(true);

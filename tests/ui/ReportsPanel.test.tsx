@@ -7,10 +7,11 @@ import { SELF_KEY, type AssetDetail } from '../../src/shared/api.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  emptySkipped, type BookingItem, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
+  emptySkipped, type BookingItem, type EnvironmentRow, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
 } from '../../src/shared/reports/types.js';
 import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
 import { ReportsPanel, summaryLines } from '../../src/ui/components/reports/ReportsPanel.js';
+import { REPORT_COLUMNS } from '../../src/ui/components/reports/reportColumns.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine, signedInWorld } from './fakeEngine.js';
 import { renderShell } from './renderShell.js';
@@ -210,17 +211,30 @@ describe('summaryLines', () => {
   it('tells two places of one name apart by their floor, and leaves a name said once as it is', () => {
     const floors: Record<string, string> = { fa1: 'Floor 1, Helsinki HQ A', fb1: 'Floor 1, Helsinki HQ B' };
     const lines = summaryLines(
-      [{ label: 'co2 outside 0–800 ppm', value: '36 %' }],
+      [{ label: 'CO₂ outside 0–800 ppm', value: '36 %' }],
       [
-        { label: 'Worst co2: F1-R2', value: '55 %', floorId: 'fb1' },
-        { label: 'Worst co2: F0-R2', value: '42 %', floorId: 'fa1' },
-        { label: 'Worst co2: F1-R2', value: '40 %', floorId: 'fa1' },
+        { label: 'Worst CO₂: F1-R2', value: '55 %', floorId: 'fb1' },
+        { label: 'Worst CO₂: F0-R2', value: '42 %', floorId: 'fa1' },
+        { label: 'Worst CO₂: F1-R2', value: '40 %', floorId: 'fa1' },
         { label: 'Busiest hour', value: '10:00' },
       ],
       (id) => floors[id] ?? null,
     );
     expect(lines.map((l) => l.label)).toEqual([
-      'co2 outside 0–800 ppm', 'Worst co2: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst co2: F0-R2', 'Worst co2: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
+      'CO₂ outside 0–800 ppm', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst CO₂: F0-R2', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
     ]);
+  });
+});
+
+describe('the environment report\'s table and CSV', () => {
+  it('name a row\'s sensor type as the map\'s layers do, under the same headers as before', () => {
+    const row: EnvironmentRow = {
+      kind: 'environment', id: 'co2:r1', type: 'co2', unit: 'ppm', groupId: 'r1', groupName: 'F0-R1', groupKind: 'room', floorId: 'f1',
+      sensors: 1, mean: 640, min: 420, max: 1210, coveredHours: 11, outsideHours: 2.5, outsideShare: 0.2273, band: [0, 800],
+    };
+    const cells = REPORT_COLUMNS.environment.map((c) => c.value(row, () => 'Floor 0'));
+    expect(REPORT_COLUMNS.environment.map((c) => c.header)).toEqual(['Type', 'Place', 'Floor', 'Mean', 'Min', 'Max', 'Unit', 'Comfort band', 'Outside band h', 'Outside band %']);
+    expect(cells).toEqual(['CO₂', 'F0-R1', 'Floor 0', 640, 420, 1210, 'ppm', '0–800', 2.5, 22.7]);
+    expect(REPORT_COLUMNS.environment[0]!.value({ ...row, type: 'temperature' }, () => null)).toBe('Temperature');
   });
 });

@@ -3,6 +3,7 @@
 // time outside the comfort band within working hours; the worst rooms first.
 // The bands are the green ranges of the environment layers' colour scales.
 
+import { sensorTypeTitle } from '../kinds.js';
 import type { CalendarDay } from './calendar.js';
 import { HOUR_MS, percent, periodOf, round, type Aggregator, type ReportContext } from './aggregator.js';
 import { createDayStream } from './readings.js';
@@ -106,16 +107,16 @@ export function createEnvironmentAggregator(ctx: ReportContext, sensors: readonl
       const summary = emptySummary();
       summary.series = types.map((type) => {
         const h = hourly.get(type);
-        return { id: type, label: `${type} (${ENVIRONMENT_UNITS[type]})`, band: [...COMFORT_BANDS[type]!] as [number, number], byHour: Array.from({ length: 24 }, (_, i) => (h && h.ms[i]! > 0 ? round(h.sum[i]! / h.ms[i]!, 1) : null)) };
+        return { id: type, label: `${sensorTypeTitle(type)} (${ENVIRONMENT_UNITS[type]})`, band: [...COMFORT_BANDS[type]!] as [number, number], byHour: Array.from({ length: 24 }, (_, i) => (h && h.ms[i]! > 0 ? round(h.sum[i]! / h.ms[i]!, 1) : null)) };
       });
       summary.totals = types.map((type) => {
         const list = rows.filter((r) => r.type === type);
         const covered = list.reduce((s, r) => s + r.coveredHours, 0);
         const outside = list.reduce((s, r) => s + r.outsideHours, 0);
-        return { label: `${type} outside ${COMFORT_BANDS[type]![0]}–${COMFORT_BANDS[type]![1]} ${ENVIRONMENT_UNITS[type]}`, value: percent(covered ? outside / covered : null) };
+        return { label: `${sensorTypeTitle(type)} outside ${COMFORT_BANDS[type]![0]}–${COMFORT_BANDS[type]![1]} ${ENVIRONMENT_UNITS[type]}`, value: percent(covered ? outside / covered : null) };
       });
       summary.highlights = types.flatMap((type) => rows.filter((r) => r.type === type && r.groupKind === 'room' && (r.outsideShare ?? 0) > 0).slice(0, 3)
-        .map((r) => ({ label: `Worst ${type}: ${r.groupName}`, value: percent(r.outsideShare), floorId: r.floorId })));
+        .map((r) => ({ label: `Worst ${sensorTypeTitle(type)}: ${r.groupName}`, value: percent(r.outsideShare), floorId: r.floorId })));
       return {
         rows,
         summary,

@@ -3,6 +3,7 @@
 // active layers are drawn over the map (MapLegends.tsx).
 
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
+import { SENSOR_LAYER_TITLES } from '../../shared/kinds.js';
 
 export const LAYER_LABELS: Record<MapLayer, string> = {
   floorplan: 'Floor plan',
@@ -15,15 +16,15 @@ export const LAYER_LABELS: Record<MapLayer, string> = {
   'co-workers': 'Co-workers',
   'co-workers-heatmap': 'Co-worker heatmap',
   lockers: 'Lockers',
-  tvoc: 'TVOC',
-  temperature: 'Temperature',
-  humidity: 'Humidity',
-  co2: 'CO₂',
-  illuminance: 'Illuminance',
-  pressure: 'Pressure',
-  loudness: 'Loudness',
-  satisfaction: 'Satisfaction',
-  stress: 'Stress',
+  tvoc: SENSOR_LAYER_TITLES.tvoc,
+  temperature: SENSOR_LAYER_TITLES.temperature,
+  humidity: SENSOR_LAYER_TITLES.humidity,
+  co2: SENSOR_LAYER_TITLES.co2,
+  illuminance: SENSOR_LAYER_TITLES.illuminance,
+  pressure: SENSOR_LAYER_TITLES.pressure,
+  loudness: SENSOR_LAYER_TITLES.loudness,
+  satisfaction: SENSOR_LAYER_TITLES.satisfaction,
+  stress: SENSOR_LAYER_TITLES.stress,
   service: 'Service tickets',
   devices: 'Devices',
   monitoring: 'Monitoring',

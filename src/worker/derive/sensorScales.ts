@@ -5,7 +5,7 @@
 import { interpolateRgb } from 'd3-interpolate';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import type { Legend } from '../../shared/api.js';
-import type { SensorLayer } from '../../shared/kinds.js';
+import { SENSOR_LAYER_TITLES, type SensorLayer } from '../../shared/kinds.js';
 
 export interface ScaleSpec {
   title: string;
@@ -21,16 +21,16 @@ const RED = '#e53935';
 const BLUE = '#1e88e5';
 
 export const SENSOR_SCALES: Record<SensorLayer, ScaleSpec> = {
-  temperature: { title: 'Temperature', unit: '°C', domain: [16, 20, 23, 27], colors: [BLUE, GREEN, YELLOW, RED] },
-  co2: { title: 'CO₂', unit: 'ppm', domain: [400, 800, 1200, 2000], colors: [GREEN, YELLOW, ORANGE, RED] },
-  humidity: { title: 'Humidity', unit: '%', domain: [15, 30, 60, 80], colors: [ORANGE, GREEN, GREEN, BLUE] },
-  tvoc: { title: 'TVOC', unit: 'ppb', domain: [0, 220, 660, 2200], colors: [GREEN, YELLOW, ORANGE, RED] },
-  illuminance: { title: 'Illuminance', unit: 'lx', domain: [0, 300, 500, 1500], colors: ['#424242', ORANGE, YELLOW, '#fffde7'] },
-  pressure: { title: 'Pressure', unit: 'hPa', domain: [970, 1000, 1025, 1050], colors: [BLUE, GREEN, GREEN, ORANGE] },
-  loudness: { title: 'Loudness', unit: 'dB', domain: [30, 45, 60, 80], colors: [GREEN, YELLOW, ORANGE, RED] },
+  temperature: { title: SENSOR_LAYER_TITLES.temperature, unit: '°C', domain: [16, 20, 23, 27], colors: [BLUE, GREEN, YELLOW, RED] },
+  co2: { title: SENSOR_LAYER_TITLES.co2, unit: 'ppm', domain: [400, 800, 1200, 2000], colors: [GREEN, YELLOW, ORANGE, RED] },
+  humidity: { title: SENSOR_LAYER_TITLES.humidity, unit: '%', domain: [15, 30, 60, 80], colors: [ORANGE, GREEN, GREEN, BLUE] },
+  tvoc: { title: SENSOR_LAYER_TITLES.tvoc, unit: 'ppb', domain: [0, 220, 660, 2200], colors: [GREEN, YELLOW, ORANGE, RED] },
+  illuminance: { title: SENSOR_LAYER_TITLES.illuminance, unit: 'lx', domain: [0, 300, 500, 1500], colors: ['#424242', ORANGE, YELLOW, '#fffde7'] },
+  pressure: { title: SENSOR_LAYER_TITLES.pressure, unit: 'hPa', domain: [970, 1000, 1025, 1050], colors: [BLUE, GREEN, GREEN, ORANGE] },
+  loudness: { title: SENSOR_LAYER_TITLES.loudness, unit: 'dB', domain: [30, 45, 60, 80], colors: [GREEN, YELLOW, ORANGE, RED] },
   // share of satisfied (or stressed) answers, as the sensors report them
-  satisfaction: { title: 'Satisfaction', unit: '%', domain: [0, 50, 75, 100], colors: [RED, ORANGE, YELLOW, GREEN] },
-  stress: { title: 'Stress', unit: '%', domain: [0, 25, 50, 100], colors: [GREEN, YELLOW, ORANGE, RED] },
+  satisfaction: { title: SENSOR_LAYER_TITLES.satisfaction, unit: '%', domain: [0, 50, 75, 100], colors: [RED, ORANGE, YELLOW, GREEN] },
+  stress: { title: SENSOR_LAYER_TITLES.stress, unit: '%', domain: [0, 25, 50, 100], colors: [GREEN, YELLOW, ORANGE, RED] },
 };
 
 const scales = new Map<SensorLayer, ScaleLinear<string, string>>();

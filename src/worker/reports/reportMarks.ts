@@ -5,6 +5,7 @@
 
 import { interpolateRgb } from 'd3-interpolate';
 import { scaleLinear } from 'd3-scale';
+import { sensorTypeTitle } from '../../shared/kinds.js';
 import { DESK_CLASS_LABELS } from '../../shared/reports/deskReport.js';
 import type { ReportMark, ReportMeta, ReportRow } from '../../shared/reports/types.js';
 
@@ -50,7 +51,7 @@ export function addMarks(rows: readonly ReportRow[], measure: ReportMeta['measur
     row.mark = {
       assetId: row.groupId,
       color: scale(row.outsideShare!),
-      label: `${row.type} outside ${row.band[0]}–${row.band[1]} ${row.unit ?? ''} for ${pct(row.outsideShare!)} of working hours; mean ${row.mean ?? '—'} ${row.unit ?? ''}`.replace(/ +/g, ' ').trim(),
+      label: `${sensorTypeTitle(row.type)} outside ${row.band[0]}–${row.band[1]} ${row.unit ?? ''} for ${pct(row.outsideShare!)} of working hours; mean ${row.mean ?? '—'} ${row.unit ?? ''}`.replace(/ +/g, ' ').trim(),
     };
   }
 }

@@ -119,6 +119,22 @@ describe('environment report', () => {
     expect(rows.find((r) => r.groupId === 'r2')!.outsideShare).toBe(0);
   });
 
+  it('names each sensor type as the map\'s layers and legends do (CO₂, Temperature), never by its id', () => {
+    const ctx = context(D, D);
+    const agg = createEnvironmentAggregator(ctx, [
+      { sensorId: 'c1', type: 'co2', groupId: 'r1', groupName: 'Room 1', groupKind: 'room', floorId: 'f1' },
+      { sensorId: 't1', type: 'temperature', groupId: 'r1', groupName: 'Room 1', groupKind: 'room', floorId: 'f1' },
+    ]);
+    feed(agg, ctx, 'co2', [[at(D, 8), 'c1', 2 * H, 1000, 90]]);
+    feed(agg, ctx, 'temperature', [[at(D, 8), 't1', 2 * H, 25, 90]]);
+    const { rows, summary } = agg.result();
+    // the rows keep the type's id, for the map's marks and the sorting
+    expect((rows as EnvironmentRow[]).map((r) => r.type)).toEqual(['co2', 'temperature']);
+    expect(summary.totals.map((t) => t.label)).toEqual(['CO₂ outside 0–800 ppm', 'Temperature outside 20–23 °C']);
+    expect(summary.highlights.map((h) => h.label)).toEqual(['Worst CO₂: Room 1', 'Worst Temperature: Room 1']);
+    expect(summary.series.map((s) => s.label)).toEqual(['CO₂ (ppm)', 'Temperature (°C)']);
+  });
+
   it('has no rows for an empty period', () => {
     const ctx = context(D, D);
     const agg = createEnvironmentAggregator(ctx, [{ sensorId: 'c1', type: 'co2', groupId: 'r1', groupName: 'Room 1', groupKind: 'room', floorId: 'f1' }]);

@@ -2,6 +2,7 @@
 // CSV export, so the file holds exactly what the table shows (all rows).
 
 import type { ReportKind } from '../../../shared/config.js';
+import { sensorTypeTitle } from '../../../shared/kinds.js';
 import { DESK_CLASS_LABELS } from '../../../shared/reports/deskReport.js';
 import { RESERVATION_HISTORY_CLASSES, RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
 import type { DeskRow, EnvironmentRow, LocationRow, ReportRow, RoomRow } from '../../../shared/reports/types.js';
@@ -45,7 +46,7 @@ export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
     { header: 'Busiest hour', value: room((r) => hour(r.busiestHour)) },
   ],
   environment: [
-    { header: 'Type', value: env((r) => r.type) },
+    { header: 'Type', value: env((r) => sensorTypeTitle(r.type)) },
     { header: 'Place', value: env((r) => r.groupName) },
     { header: 'Floor', value: (r, n) => floor((r as EnvironmentRow).floorId, n) },
     { header: 'Mean', value: env((r) => r.mean), numeric: true },
