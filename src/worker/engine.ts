@@ -105,6 +105,7 @@ const REST_RESTORE_FALLBACK_MS = 300;
 export const REST_OTHER_FLOORS_MS = 3_000;
 const SEARCH_BUILD_KEY = 'engine:search-build';
 const ROOM_DISPLAY_KEY = 'engine:room-display:';
+const PERSON_RECHECK_KEY = 'engine:person-recheck:';
 const SIGNED_OUT = initialSessionState();
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -258,6 +259,11 @@ export function createEngine(deps: EngineDeps): Engine {
         const key = `${ROOM_DISPLAY_KEY}${roomId}`;
         if (scheduler.dueAt(key) !== at) scheduler.scheduleAt(key, at, () => hub.markDirty('assets', [roomId]));
       },
+    },
+    // the people view and the finder read the person again (an "at <location>" note that ran out)
+    recheckPersonAt: (userId, at) => {
+      const key = `${PERSON_RECHECK_KEY}${userId}`;
+      if (scheduler.dueAt(key) !== at) scheduler.scheduleAt(key, at, () => hub.markDirty('users', [userId]));
     },
   };
   const sources = createViewSources(viewState);

@@ -55,6 +55,8 @@ export interface ViewState {
   search(spec: Extract<ViewSpec, { view: 'search' }>): ViewSource;
   /** room-status displays (views/roomDisplay.ts) */
   roomDisplay: RoomDisplayHooks;
+  /** a person's entry read again at `at` (PersonState) */
+  recheckPersonAt(userId: Id, at: number): void;
   /** a replayed floor, a popup opened in it, or the People and Rooms panels at its instant (reports/playback.ts) */
   playback(spec: Extract<ViewSpec, { view: 'playback' | 'asset' | 'people' | 'rooms' }>): ViewSource;
   /** the route finding, loaded on the first route asked for */
@@ -175,6 +177,12 @@ export interface PersonState {
   facts: { get(id: Id): AssetFacts | null | undefined };
   now(): number;
   viewerUserId(): Id | null;
+  /**
+   * Live only: asks for `userId`'s entry to be read again at `at` (corrected-clock time), when what it
+   * says runs out with no change to the store (an "at <location>" note past its 12 h). A replay's
+   * shadow has none: its instant does not move by itself.
+   */
+  recheckPersonAt?(userId: Id, at: number): void;
 }
 
 /** A user as the people view lists them: a position only where the viewer may see them. */
@@ -201,7 +209,7 @@ export function personEntry(state: PersonState, key: Id): PersonEntry | undefine
     visible: placed,
     lastSeen: placed ? source!.time : null,
     manual: placed && source!.manual,
-    elsewhere: placed ? null : elsewhereOf(store, user, state.now()),
+    elsewhere: placed ? null : elsewhereOf(state, user),
   };
 }
 
@@ -211,12 +219,17 @@ export function personEntry(state: PersonState, key: Id): PersonEntry | undefine
  * loads only one location's floors and tags), told for visible people only, while it is not older
  * than a manual location's validity (spec §9, 12 h), and never in a replay before it was set.
  */
-function elsewhereOf(store: Store, user: User, now: number): PersonEntry['elsewhere'] {
+function elsewhereOf(state: PersonState, user: User): PersonEntry['elsewhere'] {
+  const { store } = state;
+  const now = state.now();
   const at = user.location;
   if (!at || !user.visible || at.location_id === store.locationId) return null;
   if (at.time > now || now - at.time > MANUAL_LOCATION_TIMEOUT_MS) return null;
   const location = store.locations.get(at.location_id);
-  return location ? { locationId: location.id, locationName: location.name, since: at.time } : null;
+  if (!location) return null;
+  // told while the page stays open, so it must also end on time: nothing in the store changes then
+  state.recheckPersonAt?.(user.id, at.time + MANUAL_LOCATION_TIMEOUT_MS + 1);
+  return { locationId: location.id, locationName: location.name, since: at.time };
 }
 
 /**

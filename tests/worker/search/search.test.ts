@@ -109,6 +109,23 @@ describe('search view', () => {
     expect((await search('makela')).ranked()[0]!.status).toBe('not on site');
   });
 
+  it('stops saying where a co-worker is when their location passes its 12 hours, with the finder still open', async () => {
+    ({ engine } = createTestEngine());
+    const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+    // its end falls between two of the engine's minute-long timeline ticks, which re-read everyone
+    const since = T0 - 12 * 60 * MIN + 5.5 * MIN;
+    feedLocation(engine, [], [], [...USERS, wireUser('u3', { first_name: 'Kaisa', last_name: 'Koski', location: { location_id: 'l2', floor_id: 'ny-f1', time: since } })]);
+    engine.internals.store.locations.set('l2', other as never);
+    const found = await search('koski');
+    expect(found.ranked()[0]!.status).toBe('at New York office');
+    await vi.advanceTimersByTimeAsync(5.5 * MIN);
+    engine.internals.hub.flush();
+    expect(found.ranked()[0]!.status).toBe('at New York office');
+    await vi.advanceTimersByTimeAsync(1);
+    engine.internals.hub.flush();
+    expect(found.ranked()[0]).toMatchObject({ id: 'u3', status: 'not on site' });
+  });
+
   it('finds sensors by what they measure and shows their value', async () => {
     setup();
     const found = await search('co2');

@@ -79,6 +79,30 @@ describe('views', () => {
       expect(JSON.stringify(people.entries.get('u2'))).not.toContain('ny-f1');
     });
 
+    it('ends an "at <location>" note when it passes its 12 hours, while the view stays open', async () => {
+      ({ engine } = createTestEngine());
+      const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+      const since = T0 - 11 * 60 * MIN;
+      feedLocation(engine, [], [], [
+        wireUser('u2', { location: { location_id: 'l2', floor_id: 'ny-f1', time: since } }),
+        wireUser('u3', { location: { location_id: 'l2', floor_id: 'ny-f1', time: T0 - MIN } }),
+      ]);
+      engine.internals.store.locations.set('l2', other as never);
+      const people = await collect<PersonEntry>(engine, { view: 'people' });
+      expect(people.entries.get('u2')?.elsewhere).toMatchObject({ locationName: 'New York office', since });
+      // nothing arrives from the server; the clock alone passes the note's end (since + 12 h), which
+      // falls on one of the engine's minute-long timeline ticks: the note must end 1 ms after, not a tick later
+      await advance(since + MANUAL_LOCATION_TIMEOUT_MS - T0);
+      expect(people.entries.get('u2')?.elsewhere).not.toBeNull();
+      const sent = people.messages.length;
+      await advance(1);
+      expect(people.entries.get('u2')).toMatchObject({ visible: false, elsewhere: null });
+      // only that person is sent again; the other's note still stands
+      expect(Object.keys((people.messages.at(-1) as { upserted: object }).upserted)).toEqual(['u2']);
+      expect(people.messages.length).toBe(sent + 1);
+      expect(people.entries.get('u3')?.elsewhere).toMatchObject({ locationName: 'New York office' });
+    });
+
     it('lists a tagged co-worker inside a privacy zone without any position', async () => {
       ({ engine } = createTestEngine());
       feedLocation(engine, [tagged('e2', 'u2', 't2'), privacyZone], [tag('t2', { time: T0, x: 3, y: 4, floor_id: 'f1' })],
