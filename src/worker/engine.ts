@@ -20,7 +20,7 @@ import { createCacheFlow } from './engine/cacheFlow.js';
 import { markEverythingChanged, routeDelta, type DeltaRouting } from './engine/deltaRouting.js';
 import { createFeed } from './engine/feed.js';
 import { createNavigation } from './engine/navigation.js';
-import { failure, toResult } from './engine/results.js';
+import { failure, serverUnreachable, toResult } from './engine/results.js';
 import { buildConnectionView, buildSessionView } from './engine/sessionView.js';
 import type { ChangeBatch, ChangeSink, Clock, FetchFn, Logger, TransportFactory } from './ports.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -690,6 +690,17 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const notInitialised = () => failure(0, null, 'Engine not initialised: call init() first');
 
+  /**
+   * An account call (sign-in, signup, a password reset or set from a mailed code): refused before anything is
+   * sent while the browser is offline, typed as the other writes are (docs/engine.md "Account calls offline").
+   * Signed out there is no connection to judge the server by, so the browser's flag is the test, as in the forms.
+   */
+  function accountCall<T>(call: (s: Session) => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+    if (!session) return Promise.resolve(notInitialised());
+    if (!browserOnline) return Promise.resolve(serverUnreachable());
+    return call(session);
+  }
+
   async function signedIn(call: (s: Session) => Promise<Settings>): Promise<ApiResult<Settings>> {
     const s = session;
     if (!s) return notInitialised();
@@ -770,13 +781,13 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     async unsubscribe(id) { hub.unsubscribe(id); },
 
-    signIn: (email, password, options) => signedIn((s) => s.signIn(email, password, options)),
-    signInWithIdToken: (idToken) => signedIn((s) => s.signInWithIdToken(idToken)),
-    signUp: (email) => (session ? toResult(() => session!.rest.signup(email)) : Promise.resolve(notInitialised())),
-    authUri: (email) => (session ? toResult(() => session!.rest.authUri(email)) : Promise.resolve(notInitialised())),
-    recoverPassword: (email) => (session ? toResult(() => session!.rest.recoverPassword(email)) : Promise.resolve(notInitialised())),
-    confirmSignUp: (code, password) => (session ? confirmSignUp(session.rest, code, password) : Promise.resolve(notInitialised())),
-    setPasswordWithCode: (link, password) => (session ? setPasswordWithCode(session.rest, link, password) : Promise.resolve(notInitialised())),
+    signIn: (email, password, options) => accountCall(() => signedIn((s) => s.signIn(email, password, options))),
+    signInWithIdToken: (idToken) => accountCall(() => signedIn((s) => s.signInWithIdToken(idToken))),
+    signUp: (email) => accountCall((s) => toResult(() => s.rest.signup(email))),
+    authUri: (email) => accountCall((s) => toResult(() => s.rest.authUri(email))),
+    recoverPassword: (email) => accountCall((s) => toResult(() => s.rest.recoverPassword(email))),
+    confirmSignUp: (code, password) => accountCall((s) => confirmSignUp(s.rest, code, password)),
+    setPasswordWithCode: (link, password) => accountCall((s) => setPasswordWithCode(s.rest, link, password)),
 
     resume() {
       // main.tsx starts the resume while the UI loads, and the UI asks again: both get the one in flight

@@ -32,11 +32,20 @@ export interface StartOptions {
 /** Exposes a new engine's API (and nothing else of it) on the endpoint. */
 export function start(endpoint: Comlink.Endpoint, code: EngineCode, options: StartOptions = {}): Engine {
   const engine = code.createProductionEngine(options.deps);
-  const api = Object.fromEntries(API_METHODS.map((m) => [m, (engine[m] as (...a: unknown[]) => unknown).bind(engine)])) as unknown as EngineApi;
+  // Two sources tell the engine whether the browser is online: the worker's own global, and the page
+  // (ui/engine/workerEngine.ts: a worker started offline hears no event of it, and under network emulation
+  // the worker's global gets none). Each change reaches the engine once: going online forces a reconnect.
+  let told: boolean | null = null;
+  const setOnline = (online: boolean): Promise<void> => {
+    if (online === told) return Promise.resolve();
+    told = online;
+    return engine.setOnline(online);
+  };
+  const api = Object.fromEntries(API_METHODS.map((m) => [m, m === 'setOnline' ? setOnline : (engine[m] as (...a: unknown[]) => unknown).bind(engine)])) as unknown as EngineApi;
   Comlink.expose(api, endpoint);
   const events = options.events === undefined ? (endpoint as unknown as Pick<EventTarget, 'addEventListener'>) : options.events;
-  events?.addEventListener('online', () => { void engine.setOnline(true); });
-  events?.addEventListener('offline', () => { void engine.setOnline(false); });
+  events?.addEventListener('online', () => { void setOnline(true); });
+  events?.addEventListener('offline', () => { void setOnline(false); });
   return engine;
 }
 

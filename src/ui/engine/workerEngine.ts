@@ -47,10 +47,19 @@ export function createWorkerEngine(): WorkerEngine {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
     mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot, hold },
   });
+  // The page tells the worker too (docs/engine.md "Account calls offline"): a worker started while the browser
+  // is offline hears no event of it, and under a browser's network emulation the worker's global gets none at
+  // all. The engine takes a repeat of what it knows as nothing new.
+  const tellOnline = () => { void remote.setOnline(navigator.onLine); };
+  if (!navigator.onLine) tellOnline();
+  window.addEventListener('online', tellOnline);
+  window.addEventListener('offline', tellOnline);
   return {
     client,
     hold,
     terminate() {
+      window.removeEventListener('online', tellOnline);
+      window.removeEventListener('offline', tellOnline);
       client.dispose();
       remote[Comlink.releaseProxy]();
       worker.terminate();

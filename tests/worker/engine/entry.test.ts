@@ -37,6 +37,19 @@ async function startOverChannel() {
 
 describe('worker entry', () => {
   describe('start', () => {
+    it("tells the engine each change of the browser's online state once, whichever of the worker's global and the page says it first", async () => {
+      const { engine, remote, events } = await startOverChannel();
+      const told = vi.spyOn(engine, 'setOnline');
+      // the page starts offline and says so; the worker's global says nothing (a start offline fires no event)
+      await remote.setOnline(false);
+      events.dispatchEvent(new Event('offline'));
+      // back online: the worker's global first, then the page (each going online forces a reconnect: once)
+      events.dispatchEvent(new Event('online'));
+      await remote.setOnline(true);
+      await remote.setOnline(true);
+      expect(told.mock.calls).toEqual([[false], [true]]);
+    });
+
     it('serves views over Comlink: a snapshot, then a patch with only the changed desk', async () => {
       const { engine, remote, client } = await startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });

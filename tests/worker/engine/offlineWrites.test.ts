@@ -220,3 +220,41 @@ describe('writes while the server cannot be reached', () => {
     await expectEveryWriteSent(rig);
   });
 });
+
+/** Every account call of EngineApi, each as its form sends it (signed out). */
+const ACCOUNT_CALLS: ReadonlyArray<[string, (engine: Engine) => Promise<ApiResult<unknown>>]> = [
+  ['signIn', (e) => e.signIn('ann@example.com', 'pw')],
+  ['signInWithIdToken', (e) => e.signInWithIdToken('id-token')],
+  ['signUp', (e) => e.signUp('new@example.com')],
+  ['authUri', (e) => e.authUri('ann@example.com')],
+  ['recoverPassword', (e) => e.recoverPassword('ann@example.com')],
+  ['confirmSignUp', (e) => e.confirmSignUp('c0de', 'a long password')],
+  ['setPasswordWithCode', (e) => e.setPasswordWithCode({ organizationId: ORG_ID, userId: 'u1', code: 'c0de' }, 'a long password')],
+];
+
+describe('account calls while the browser is offline', () => {
+  it('refuses each before sending anything, typed as the writes are, and sends them once the browser is back online', async () => {
+    const rig = createRig();
+    rig.backend.routes.set('POST /v1/openid_login', () => ({ body: { token: 'secret-token', token_type: 'Bearer', expires_at: 0, user_id: 'u1', organization_id: ORG_ID } }));
+    rig.backend.routes.set('POST /v1/signup', () => ({ status: 202, body: { accepted: true } }));
+    rig.backend.routes.set('GET /v1/auth_uri', () => ({ body: { uri: null } }));
+    rig.backend.routes.set('POST /v1/recover_password', () => ({ status: 202, body: { accepted: true } }));
+    rig.backend.routes.set('POST /v1/signup/confirm', () => ({ status: 201, body: { user_id: '41', organization_id: ORG_ID, email: 'new@example.com' } }));
+    rig.backend.routes.set(`POST /v1/organizations/${ORG_ID}/users/u1/password`, () => ({ body: {} }));
+    await rig.engine.init({ host: HOST });
+    await rig.engine.setOnline(false);
+    for (const [name, call] of ACCOUNT_CALLS) expect(await call(rig.engine), name).toEqual(REFUSED);
+    expect(rig.tried).toEqual([]);
+    // nobody was signed in by a refused sign-in
+    expect(rig.engine.internals.session()?.token() ?? null).toBeNull();
+
+    await rig.engine.setOnline(true);
+    for (const [name, call] of ACCOUNT_CALLS) {
+      const result = await call(rig.engine);
+      expect(result.ok, `${name}: ${JSON.stringify(result)}`).toBe(true);
+      if (name.startsWith('signIn')) await rig.engine.signOut();
+    }
+    expect(rig.tried).toEqual(expect.arrayContaining(['POST /v1/login', 'POST /v1/openid_login', 'POST /v1/signup', 'GET /v1/auth_uri',
+      'POST /v1/recover_password', 'POST /v1/signup/confirm', `POST /v1/organizations/${ORG_ID}/users/u1/password`]));
+  });
+});
