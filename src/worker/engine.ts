@@ -47,6 +47,7 @@ import { createViewHub, type ViewHub } from './views/viewHub.js';
 import { createOptimisticOverlay } from './views/optimistic.js';
 import { createLazyReports } from './reports/lazyReports.js';
 import { createPlaybackService } from './reports/playback.js';
+import { createLateReadings } from './reports/lateReadings.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 import type { TabChannel } from './tabChannel.js';
 
@@ -283,6 +284,8 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   const pageCache = deps.pageCache?.(viewerUserId) ?? null;
+  // late readings of closed days drop those days' kept pages (the playback service hands it the live changes)
+  const lateReadings = createLateReadings({ store, now: () => corrected.now(), cache: pageCache });
   const reports = createLazyReports({
     store,
     config: () => config.location(),
@@ -303,6 +306,7 @@ export function createEngine(deps: EngineDeps): Engine {
       return !c.online || c.state === 'error' || c.state === 'unavailable';
     },
     warn: (message) => feed.post('warning', 'validation', message),
+    late: lateReadings,
   }, modules.reports);
   /** report views still waiting for live data say whether the server can be reached: their wait's words follow the connection */
   function connectionMoved(): void {
@@ -322,6 +326,7 @@ export function createEngine(deps: EngineDeps): Engine {
     markDirty: (key) => hub.markDirty('playback', [key]),
     // a long step's derivation goes on in tasks of its own, after the live packets that came meanwhile
     defer: (fn) => { clock.setTimeout(fn, 0); },
+    late: lateReadings,
   });
 
   // ---------------------------------------------------------------- the one write path

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SELF_KEY, type SessionView } from '../../src/shared/api.js';
-import { addDaysToKey, dateKeyOf } from '../../src/shared/reports/calendar.js';
+import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
 import type { DeskRow, EnvironmentRow, ReportMeta, ReportRequest, ReportRow, RoomRow } from '../../src/shared/reports/types.js';
 import { createEngine, type Engine } from '../../src/worker/engine.js';
 import { REPORT_WAITING } from '../../src/shared/reports/types.js';
@@ -42,6 +42,9 @@ describe('report views against the reference server', () => {
     expect((await engine.selectLocation(locationId)).ok).toBe(true);
     return engine;
   }
+
+  /** The instant of a wall hour of a local day of the location. */
+  const wallTime = (day: string, hour: number) => wallToEpoch(calendarDay(day, timeZone), hour);
 
   const lastDays = (days: number): ReportRequest['period'] => {
     const today = dateKeyOf(Date.now(), timeZone);
@@ -124,6 +127,30 @@ describe('report views against the reference server', () => {
     await engine.rerunReport(request);
     await new Promise((r) => setTimeout(r, 200));
     expect(view.messages.length).toBe(messages);
+  });
+
+  it("reads yesterday again, with a reading that reached the server late, once that reading came live", async () => {
+    const engine = await openEngine('regular', 'reports-late');
+    const yesterday = lastDays(1);
+    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: yesterday };
+    const first = await finished(engine, request);
+    expect(first.meta!.progress.state).toBe('done');
+    const before = first.meta!.progress.rows;
+    await engine.unsubscribe(first.id);
+    // a desk's reading of yesterday 10:00 reaches the server now (a gateway that kept it): the server keeps
+    // it in yesterday's history and sends it live
+    const desk = [...t.server.store.assets.values()].find((a) => a.location_id === locationId && a.subtype === 'desk' && !a.unpublished && a.data_provider_refs.occupancy)!;
+    const start = wallTime(yesterday.to, 10);
+    t.server.store.addMeasurement(desk.data_provider_refs.occupancy!, { time: start, valid_for: 3_600_000, value: 1 });
+    // reopened in the same app: run again, the late reading in it
+    await vi.waitFor(async () => {
+      const again = await finished(engine, request);
+      await engine.unsubscribe(again.id);
+      expect(again.meta!.progress.rows).toBe(before + 1);
+    }, WAIT);
+    // and in the app opened again (a reload): the day kept anew, with it
+    const reloaded = await finished(await openEngine('regular', 'reports-late'), request);
+    expect(reloaded.meta!.progress).toMatchObject({ state: 'done', rows: before + 1 });
   });
 
   it('stops paging a report once its last view closes', async () => {

@@ -25,7 +25,8 @@ import { collector, mergeBeforeDay, mergeReading, sensorsToPage } from './playba
 import { createShadow } from './playbackShadow.js';
 import { applyInstant, clampTo, loading, prepareStep, timedOn, type Session, type StepEnv } from './playbackSession.js';
 import { deriveContext, replaySource, type PlaybackAssetSpec, type PlaybackSpec } from './playbackSources.js';
-import { REPLAY_PAGES_PREFIX, runReport, type PageCache } from './runReport.js';
+import { replayPagesKey, runReport, type LateDays, type PageCache } from './runReport.js';
+import type { LateReadings } from './lateReadings.js';
 
 export interface PlaybackOptions {
   live: Store;
@@ -39,6 +40,8 @@ export interface PlaybackOptions {
   defer(fn: () => void): void;
   /** the longest slice of a step's derivation (STEP_SLICE_MS unless a test says) */
   sliceMs?: number;
+  /** late readings of closed days seen live: they drop those days' kept pages (takeLive hands them the live changes) */
+  late?: LateReadings & LateDays;
 }
 
 export interface PlaybackService {
@@ -47,7 +50,8 @@ export interface PlaybackService {
   /**
    * Live changes as they are applied: a reading of a sensor a kept replay paged, dated before the end of
    * its day, goes into it, a late one too (the live store keeps only newer ones), so a replay of today
-   * shows what the server's history holds for its instant.
+   * shows what the server's history holds for its instant. A reading dated in a closed day drops the pages
+   * kept of that day (`late`), so it is read again when next opened.
    */
   takeLive(changes: readonly SinkChange[]): void;
   /** The location was loaded again after a gap of the live stream: replays of a day still running read it again. */
@@ -65,8 +69,6 @@ const STEP_SLICE_MS = 12;
 const REPLAYS_KEPT = 2;
 /** A replay of the day still running reads on at most this often while its slider moves past what it read. */
 const READ_ON_EVERY_MS = 60_000;
-/** Bumped when what a replay keeps of a page changes, so pages kept in IndexedDB by an older build are not read. */
-const PAGE_FORMAT = 2;
 
 export function createPlaybackService(o: PlaybackOptions): PlaybackService {
   const sessions = new Map<string, Session>();
@@ -124,7 +126,8 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       days: [day],
       fetchPage: o.fetchPage,
       // a replay keeps battery levels and values that are not numbers, which a report's pages do not: its own cache entries
-      cacheKey: (type, d, filter) => (d.end <= o.now() ? `${REPLAY_PAGES_PREFIX}${PAGE_FORMAT}|${live.locationId}|${type}|${d.key}|${filter}` : null),
+      cacheKey: (type, d, filter) => (d.end <= o.now() ? replayPagesKey(live.locationId, type, d.key, filter) : null),
+      late: o.late ?? undefined,
       battery: true,
       raw: true,
       cache: o.cache,
@@ -231,6 +234,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
       o.markDirty(s.key);
     },
     takeLive(changes) {
+      o.late?.take(changes);
       if (sessions.size === 0) return;
       for (const change of changes) {
         if (change.collection !== 'measurements' || (change.kind !== 'created' && change.kind !== 'modified') || !isRecord(change.data)) continue;

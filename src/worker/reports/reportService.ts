@@ -21,7 +21,7 @@ import type { Store } from '../store/store.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import { createScopedAggregator } from './reportScope.js';
 import { addMarks } from './reportMarks.js';
-import { runReport, type PageCache } from './runReport.js';
+import { reportPagesKey, runReport, type LateDays, type PageCache } from './runReport.js';
 import { normalizeRequest } from './reportRequest.js';
 import { approxBytes } from './approxBytes.js';
 
@@ -53,6 +53,8 @@ export interface ReportServiceOptions {
   warn(message: string): void;
   /** the bounds of the runs kept (KEPT_RUNS, KEPT_RUNS_BYTES unless a test says) */
   kept?: { runs?: number; bytes?: number };
+  /** late readings of closed days seen live: a kept run covering one is run again when reopened */
+  late?: LateDays;
 }
 
 interface Run {
@@ -63,6 +65,10 @@ interface Run {
   signal: { cancelled: boolean };
   /** about what its rows and charts take in memory, once done */
   bytes: number;
+  /** what it read, for late readings: the sensor types, the days, and the late-days counter when it began */
+  types: readonly string[];
+  days: readonly string[];
+  lateSeq: number;
 }
 
 export interface ReportService {
@@ -127,6 +133,14 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     trim();
   }
 
+  /** A late reading came live for a closed day the run had read, after it began reading. */
+  function readLate(run: Run): boolean {
+    const late = o.late;
+    if (!late || late.seq() === run.lateSeq) return false;
+    for (const type of run.types) for (const day of run.days) if (late.since(type, day, run.lateSeq)) return true;
+    return false;
+  }
+
   /** The role gate of spec §6 for a request: the user's permissions against the configured minimum role of its kind. */
   const accessTo = (request: ReportRequest, config: ResolvedConfig) =>
     reportAccess({ permissions: o.permissions() }, config.reportViewingRolesAtLeast?.[request.kind]);
@@ -138,7 +152,12 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     if (view.bound?.key === key) return;
     if (view.bound) unwatch(view.bound.key);
     let run = runs.get(key);
-    if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(view.request, key);
+    if (run && run.meta.progress.state === 'done' && readLate(run)) {
+      // a late reading came for a day it had read: read again (its open views follow the new run)
+      runs.delete(key);
+      run = start(view.request, key);
+      o.markDirty(key);
+    } else if (!run || run.meta.progress.state === 'cancelled' || run.meta.progress.state === 'error') run = start(view.request, key);
     else touch(run);
     watchers.set(key, (watchers.get(key) ?? 0) + 1);
     view.bound = { key, run };
@@ -176,7 +195,8 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       request, timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, summary: null, measure: null,
       progress: { state: 'loading', pagesLoaded: 0, pagesEstimated: 0, pagesFromCache: 0, rows: 0, elapsedMs: 0, skipped: emptySkipped(), message: null },
     };
-    const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false }, bytes: 0 };
+    const days = calendarDays(request.period.from, request.period.to, timeZone);
+    const run: Run = { key, request, rows: new Map(), meta, signal: { cancelled: false }, bytes: 0, types: [], days: days.map((d) => d.key), lateSeq: o.late?.seq() ?? 0 };
     runs.set(key, run);
     const access = accessTo(request, config);
     if (!access.ok) {
@@ -185,14 +205,16 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     }
     const ctx = { timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, cleanDeskPolicy: config.cleanDeskPolicy, now: o.now(), period: request.period };
     const aggregator = createScopedAggregator(o.store, request.kind, request.scope, ctx, o.roles());
+    run.types = aggregator.types;
     const locationId = o.store.locationId;
     const today = dateKeyOf(o.now(), timeZone);
     void runReport({
       aggregator,
-      days: calendarDays(request.period.from, request.period.to, timeZone),
+      days,
       fetchPage: o.fetchPage,
       // only days that ended before today are closed: today's readings still come in
-      cacheKey: (type, day, filter) => (day.key < today ? `${locationId}|${type}|${day.key}|${filter}` : null),
+      cacheKey: (type, day, filter) => (day.key < today ? reportPagesKey(locationId, type, day.key, filter) : null),
+      late: o.late,
       cache: o.cache,
       now: o.now,
       locationSensors: (type) => new Set([...o.store.sensors.values()].filter((s) => s.type === type).map((s) => s.id)),

@@ -20,11 +20,40 @@ export const SENSOR_FILTER_MAX = 100;
 
 /** The key prefix of a replay's pages: the page cache gives them a bounded life (docs/reports.md "Replays kept on this device"). */
 export const REPLAY_PAGES_PREFIX = 'playback|';
+/** Bumped when what a replay keeps of a page changes, so pages kept in IndexedDB by an older build are not read. */
+export const REPLAY_PAGE_FORMAT = 2;
+
+/**
+ * Readings reach the server late (a gateway that buffered them, a clock that lagged): the pages of a day
+ * saved within this long after its end (local midnight) are provisional, and the first reading of the day
+ * after that reads it from the server once more and keeps that (docs/reports.md "Late readings and the
+ * kept days"). Three days: a gateway offline over a weekend sends Friday's readings on Monday morning.
+ */
+export const LATE_READINGS_MS = 72 * 3_600_000;
+
+/** The cache key of a report's pages of a closed day (per location, type, day and sensor filter). */
+export const reportPagesKey = (locationId: string | null, type: string, dayKey: string, filter: string) => `${locationId}|${type}|${dayKey}|${filter}`;
+/** The cache key of a replay's pages of a closed day: its own, since a replay keeps battery levels and values as sent. */
+export const replayPagesKey = (locationId: string | null, type: string, dayKey: string, filter: string) =>
+  `${REPLAY_PAGES_PREFIX}${REPLAY_PAGE_FORMAT}|${reportPagesKey(locationId, type, dayKey, filter)}`;
+/** The key prefixes of every page kept of a type's day at a location, reports' and replays', whatever their sensor filter. */
+export const dayPagesPrefixes = (locationId: string | null, type: string, dayKey: string) =>
+  [reportPagesKey(locationId, type, dayKey, ''), replayPagesKey(locationId, type, dayKey, '')];
 
 export interface PageCache {
-  /** the pages of a complete day, or null */
-  get(key: string): Promise<ColumnarPage[] | null>;
+  /** the pages of a complete day, or null; with `savedSince`, null too when they were saved before it */
+  get(key: string, savedSince?: number): Promise<ColumnarPage[] | null>;
   put(key: string, pages: ColumnarPage[]): Promise<void>;
+  /** forgets every day whose key starts with the prefix (a late reading came for it) */
+  drop?(prefix: string): Promise<void>;
+}
+
+/** Late readings seen live (lateReadings.ts): a run does not keep pages of a day one came for while it read it. */
+export interface LateDays {
+  /** a counter that moves at each late day seen */
+  seq(): number;
+  /** a late reading of the type's day came after the counter was at `seq` */
+  since(type: string, dayKey: string, seq: number): boolean;
 }
 
 export interface RunReportOptions {
@@ -46,6 +75,8 @@ export interface RunReportOptions {
   raw?: boolean;
   /** every sensor of a type in the location (a whole-type page also carries sensors outside the report's scope) */
   locationSensors?(type: string): ReadonlySet<string>;
+  /** late readings seen live: a day one came for while it was read is not kept */
+  late?: LateDays;
 }
 
 export class ReportCancelled extends Error {
@@ -84,7 +115,11 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
     const key = o.cacheKey(type, day, sensorIds ? sensorIds.join(',') : '*');
     const sink = o.aggregator.openDay(type, day);
     inFlight.set(index, 0);
-    const cached = key && o.cache ? await o.cache.get(key).catch(() => null) : null;
+    const lateSeq = o.late?.seq() ?? 0;
+    // past its provisional time, a day's pages saved before it are read from the server once more
+    const settled = day.end + LATE_READINGS_MS;
+    const savedSince = o.now() >= settled ? settled : undefined;
+    const cached = key && o.cache ? await o.cache.get(key, savedSince).catch(() => null) : null;
     if (cached) {
       // a kept day is one merged page: it counts as the pages it was sent as
       let sent = 0;
@@ -125,7 +160,9 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
         start = page.lastTime + 1;
       }
       pagesOfDoneTasks += inFlight.get(index) ?? 0;
-      if (key && o.cache) await o.cache.put(key, [mergePages(keep)]).catch((error: unknown) => o.onWarning(`Could not keep report pages for offline use: ${(error as Error)?.message ?? error}`));
+      // a late reading of the day came while it was read: the pages may lack it, the next opening reads it again
+      const late = o.late?.since(type, day.key, lateSeq) ?? false;
+      if (key && o.cache && !late) await o.cache.put(key, [mergePages(keep)]).catch((error: unknown) => o.onWarning(`Could not keep report pages for offline use: ${(error as Error)?.message ?? error}`));
     }
     sink.finish();
     inFlight.delete(index);

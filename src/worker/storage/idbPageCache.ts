@@ -120,11 +120,13 @@ export function createIdbPageCache(options: PageCacheOptions): UserPageCache {
   }
 
   return {
-    async get(key) {
+    async get(key, savedSince) {
       const k = keyOf(key);
       if (!k) return null;
       const d = await open();
       const day = await d.get('days', k);
+      // saved while the day was provisional (late readings may have come since): read again
+      if (day && savedSince !== undefined && !(day.savedAt >= savedSince)) return null;
       const pages = day && Array.isArray(day.pages) && day.pages.every(isPage) ? day.pages : null;
       // read: recently used (a failed note only makes it look older than it is)
       if (pages && bounded(key)) await used(d, k, pages).catch(() => undefined);
@@ -146,6 +148,15 @@ export function createIdbPageCache(options: PageCacheOptions): UserPageCache {
       ]);
       await tx.done;
       await evict(user);
+    },
+    async drop(prefix) {
+      const k = keyOf(prefix);
+      if (!k) return;
+      const d = await open();
+      const tx = d.transaction(['days', 'uses'], 'readwrite');
+      const range = IDBKeyRange.bound(k, `${k}\uffff`);
+      await Promise.all([tx.objectStore('days').delete(range), tx.objectStore('uses').delete(range)]);
+      await tx.done;
     },
     async clearUser(userId) {
       const d = await open();
@@ -169,13 +180,17 @@ function isPage(p: unknown): p is ColumnarPage {
     && (page.battery === undefined || (page.battery instanceof Float64Array && page.battery.length === page.n));
 }
 
-/** The same port in memory (tests, and when IndexedDB is unavailable). */
-export function createMemoryPageCache(): UserPageCache & { readonly size: number } {
-  const days = new Map<string, ColumnarPage[]>();
+/** The same port in memory (tests, and when IndexedDB is unavailable); `now` dates what it keeps (without one, all is final). */
+export function createMemoryPageCache(now: () => number = () => Number.POSITIVE_INFINITY): UserPageCache & { readonly size: number } {
+  const days = new Map<string, { pages: ColumnarPage[]; savedAt: number }>();
   return {
     get size() { return days.size; },
-    async get(key) { return days.get(key) ?? null; },
-    async put(key, pages) { days.set(key, pages); },
+    async get(key, savedSince) {
+      const day = days.get(key);
+      return day && (savedSince === undefined || day.savedAt >= savedSince) ? day.pages : null;
+    },
+    async put(key, pages) { days.set(key, { pages, savedAt: now() }); },
+    async drop(prefix) { for (const key of [...days.keys()]) if (key.startsWith(prefix)) days.delete(key); },
     async clearUser() { days.clear(); },
     async close() { /* nothing to close */ },
   };

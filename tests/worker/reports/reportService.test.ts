@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ReportMeta, ReportRequest } from '../../../src/shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
 import { createConfigResolver } from '../../../src/worker/derive/configResolver.js';
+import { createLateReadings } from '../../../src/worker/reports/lateReadings.js';
 import { createReportService, type ReportServiceOptions } from '../../../src/worker/reports/reportService.js';
 import type { ViewSource } from '../../../src/worker/views/viewHub.js';
 import { loadedStore, wireDesk, wireOccupancySensor } from '../engine/harness.js';
@@ -25,12 +26,13 @@ function setup(kept?: ReportServiceOptions['kept'], hold?: (q: MeasurementsQuery
     const rows = type === 'occupancy' ? [[q.start! + 8 * H, 's-d1', 4 * H, 1]] : [];
     return { columns: ['time', 'sensor_id', 'valid_for', 'value'], rows, has_more_results: false } as MeasurementsResponse;
   };
+  const late = createLateReadings({ store, now: () => NOW, cache: null });
   const service = createReportService({
     store, config: () => config.location(), roles: () => ['regular'], permissions: () => ['USER_UPDATE_SELF'], now: () => NOW,
-    fetchPage, cache: null, markDirty: () => undefined, ready: () => true, rolesKnown: () => true, offline: () => false, warn: () => undefined, kept,
+    fetchPage, cache: null, markDirty: () => undefined, ready: () => true, rolesKnown: () => true, offline: () => false, warn: () => undefined, kept, late,
   });
   const open = (n: number) => service.source({ view: 'report', report: request(n) });
-  return { service, open, asked };
+  return { service, open, asked, late };
 }
 
 const state = (view: ViewSource) => (view.meta() as ReportMeta).progress.state;
@@ -103,5 +105,25 @@ describe('report runs kept in the worker', () => {
     await look(roomy.open, 1);
     expect(state(roomy.open(1))).toBe('done');
     expect(roomy.asked).toEqual([day(1)]);
+  });
+
+  it('runs a kept report again when it is reopened after a late reading came live for one of its days', async () => {
+    const { open, asked, late } = setup();
+    const view = await done(open(3));
+    await look(open, 5);
+    const reading = (time: number, sensor = 's-d1') => ({ collection: 'measurements' as const, kind: 'created' as const, id: sensor, data: { sensor_id: sensor, value: { time, valid_for: H, value: 0 } } });
+    // a late reading of the 3rd, while its report is open: the open view keeps what it shows
+    late.take([reading(Date.UTC(2025, 0, 3, 10))]);
+    expect(state(view)).toBe('done');
+    // reopened: read again, and the view open on it follows the new run
+    const again = open(3);
+    expect(state(again)).toBe('loading');
+    await done(again);
+    expect(state(view)).toBe('done');
+    expect(asked).toEqual([day(3), day(5), day(3)]);
+    // a late reading of another day leaves the 5th as it was read
+    late.take([reading(Date.UTC(2025, 0, 9, 10))]);
+    expect(state(open(5))).toBe('done');
+    expect(asked).toEqual([day(3), day(5), day(3)]);
   });
 });

@@ -8,7 +8,7 @@ import { addDaysToKey, calendarDays, dateKeyOf } from '../../../src/shared/repor
 import { createDeskAggregator } from '../../../src/shared/reports/deskReport.js';
 import type { DeskRow } from '../../../src/shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
-import { REPORT_UNREACHABLE, runReport } from '../../../src/worker/reports/runReport.js';
+import { LATE_READINGS_MS, REPORT_UNREACHABLE, runReport } from '../../../src/worker/reports/runReport.js';
 import { createMemoryPageCache } from '../../../src/worker/storage/idbPageCache.js';
 
 const NOW = Date.UTC(2025, 3, 9, 9, 0, 0);
@@ -141,5 +141,54 @@ describe('runReport', () => {
     expect(REPORT_UNREACHABLE).toBe('The server could not be reached (offline?).');
     const refused = await run(s, null, { fetchPage: () => Promise.reject(Object.assign(new Error('HTTP 503'), { status: 503 })) }).progress;
     expect(refused).toMatchObject({ state: 'error', message: 'The server answered 503.' });
+  });
+
+  describe('late readings of a closed day', () => {
+    const H = 3_600_000;
+    it("reads a day kept while late readings may still come from the server once more after LATE_READINGS_MS, with what came late", async () => {
+      const s = setup();
+      let now = NOW;
+      const cache = createMemoryPageCache(() => now);
+      const days = calendarDays(s.ctx.period.from, s.ctx.period.to, s.ctx.timeZone);
+      const yesterday = days.at(-1)!;
+      const first = await run(s, cache, { now: () => now }).progress;
+      // a reading of yesterday morning reaches the server late (a gateway that kept it)
+      const sensorId = s.desks.find((d) => d.sensorId)!.sensorId!;
+      s.store.addMeasurement(sensorId, { time: yesterday.start + 10 * H + 7, valid_for: H, value: 1 });
+      // still provisional: the kept pages answer, without it
+      const second = await run(s, cache, { now: () => now }).progress;
+      expect(second.rows).toBe(first.rows);
+      expect(second.pagesFromCache).toBe(second.pagesLoaded);
+      // past its provisional time: read from the server once more, the late reading with it
+      now = yesterday.end + LATE_READINGS_MS;
+      const third = await run(s, cache, { now: () => now }).progress;
+      expect(third.rows).toBe(first.rows + 1);
+      expect(third.pagesFromCache).toBeLessThan(third.pagesLoaded);
+      expect(third.pagesFromCache).toBeGreaterThan(0);
+      // and kept as final
+      const calls = s.stats().calls;
+      const fourth = await run(s, cache, { now: () => now + 30 * 86_400_000 }).progress;
+      expect(fourth.rows).toBe(third.rows);
+      expect(s.stats().calls).toBe(calls);
+    });
+
+    it('does not keep the pages of a day a late reading came for while it was read', async () => {
+      const s = setup();
+      const cache = createMemoryPageCache();
+      const days = calendarDays(s.ctx.period.from, s.ctx.period.to, s.ctx.timeZone);
+      const yesterday = days.at(-1)!;
+      let counter = 0;
+      const late = { seq: () => counter, since: (type: string, day: string, seq: number) => counter > seq && type === 'occupancy' && day === yesterday.key };
+      // a late reading of yesterday is seen live while yesterday's pages are being read
+      const fetchPage = async (type: string, q: MeasurementsQuery) => {
+        const page = await s.fetchPage(type, q);
+        if (q.start === yesterday.start) counter += 1;
+        return page;
+      };
+      const p = await run(s, cache, { fetchPage, late }).progress;
+      expect(p.state).toBe('done');
+      expect(await cache.get(`loc|occupancy|${yesterday.key}|*`)).toBeNull();
+      for (const day of days.slice(0, -1)) expect(await cache.get(`loc|occupancy|${day.key}|*`)).not.toBeNull();
+    });
   });
 });

@@ -133,4 +133,33 @@ describe('the page cache', () => {
     expect(await db.count('uses')).toBe(0);
     db.close();
   });
+
+  describe('late readings', () => {
+    it("forgets a day's pages of one type, reports' and replays', for the signed-in user only", async () => {
+      const { cache, user } = setup(10);
+      const kept = ['l1|occupancy|2025-05-02|s1,s2', 'l1|occupancy|2025-05-02|*', replayKey('2025-05-02'), 'l1|co2|2025-05-02|*', 'l1|occupancy|2025-05-03|*'];
+      for (const key of kept) await cache.put(key, [page(10)]);
+      user.id = 'u2';
+      await cache.put('l1|occupancy|2025-05-02|*', [page(10)]);
+      await cache.drop!('l1|occupancy|2025-05-02|');
+      await cache.drop!('playback|2|l1|occupancy|2025-05-02|');
+      expect(await cache.get('l1|occupancy|2025-05-02|*')).toBeNull();
+      user.id = 'u1';
+      expect(await cache.get('l1|occupancy|2025-05-02|*')).not.toBeNull();
+      await cache.drop!('l1|occupancy|2025-05-02|');
+      await cache.drop!('playback|2|l1|occupancy|2025-05-02|');
+      const left: string[] = [];
+      for (const key of kept) if (await cache.get(key)) left.push(key);
+      expect(left).toEqual(['l1|co2|2025-05-02|*', 'l1|occupancy|2025-05-03|*']);
+    });
+
+    it('answers with pages saved before a time only when asked without one', async () => {
+      const { cache, clock } = setup(10);
+      await cache.put('l1|occupancy|2025-05-02|*', [page(10)]);
+      const savedAt = clock.now;
+      expect(await cache.get('l1|occupancy|2025-05-02|*', savedAt)).not.toBeNull();
+      expect(await cache.get('l1|occupancy|2025-05-02|*', savedAt + 1)).toBeNull();
+      expect(await cache.get('l1|occupancy|2025-05-02|*')).not.toBeNull();
+    });
+  });
 });
