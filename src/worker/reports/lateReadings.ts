@@ -14,6 +14,8 @@ import { dayPagesPrefixes, type LateDays, type PageCache } from './runReport.js'
 
 /** A reading valid for longer than this is not followed past it: the days of its time and the few after. */
 const DAYS_FOLLOWED = 7;
+/** A reading dated further back than this is a broken clock, not a late reading: it drops nothing. */
+const LATE_AT_MOST_MS = 366 * 86_400_000;
 
 export interface LateReadings extends LateDays {
   /** live changes of the loaded location, as applied: readings dated before today are noted and their days' kept pages dropped */
@@ -65,8 +67,8 @@ export function createLateReadings(o: LateReadingsOptions): LateReadings {
         const time = isRecord(raw) ? toTime(raw.time) : null;
         if (time === null) continue;
         day ??= todayOf(o.now());
-        // today's readings (nearly all of them): nothing kept is older than they are
-        if (time >= day.start) continue;
+        // today's readings (nearly all of them): nothing kept is older than they are; nor a time no day has
+        if (time >= day.start || !(time >= day.start - LATE_AT_MOST_MS)) continue;
         const id = toId(change.data.sensor_id);
         const type = (id !== null ? o.store.sensors.get(id)?.type : undefined) ?? (typeof change.data.type === 'string' ? change.data.type : null);
         if (!type || !isRecord(raw)) continue;

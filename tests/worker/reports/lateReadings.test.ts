@@ -65,4 +65,23 @@ describe('late readings seen live', () => {
     await settle();
     expect(await kept()).toEqual([keys[3]]);
   });
+
+  it('take readings of any shape without throwing, and drop nothing for times no day has', async () => {
+    const { late, kept, keys } = await setup();
+    const times: unknown[] = [-1e20, -8.64e15 - 1, -8.64e15, -62e12, -1e14, 0, -1, '1999-01-01', '-000100-01-01', Number.MIN_SAFE_INTEGER, NaN, Infinity, -Infinity, {}, null];
+    const validities: unknown[] = [1, 1e20, -1e20, Infinity, 'x', null, NaN];
+    for (const time of times) {
+      for (const validFor of validities) {
+        const change = { collection: 'measurements' as const, kind: 'created' as const, id: 's-d1', data: { sensor_id: 's-d1', value: { time, valid_for: validFor, valid_to: validFor, value: 1 } } };
+        expect(() => late.take([change]), `${String(time)} valid ${String(validFor)}`).not.toThrow();
+      }
+    }
+    await settle();
+    expect(await kept()).toEqual(keys);
+    // a time of yesterday with a validity of any shape
+    for (const validFor of validities) {
+      const change = { collection: 'measurements' as const, kind: 'created' as const, id: 's-d1', data: { sensor_id: 's-d1', value: { time: Date.UTC(2025, 2, 11, 10), valid_for: validFor, valid_to: validFor, value: 1 } } };
+      expect(() => late.take([change]), `valid ${String(validFor)}`).not.toThrow();
+    }
+  });
 });
