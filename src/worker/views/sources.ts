@@ -144,12 +144,11 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
       const assets = d.get('assets');
       if (!values || values === 'all' || assets === 'all' || saved()) return dirtyAssets(d);
       // readings never move an asset, nor make it drawable or reachable: of the read assets only those this
-      // view drew can change. A live load reads assets of every floor; the others cost no lookup (issue 14).
-      // A list, not a set: the two dirty sets hold each key once, and a key in both is taken with the assets
-      const keys: string[] = assets ? [...assets] : [];
+      // view drew can change. A live load reads assets of every floor; the others cost no lookup (issue 14)
+      const keys = new Set(assets);
       // a key the hub keeps a record of was drawn (or sent) here
-      if (assets) { for (const id of values) if (drawn.has(id) && !assets.has(id)) keys.push(id); } else for (const id of values) if (drawn.has(id)) keys.push(id);
-      return keys.length ? keys : null;
+      for (const id of values) if (drawn.has(id)) keys.add(id);
+      return keys.size ? keys : null;
     },
     metaAffected: (d) => touches(d, 'structure', 'session'),
   };
