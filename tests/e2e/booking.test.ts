@@ -141,6 +141,13 @@ describe('recent bookings in Chromium', () => {
     await bookings.scrollIntoViewIfNeeded();
     await shot(page, 'booking-04-recent-bookings-coming-up-first');
     await dialog.getByRole('button', { name: 'Close details' }).click();
+    // the Rooms list gives the room's §4 text its two lines: the current slot, then what is next today
+    await page.getByRole('tab', { name: 'Rooms', exact: true }).click();
+    const text = page.locator('.room-finder li').filter({ hasText: 'Right now' }).locator('.room-text');
+    await expect.poll(() => text.innerText(), { timeout: 10_000 }).toMatch(/^\d\d:\d\d–\d\d:\d\d Right now\nNext: \d\d:\d\d–\d\d:\d\d Soon sync$/);
+    await text.scrollIntoViewIfNeeded();
+    await shot(page, 'booking-05-rooms-list-two-lines');
+    await page.getByRole('tab', { name: 'People', exact: true }).click();
   });
 });
 
