@@ -171,4 +171,34 @@ describe('phone-size screen in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   });
+
+  it('plays back a day with every control of the bar on the screen, tapped, and taps back to live', async () => {
+    await signIn(page, server.accounts.regular, 'touch');
+    await page.getByRole('button', { name: 'Play back a day' }).tap();
+    const bar = page.getByRole('group', { name: 'Playback' });
+    await expect.poll(() => bar.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    // every control inside the screen (one row ran past it: Speed and Back to live were out of reach)
+    const controls = bar.locator('button, select, input');
+    expect(await controls.count()).toBeGreaterThanOrEqual(7);
+    for (const b of await controls.evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { name: e.getAttribute('aria-label') ?? e.textContent ?? e.id, left: r.left, right: r.right, bottom: r.bottom }; }))) {
+      expect(b.left, b.name).toBeGreaterThanOrEqual(0);
+      expect(b.right, b.name).toBeLessThanOrEqual(VIEWPORT.width);
+    }
+    // the map stops above the bar, and the notice that this is the past spans the map's width, not half of it
+    const [map, barBox] = [await box('.floor-viewer'), (await bar.boundingBox())!];
+    expect(map.y + map.height).toBeLessThanOrEqual(barBox.y + 1);
+    const notice = (await page.getByTestId('playback-indicator').boundingBox())!;
+    expect(notice.width).toBeGreaterThan(VIEWPORT.width * 0.6);
+    expect(notice.height).toBeLessThan(60);
+    const time = page.getByTestId('playback-time');
+    const before = await time.innerText();
+    await bar.getByRole('button', { name: 'Step forward 15 minutes' }).tap();
+    await expect.poll(() => time.innerText()).not.toBe(before);
+    await bar.getByLabel('Speed').selectOption('3600');
+    expect(await bar.getByLabel('Speed').inputValue()).toBe('3600');
+    await shot(page, 'phone-06-replay');
+    await bar.getByRole('button', { name: 'Back to live' }).tap();
+    await bar.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Play back a day' }).waitFor();
+  });
 });

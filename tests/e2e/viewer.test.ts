@@ -415,6 +415,9 @@ describe('viewer in Chromium', () => {
     expect(await banner.getAttribute('data-state')).toMatch(/unavailable|error|connecting/);
     await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toMatch(/next retry in \d+ s/);
     await shot('06-offline-banner');
+    // the banner leaves "Play back a day" in the map's corner to be seen and clicked
+    const [notice, replay] = [(await banner.boundingBox())!, (await page.getByRole('button', { name: 'Play back a day' }).boundingBox())!];
+    expect(notice.x + notice.width <= replay.x || notice.y >= replay.y + replay.height, JSON.stringify({ notice, replay })).toBe(true);
     // the floor stays on screen while offline
     expect(await page.locator('g.asset-room').count()).toBeGreaterThan(0);
     // meanwhile the form can be written, and sending waits for the server, saying why
