@@ -1,6 +1,6 @@
 // The popup's recent history and votes (AssetDetail.history, AssetDetail.votes):
 // the asset's own history list merged with the last values of its default
-// sensor, newest first, as display text with the unit. Location values are
+// sensor, newest first, as display text with the unit (occupancy as its changes). Location values are
 // never listed: past positions would leak what privacy filtering hides.
 
 import type { AssetDetail } from '../../shared/api.js';
@@ -91,8 +91,11 @@ export function assetHistory(store: Store, asset: Asset, sensors: readonly Senso
     for (const h of asset.history) addItem(items, seen, h.timestamp, historyText(h.value, unit, type));
   }
   items.sort(newestFirst);
-  if (items.length > HISTORY_LENGTH) items.length = HISTORY_LENGTH;
-  return items;
+  // occupancy is a state: its history lists changes, each at the time the state began ("free, free"
+  // from two readings of an unchanged desk said nothing a person could use)
+  const listed = sensor && isOccupancySensorType(sensor.type) ? items.filter((item, i) => item.text !== items[i + 1]?.text) : items;
+  if (listed.length > HISTORY_LENGTH) listed.length = HISTORY_LENGTH;
+  return listed;
 }
 
 function newestFirst(a: HistoryItem, b: HistoryItem): number {

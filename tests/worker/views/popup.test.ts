@@ -69,6 +69,21 @@ describe('views', () => {
       ]);
     });
 
+    it('lists occupancy as its changes: a state read again keeps the time it began', async () => {
+      ({ engine } = createTestEngine());
+      feedLocation(engine, [wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0 - 10 * MIN, 0)]);
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'd1' });
+      for (const [minutes, value] of [[-8, 0], [-5, 1], [-2, 1], [-1, 0], [0, 0]] as const) {
+        engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: T0 + minutes * MIN, valid_for: 60 * MIN, value }));
+      }
+      await advance(0);
+      expect(popup.entries.get(SELF_KEY)!.history).toEqual([
+        { time: T0 - MIN, text: 'free' },
+        { time: T0 - 5 * MIN, text: 'occupied' },
+        { time: T0 - 8 * MIN, text: 'free' },
+      ]);
+    });
+
     it('never lists past positions of a co-worker', async () => {
       ({ engine } = createTestEngine());
       feedLocation(engine, [{ id: 'e1', type: 'employee', parent_id: 'f1', data_providers: ['s-e1'] }],
