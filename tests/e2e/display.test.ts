@@ -127,9 +127,13 @@ describe('room display in Chromium', () => {
     expect(Date.now() - clicked).toBeLessThan(1000);
     expect(await display.getByTestId('room-status').innerText()).toBe('Reserved');
     expect(await display.locator('.rd-current').innerText()).toMatch(/^Design review until \d\d:\d\d(?: \S+)?$/);
-    // the agenda shows the subject whole, on its own line under the time and its zone (it was cut to "…")
+    // the agenda shows the subject whole, on its own line under the time (it was cut to "…")
     const subject = display.getByTestId('room-agenda').locator('.rd-subject', { hasText: 'Design review' });
     expect(await subject.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().width > 0)).toBe(true);
+    // and its time without the zone, which the clock over it names once (on a portrait tablet every line had read "13:00 – 14:00 GMT…")
+    const slot = display.getByTestId('room-agenda').locator('li', { hasText: 'Design review' }).locator('.rd-slot');
+    expect(await slot.innerText()).toMatch(/^\d\d:\d\d\s?–\s?\d\d:\d\d$/);
+    expect(await slot.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     // a meeting runs: nothing to book
     expect(await display.getByRole('button', { name: /^Book \d+ min$/ }).count()).toBe(0);
     await shot(display, 'display-03-booked-from-viewer');

@@ -23,6 +23,9 @@ describe('timeFormat', () => {
     const range = formatTimeRange(T, T + 3_600_000, elsewhere, T);
     const zone = new Intl.DateTimeFormat(undefined, { timeZone: elsewhere, timeZoneName: 'short' }).formatToParts(T).find((p) => p.type === 'timeZoneName')!.value;
     expect(range.split(zone).length - 1).toBe(1);
+    // left out where the screen names it already (the room display's clock)
+    expect(formatTimeRange(T, T + 3_600_000, elsewhere, T, false)).not.toContain(zone);
+    expect(formatTimeRange(T, T + 3_600_000, elsewhere, T, false)).toBe(range.replace(` ${zone}`, ''));
     expect(formatWhen(T, here, T)).toBe(formatTime(T, here));
     expect(formatWhen(T + 2 * 86_400_000, here, T)).not.toBe(formatTime(T + 2 * 86_400_000, here));
   });

@@ -119,7 +119,7 @@ export function RoomDisplay({ roomId }: { roomId: string }) {
           <ol data-testid="room-agenda">
             {visibleAgenda(room, now).map((e) => (
               <li key={e.booking_ref} className={e.end <= now ? 'past' : e.start < now ? 'now' : ''}>
-                <span className="rd-slot">{formatTimeRange(e.start, e.end, zone, now)}</span> <span className="rd-subject">{e.subject || 'Meeting'}</span>
+                <span className="rd-slot">{formatTimeRange(e.start, e.end, zone, now, false)}</span> <span className="rd-subject">{e.subject || 'Meeting'}</span>
               </li>
             ))}
           </ol>

@@ -104,11 +104,14 @@ export function formatWhen(ms: number, timeZone?: string, now = Date.now()): str
   return formatter(timeZone, shape, zoneDiffers(timeZone, ms)).format(ms);
 }
 
-/** A span, e.g. "12:00–13:00", the zone named once; with the date when it is not today. */
-export function formatTimeRange(start: number, end: number, timeZone?: string, now = Date.now()): string {
+/**
+ * A span, e.g. "12:00–13:00", the zone named once; with the date when it is not today. `nameZone`
+ * false leaves the zone out where the screen names it once already (the room display's clock).
+ */
+export function formatTimeRange(start: number, end: number, timeZone?: string, now = Date.now(), nameZone = true): string {
   const today = localDay(start, timeZone) === localDay(now, timeZone);
   const shape: Shape = today ? 'time' : Math.abs(start - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
-  const f = formatter(timeZone, shape, zoneDiffers(timeZone, start));
+  const f = formatter(timeZone, shape, nameZone && zoneDiffers(timeZone, start));
   const [from, to] = [Math.min(start, end), Math.max(start, end)];
   try {
     // a span to the end of its day ("the rest of the day") ends at 24:00 of that day, not at the next
