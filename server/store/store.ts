@@ -170,7 +170,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
    * portals whose public targets changed, sensors shown or hidden with the
    * asset they serve.
    */
-  function publicSideEffects(locationId: Id, flips: Flips, own: Id | null): LiveChange[] {
+  function publicSideEffects(locationId: Id, flips: Flips, own: Id | null, handled: ReadonlySet<Id> = NO_IDS): LiveChange[] {
     if (publisher.muted || noFlips(flips)) return [];
     const after = index.hidden(locationId);
     const before = hiddenBeforeFlips(after, flips);
@@ -186,7 +186,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       // buildings whose public floor list and portals whose public targets changed
       for (const id of index.referrers(locationId)) {
         const a = s.assets.get(id);
-        if (!a || a.id === own || after.assets.has(a.id) || flipped.has(a.id)) continue;
+        if (!a || a.id === own || handled.has(a.id) || after.assets.has(a.id) || flipped.has(a.id)) continue;
         if (a.floors?.some((f) => flipped.has(f)) || a.targets?.some((x) => flipped.has(x))) {
           out.push({ collection: 'assets', kind: 'modified', id: a.id, data: publicAsset(a, after) });
         }
@@ -433,24 +433,45 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       });
       s.assets.delete(id);
       s.votes.delete(id);
+      const changed = new Map<Id, WireAsset>();
+      const touch = (a: WireAsset, patch: Partial<WireAsset>) => {
+        Object.assign(a, patch, { version: a.version + 1, update_timestamp: now() });
+        changed.set(a.id, a);
+      };
       // what stood in it moves to its parent, where it stands as seen as before: a child hidden only
       // through the deleted asset (unpublished, or a hidden floor) becomes unpublished itself (docs/server.md)
-      const moved: WireAsset[] = [];
       for (const child of children) {
         const patch: Partial<WireAsset> = { parent_id: asset.parent_id ?? null };
         if (hiddenChildren.has(child.id) && isPublicByWalk({ ...child, ...patch }, assetById)) patch.unpublished = true;
-        Object.assign(child, patch, { version: child.version + 1, update_timestamp: now() });
-        moved.push(child);
+        touch(child, patch);
+      }
+      // a building's floor list and a portal's targets stop naming it: a hidden one, once gone, would no longer be filtered out
+      for (const rid of index.referrers(asset.location_id)) {
+        const r = s.assets.get(rid);
+        if (!r) continue;
+        const patch: Partial<WireAsset> = {};
+        if (r.floors?.includes(id)) {
+          const defaultId = r.floors[r.default_floor ?? 0];
+          patch.floors = r.floors.filter((f) => f !== id);
+          const at = defaultId === undefined || defaultId === id ? -1 : patch.floors.indexOf(defaultId);
+          patch.default_floor = at < 0 ? 0 : at;
+        }
+        if (r.targets?.includes(id)) patch.targets = r.targets.filter((x) => x !== id);
+        if (patch.floors || patch.targets) touch(r, patch);
       }
       const flips = index.removed(asset);
+      for (const r of changed.values()) if (!children.includes(r)) index.refresh(r);
       const after = index.hidden(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
-      const movedAll: LiveChange[] = moved.map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: c }));
-      const movedShown: LiveChange[] = moved.filter((c) => !after.assets.has(c.id))
+      const changedAll: LiveChange[] = [...changed.values()].map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: c }));
+      const changedShown: LiveChange[] = [...changed.values()].filter((c) => !after.assets.has(c.id))
         .map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: publicAsset(c, after) }));
-      const shown = publicSideEffects(asset.location_id, flips, id);
-      publisher.publishAudiences(locationScope(asset.location_id), [...movedShown, ...(wasPublic ? deleted : []), ...shown], [...movedAll, ...deleted]);
+      const shown = publicSideEffects(asset.location_id, flips, id, new Set(changed.keys()));
+      publisher.publishAudiences(locationScope(asset.location_id), [...changedShown, ...(wasPublic ? deleted : []), ...shown], [...changedAll, ...deleted]);
       publishFlippedPositions(asset.location_id, flips, new Set([id]));
+      // first out of the location's list, so the list sent for what flipped never names it
+      const loc = s.locations.get(asset.location_id);
+      if (loc?.buildings.includes(id)) store.updateLocation(loc.id, { buildings: loc.buildings.filter((b) => b !== id) });
       publishFlippedBuildings(asset.location_id, flips);
     },
     createSensor(locationId, body) {

@@ -76,6 +76,20 @@ describe('security: what the public may not see, after every kind of asset mutat
     return { hidden, hiddenSensors, assets, sensors };
   }
 
+  /**
+   * Ids an asset list names (parents, a building's floors, a portal's targets)
+   * that are not in it, for a reader who sees only it (`stored` null), or that
+   * are not stored at all, for a reader who sees everything.
+   */
+  function danglingReferences(assets: WireAsset[], stored: ReadonlySet<string> | null): string[] {
+    const known = stored ?? new Set(assets.map((a) => a.id));
+    const out: string[] = [];
+    for (const a of assets) {
+      for (const id of [a.parent_id, ...(a.floors ?? []), ...(a.targets ?? [])]) if (id && !known.has(id)) out.push(`${a.name} → ${id}`);
+    }
+    return out;
+  }
+
   async function read<T>(who: Who, path: string): Promise<{ status: number; body: T | null; text: string }> {
     const res = await t.api(path, { token: tokens[who] });
     const text = await res.text();
@@ -117,6 +131,12 @@ describe('security: what the public may not see, after every kind of asset mutat
           expect(sensors.text.includes(`"${id}"`), `${at}: sensor list names hidden ${id}`).toBe(false);
           expect(location.text.includes(`"${id}"`) || locations.text.includes(`"${id}"`), `${at}: the location names hidden ${id}`).toBe(false);
         }
+      }
+      expect(danglingReferences(assets.body!, all ? new Set(o.assets.map((a) => a.id)) : null), `${at}: ids named in the asset list`).toEqual([]);
+      if (!all) {
+        const buildings = (await read<{ buildings: string[] }>(who, restPaths.location(org, loc))).body!.buildings;
+        const listed = new Set(assets.body!.map((a) => a.id));
+        expect(buildings.filter((b) => !listed.has(b)), `${at}: the location's buildings`).toEqual([]);
       }
       for (const a of o.assets) {
         const one = await read<WireAsset>(who, restPaths.asset(org, loc, a.id));
@@ -166,6 +186,7 @@ describe('security: what the public may not see, after every kind of asset mutat
     expect([...mirror.assets.keys()].sort(), `${step}: assets the public stream leaves a client with`).toEqual(publicAssets);
     const publicSensors = o.sensors.filter((x) => !o.hiddenSensors.has(x.id)).map((x) => x.id).sort();
     expect([...mirror.sensors.keys()].sort(), `${step}: sensors the public stream leaves a client with`).toEqual(publicSensors);
+    expect(danglingReferences([...mirror.assets.values()], null), `${step}: ids named on the public stream`).toEqual([]);
     const text = JSON.stringify([...mirror.assets.values(), ...mirror.sensors.values()]);
     for (const id of [...o.hidden.assets, ...o.hiddenSensors]) expect(text.includes(`"${id}"`), `${step}: the public stream leaves hidden ${id} named`).toBe(false);
     await catchUp(edit, step);

@@ -91,6 +91,17 @@ describe('server assets', () => {
       }
       expect(JSON.stringify(t.server.store.assets.get(desk.id))).toBe(before);
     });
+    it('takes a deleted building out of its location’s list, so a hidden one is never named once gone', async () => {
+      const store = t.server.store;
+      const building = store.createAsset(loc, { type: 'building', name: 'Annex', unpublished: true }, null);
+      store.updateLocation(loc, { buildings: [...store.locations.get(loc)!.buildings, building.id] });
+      const listed = async (token: string) => ((await (await t.api(`/organizations/${org}/locations/${loc}`, { token })).json()) as { buildings: string[] }).buildings;
+      expect(await listed(tokens.edit)).toContain(building.id);
+      expect(await listed(tokens.regular)).not.toContain(building.id);
+      expect((await t.api(`${base}/${building.id}`, { method: 'DELETE', token: tokens.edit })).status).toBe(204);
+      expect(await listed(tokens.edit)).not.toContain(building.id);
+      expect(await listed(tokens.regular)).not.toContain(building.id);
+    });
     it('answers 404 for an unknown or unpublished asset the caller may not see', async () => {
       const hidden = (await list(tokens.edit)).find((a) => a.unpublished)!;
       expect((await t.api(`${base}/${hidden.id}`, { token: tokens.regular })).status).toBe(404);
