@@ -819,8 +819,17 @@ export function createEngine(deps: EngineDeps): Engine {
       if (navigation.selectFloor(floorId)) { hub.markDirty('session'); await saveSession(); }
     },
 
-    bookRoom: actions.bookRoom,
-    cancelBooking: actions.cancelBooking,
+    // the room's reports of today are read again once the server took the change (docs/reports.md "Kept runs and today")
+    async bookRoom(request) {
+      const result = await actions.bookRoom(request);
+      if (result.ok) reports.bookingsChanged(request.roomId);
+      return result;
+    },
+    async cancelBooking(roomId, bookingRef) {
+      const result = await actions.cancelBooking(roomId, bookingRef);
+      if (result.ok) reports.bookingsChanged(roomId);
+      return result;
+    },
     createTicket: actions.createTicket,
     closeTicket: actions.closeTicket,
     vote: actions.vote,

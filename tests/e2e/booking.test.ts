@@ -193,3 +193,49 @@ describe('booking lengths in Chromium', () => {
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 });
+
+describe("a room popup's earlier bookings in Chromium", () => {
+  beforeAll(signedIn);
+
+  it('lists a booking the person just ended among the earlier ones at once, never saying there were none, and again when reopened', async () => {
+    const { roomId, sensorId } = roomOnShownFloor(0);
+    // nothing running or coming in the room: the person may book it now
+    reportBookings(sensorId, []);
+    const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
+    expect(point, 'the room can be clicked').not.toBeNull();
+    await page.mouse.click(point!.x, point!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    const bookings = dialog.getByRole('region', { name: 'Recent bookings' });
+    // the week is read (this floor's room report): what it says once it is there
+    await expect.poll(() => bookings.innerText(), { timeout: 30_000 }).not.toMatch(/Loading bookings/);
+
+    // booked by mouse for half an hour, then ended by mouse a little later
+    await dialog.getByLabel('Subject').fill('Quick huddle');
+    await dialog.getByRole('button', { name: 'Book now' }).click();
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until/);
+    await expect.poll(() => bookings.getByRole('list', { name: 'Coming up' }).innerText(), { timeout: 10_000 }).toMatch(/Quick huddle\s+Now/);
+    await page.waitForTimeout(1_500);
+    // from here on, every text the region shows is recorded: it must never say there were no bookings
+    await bookings.evaluate((region) => {
+      const seen: string[] = [];
+      (window as unknown as { seenBookings: string[] }).seenBookings = seen;
+      new MutationObserver(() => { seen.push(region.textContent ?? ''); }).observe(region, { subtree: true, childList: true, characterData: true });
+    });
+    await dialog.getByRole('button', { name: /^Cancel booking “Quick huddle”/ }).click();
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/cancelled/);
+    const earlier = bookings.getByRole('list', { name: 'Earlier' });
+    await expect.poll(() => earlier.innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/Quick huddle\s+Ended early/);
+    const seen = await page.evaluate(() => (window as unknown as { seenBookings: string[] }).seenBookings);
+    expect(seen.filter((t) => /No (earlier )?bookings in the last 7 days/.test(t))).toEqual([]);
+    await bookings.scrollIntoViewIfNeeded();
+    await shot(page, 'booking-05-ended-booking-listed-earlier');
+
+    // closed and opened again: the list still has it
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+    await page.mouse.click(point!.x, point!.y);
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByRole('list', { name: 'Earlier' }).innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/Quick huddle\s+Ended early/);
+    await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+});

@@ -78,5 +78,6 @@ export function createLazyReports(o: ReportServiceOptions, code: LazyModule<Repo
     },
     locationReady() { current()?.locationReady(); },
     reset() { current()?.reset(); },
+    bookingsChanged(roomId) { current()?.bookingsChanged(roomId); },
   };
 }

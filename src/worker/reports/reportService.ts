@@ -17,6 +17,8 @@ import { emptySkipped, REPORT_WAITING, REPORT_WAITING_OFFLINE, type ReportMeta, 
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Role } from '../../shared/types.js';
 import type { ResolvedConfig } from '../../shared/config.js';
+import { REALTIME_TIMELINE_INTERVAL_MS } from '../../shared/constants.js';
+import type { Id } from '../../shared/types.js';
 import type { Store } from '../store/store.js';
 import type { Dirty, ViewSource } from '../views/viewHub.js';
 import { createScopedAggregator } from './reportScope.js';
@@ -32,6 +34,14 @@ import { approxBytes } from './approxBytes.js';
  */
 export const KEPT_RUNS = 8;
 export const KEPT_RUNS_BYTES = 32 * 2 ** 20;
+
+/**
+ * A kept run whose period reaches today is read again when a view opens on it (none open meanwhile) this long
+ * after it began reading: today's readings still come in (a booking ended, a room used). The live views
+ * re-derive what changes with time as often (the realtime timeline); closed days come from the page cache,
+ * so a re-read asks for today's pages only (docs/reports.md "Kept runs and today").
+ */
+export const TODAY_REREAD_AFTER_MS = REALTIME_TIMELINE_INTERVAL_MS;
 
 export interface ReportServiceOptions {
   store: Store;
@@ -84,6 +94,12 @@ export interface ReportService {
   locationReady(): void;
   /** sign-out, location change: stop and forget every run; open views wait for the next location */
   reset(): void;
+  /**
+   * the signed-in user booked or cancelled a booking of this room (the server said yes): room reports that
+   * read today and cover the room are read again, at once for the views open on them, at their next opening
+   * for the others
+   */
+  bookingsChanged(roomId: Id): void;
 }
 
 /** An open report view: its request, and the run it follows once the location is there. */
@@ -98,6 +114,8 @@ export function createReportService(o: ReportServiceOptions): ReportService {
   const watchers = new Map<string, number>();
   const views = new Set<OpenView>();
   const keyOf = (request: ReportRequest) => `${o.store.locationId}|${JSON.stringify(request)}`;
+  /** when each run began reading (its today is as of then) */
+  const readAt = new WeakMap<Run, number>();
   const maxRuns = o.kept?.runs ?? KEPT_RUNS;
   const maxBytes = o.kept?.bytes ?? KEPT_RUNS_BYTES;
 
@@ -139,6 +157,21 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     if (!late || late.seq() === run.lateSeq) return false;
     for (const type of run.types) for (const day of run.days) if (late.since(type, day, run.lateSeq)) return true;
     return false;
+  }
+
+  /** Whether a run's period reaches today (whose readings still come in), in the location's zone. */
+  function readsToday(run: Run): boolean {
+    return run.request.period.to >= dateKeyOf(o.now(), run.meta.timeZone);
+  }
+
+  /** A done run of today's readings no view is open on, read long enough ago: dropped, so the opening view starts it anew. */
+  function dropIfStale(request: ReportRequest): void {
+    if (!o.ready() || !o.store.locationId) return;
+    const key = keyOf(request);
+    const run = runs.get(key);
+    if (!run || (watchers.get(key) ?? 0) > 0 || run.meta.progress.state !== 'done' || !readsToday(run)) return;
+    const at = readAt.get(run);
+    if (at !== undefined && o.now() - at >= TODAY_REREAD_AFTER_MS) runs.delete(key);
   }
 
   /** The role gate of spec §6 for a request: the user's permissions against the configured minimum role of its kind. */
@@ -203,6 +236,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       meta.progress = { ...meta.progress, state: 'denied', message: access.message };
       return run;
     }
+    readAt.set(run, o.now());
     const ctx = { timeZone, hourStart: config.hourStart, hourEnd: config.hourEnd, cleanDeskPolicy: config.cleanDeskPolicy, now: o.now(), period: request.period };
     const aggregator = createScopedAggregator(o.store, request.kind, request.scope, ctx, o.roles());
     run.types = aggregator.types;
@@ -249,6 +283,8 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       if (!request) throw new TypeError('Malformed report request');
       const view: OpenView = { request, bound: null };
       views.add(view);
+      // opened again after a while: what it kept of today is read again, not shown as it was (a room popup's "Earlier")
+      dropIfStale(request);
       bind(view);
       // a retry replaces the run under the same key; a run pushed out of the kept ones stays this view's
       const current = () => (view.bound ? runs.get(view.bound.key) ?? view.bound.run : null);
@@ -297,6 +333,19 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       runs.clear();
       watchers.clear();
       for (const view of views) view.bound = null;
+    },
+    bookingsChanged(roomId) {
+      const floorId = o.store.floorOf.get(roomId) ?? null;
+      const buildingId = floorId ? o.store.floors.get(floorId)?.parent_id ?? null : null;
+      for (const [key, run] of [...runs]) {
+        const { kind, scope } = run.request;
+        if (kind !== 'room' || run.meta.progress.state === 'denied' || !readsToday(run)) continue;
+        if (scope.kind === 'floor' ? scope.id !== floorId : scope.kind === 'building' ? scope.id !== buildingId : false) continue;
+        // what it read of today predates the change: a run still paging stops, and its views follow the new one
+        run.signal.cancelled = true;
+        if ((watchers.get(key) ?? 0) > 0) restart(run.request, key);
+        else runs.delete(key);
+      }
     },
   };
 }
