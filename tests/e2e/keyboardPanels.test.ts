@@ -65,6 +65,18 @@ describe('side panel tabs as laid out', () => {
     });
   }
 
+  it('are one row filling the width where the panels go under the map (a tablet upright, 768×1024)', async () => {
+    const { page } = await rig.openPage({ viewport: { width: 768, height: 1024 } });
+    await page.goto(`${rig.viewer.url}/`);
+    await signIn(page, rig.server.accounts.regular);
+    const boxes = await tabBoxes(page);
+    expect(new Set(boxes.map((b) => b.top)).size).toBe(1);
+    expect(boxes.map((b) => b.text)).toEqual(['People', 'Rooms', 'Reports', 'Notifications', 'Report an issue', 'My location']);
+    expect(boxes.every((b) => b.oneLine)).toBe(true);
+    expect(boxes.at(-1)!.right).toBeLessThanOrEqual(768);
+    await shot(page, 'keys-00-tabs-768x1024');
+  });
+
   it('on a phone stay one row under the map that scrolls sideways to the last tab', async () => {
     const { page } = await rig.openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await page.goto(`${rig.viewer.url}/`);
