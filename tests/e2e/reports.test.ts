@@ -28,7 +28,10 @@ const MEASUREMENTS = /\/measurements\//;
 /** Clicks Export CSV and answers the file's name and its lines, parsed. */
 async function exportCsv(): Promise<{ name: string; lines: string[][] }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  const text = readFileSync((await download.path())!, 'utf8');
+  const bytes = readFileSync((await download.path())!);
+  // UTF-8 with its byte-order mark, so a spreadsheet app reads "CO₂" and "°C" as written
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const text = bytes.subarray(3).toString('utf8');
   const parsed = Papa.parse<string[]>(text.trim(), { skipEmptyLines: true });
   expect(parsed.errors).toEqual([]);
   return { name: download.suggestedFilename(), lines: parsed.data };

@@ -50,8 +50,11 @@ export function withDefaults(request: ReportRequest, timeZone: string, now = Dat
   return { ...request, period: { from: addDaysToKey(today, -6), to: today } };
 }
 
+/** UTF-8's byte-order mark: spreadsheet apps (Excel) read a CSV without it in a legacy code page, and "CO₂", "°C" or "–" come out garbled. */
+const UTF8_BOM = '\uFEFF';
+
 function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const url = URL.createObjectURL(new Blob([UTF8_BOM, text], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
