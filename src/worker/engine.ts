@@ -48,6 +48,7 @@ import { createOptimisticOverlay } from './views/optimistic.js';
 import { createLazyReports } from './reports/lazyReports.js';
 import { createPlaybackService } from './reports/playback.js';
 import { createLateReadings } from './reports/lateReadings.js';
+import { bookingsBefore, roomsWithPastChanged } from './reports/liveBookings.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 import type { TabChannel } from './tabChannel.js';
 
@@ -349,8 +350,14 @@ export function createEngine(deps: EngineDeps): Engine {
 
   function apply(batch: ChangeBatch) {
     if (disposed) return;
+    // a room report of today open on the screen follows bookings others change (its popup's "Earlier")
+    const bookings = reports.followsBookings() ? bookingsBefore(store, batch.changes) : null;
     // readings mark their assets in the hub's next flush and their sensors in the persister's queue directly
     afterDelta(applyBatch(store, batch, applyOptions(), createDelta(hub.pending('values'), persister.queue())));
+    if (bookings) {
+      const changed = roomsWithPastChanged(store, bookings, corrected.now());
+      if (changed.length) reports.bookingsChangedLive(changed);
+    }
     // kept replays take live readings too, late ones the store leaves out (a replay of today shows the server's history)
         if (batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId) playback.takeLive(batch.changes);
     const locationLoad = batch?.scope?.kind === 'location' && batch.scope.locationId === store.locationId

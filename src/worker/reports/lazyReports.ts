@@ -79,5 +79,7 @@ export function createLazyReports(o: ReportServiceOptions, code: LazyModule<Repo
     locationReady() { current()?.locationReady(); },
     reset() { current()?.reset(); },
     bookingsChanged(roomId) { current()?.bookingsChanged(roomId); },
+    followsBookings: () => current()?.followsBookings() ?? false,
+    bookingsChangedLive(changes) { current()?.bookingsChangedLive(changes); },
   };
 }

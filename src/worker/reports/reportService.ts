@@ -26,6 +26,7 @@ import { addMarks } from './reportMarks.js';
 import { reportPagesKey, runReport, type LateDays, type PageCache } from './runReport.js';
 import { normalizeRequest } from './reportRequest.js';
 import { approxBytes } from './approxBytes.js';
+import type { RoomBookingsChange } from './liveBookings.js';
 
 /**
  * Runs kept for a reopen once no view is open on them: at most this many, and about this many bytes of rows
@@ -100,6 +101,17 @@ export interface ReportService {
    * for the others
    */
   bookingsChanged(roomId: Id): void;
+  /**
+   * whether a room report of today has a view open on it: only then do live reservation readings need
+   * looking at (`bookingsChangedLive`), so the ingest path pays nothing while no popup or panel shows one
+   */
+  followsBookings(): boolean;
+  /**
+   * the live stream changed these rooms' past bookings (another person ended, extended or removed one;
+   * liveBookings.ts), each as of its reading's time `at`: room reports of today that cover a room and a view
+   * is open on are read again at once, unless they began reading after `at`; kept ones at their next opening
+   */
+  bookingsChangedLive(changes: readonly RoomBookingsChange[]): void;
 }
 
 /** An open report view: its request, and the run it follows once the location is there. */
@@ -275,6 +287,27 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     return run;
   }
 
+  /**
+   * The room's bookings changed as of `at`: room reports reading today whose scope holds the room are read
+   * again (their views follow the new run; one no view is open on is dropped, read at its next opening). A run
+   * that began reading after `at` already holds the change.
+   */
+  function reread(roomId: Id, at: number): void {
+    const floorId = o.store.floorOf.get(roomId) ?? null;
+    const buildingId = floorId ? o.store.floors.get(floorId)?.parent_id ?? null : null;
+    for (const [key, run] of [...runs]) {
+      const { kind, scope } = run.request;
+      if (kind !== 'room' || run.meta.progress.state === 'denied' || !readsToday(run)) continue;
+      if (scope.kind === 'floor' ? scope.id !== floorId : scope.kind === 'building' ? scope.id !== buildingId : false) continue;
+      const began = readAt.get(run);
+      if (began !== undefined && began > at) continue;
+      // what it read of today predates the change: a run still paging stops, and its views follow the new one
+      run.signal.cancelled = true;
+      if ((watchers.get(key) ?? 0) > 0) restart(run.request, key);
+      else runs.delete(key);
+    }
+  }
+
   return {
     source(spec) {
       const location = o.store.locationId ? o.store.locations.get(o.store.locationId) : undefined;
@@ -334,18 +367,15 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       watchers.clear();
       for (const view of views) view.bound = null;
     },
-    bookingsChanged(roomId) {
-      const floorId = o.store.floorOf.get(roomId) ?? null;
-      const buildingId = floorId ? o.store.floors.get(floorId)?.parent_id ?? null : null;
-      for (const [key, run] of [...runs]) {
-        const { kind, scope } = run.request;
-        if (kind !== 'room' || run.meta.progress.state === 'denied' || !readsToday(run)) continue;
-        if (scope.kind === 'floor' ? scope.id !== floorId : scope.kind === 'building' ? scope.id !== buildingId : false) continue;
-        // what it read of today predates the change: a run still paging stops, and its views follow the new one
-        run.signal.cancelled = true;
-        if ((watchers.get(key) ?? 0) > 0) restart(run.request, key);
-        else runs.delete(key);
+    bookingsChanged(roomId) { reread(roomId, Infinity); },
+    followsBookings() {
+      for (const [key, run] of runs) {
+        if (run.request.kind === 'room' && (watchers.get(key) ?? 0) > 0 && readsToday(run)) return true;
       }
+      return false;
+    },
+    bookingsChangedLive(changes) {
+      for (const { roomId, at } of changes) reread(roomId, at);
     },
   };
 }

@@ -124,4 +124,34 @@ describe('kept report runs and today', () => {
     expect(readsOfToday(read)).toBe(before + 2);
     for (const v of [popup, reopened, ...others]) v.close!();
   });
+
+  it('follows bookings others change while a view is open: read again at once, unless it began reading after the change', async () => {
+    const { service, open, read, book, later } = setup();
+    expect(service.followsBookings()).toBe(false);
+    const popup = await done(open(roomsOf('f1')));
+    // a popup (or the Reports panel) shows a room report of today: live readings are looked at
+    expect(service.followsBookings()).toBe(true);
+    const before = readsOfToday(read);
+
+    // another person ended a booking a minute ago: the reading is newer than what the run read
+    later(MIN);
+    book(NOW - 5 * MIN);
+    service.bookingsChangedLive([{ roomId: 'r1', at: NOW + 30_000 }]);
+    expect(state(popup)).toBe('loading');
+    await done(popup);
+    expect((popup.entry('r1') as RoomRow).items.map((b) => b.ref)).toEqual(['b1']);
+    expect(readsOfToday(read)).toBe(before + 1);
+
+    // the same change heard again (the run began reading after it), and another floor's room: nothing is read
+    service.bookingsChangedLive([{ roomId: 'r1', at: NOW + 30_000 }, { roomId: 'r2', at: NOW + MIN }]);
+    expect(state(popup)).toBe('done');
+    expect(readsOfToday(read)).toBe(before + 1);
+    popup.close!();
+    // nothing open on the screen: the ingest path has nothing to look at
+    expect(service.followsBookings()).toBe(false);
+    // a period over before today is never followed
+    const lastWeek = await done(open(roomsOf('f1', { from: '2025-02-10', to: '2025-02-16' })));
+    expect(service.followsBookings()).toBe(false);
+    lastWeek.close!();
+  });
 });
