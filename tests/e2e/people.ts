@@ -69,3 +69,16 @@ export async function worldTransform(page: Page): Promise<{ x: number; y: number
   if (!m) throw new Error(`unexpected transform ${t}`);
   return { x: Number(m[1]), y: Number(m[2]), k: Number(m[3]) };
 }
+
+/**
+ * A day key ("2026-11-23") in the page's own words ("Nov 23" in a US English browser, the year
+ * added for another year's): the short month and day the popups write (src/ui/lib/timeFormat.ts), from the browser's Intl.
+ */
+export function dayInWords(page: Page, day: string): Promise<string> {
+  return page.evaluate((key) => {
+    const [y, m, d] = key.split('-').map(Number);
+    // with its year only when it is not this year's (a day replayed in the first days of January)
+    const year = y === new Date().getFullYear() ? {} : { year: 'numeric' as const };
+    return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC', ...year }).format(Date.UTC(y!, m! - 1, d!, 12));
+  }, day);
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
-import { popup, shot, signIn, waitForHitPoint } from './people.js';
+import { dayInWords, popup, shot, signIn, waitForHitPoint } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -190,6 +190,9 @@ describe('phone-size screen in Chromium', () => {
     const notice = (await page.getByTestId('playback-indicator').boundingBox())!;
     expect(notice.width).toBeGreaterThan(VIEWPORT.width * 0.6);
     expect(notice.height).toBeLessThan(60);
+    // the day in the popups' words ("Nov 23"), not its key
+    const day = (await bar.getAttribute('data-day'))!;
+    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${await dayInWords(page, day)} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
     const time = page.getByTestId('playback-time');
     const before = await time.innerText();
     await bar.getByRole('button', { name: 'Step forward 15 minutes' }).tap();

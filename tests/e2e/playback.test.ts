@@ -15,6 +15,7 @@ import type { WireAsset } from '../../src/shared/rest.js';
 import { formatValue } from '../../src/worker/derive/drawState.js';
 import type { TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR } from './harness.js';
+import { dayInWords } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
@@ -124,9 +125,12 @@ describe('playback in Chromium', () => {
     await page.mouse.up();
     await expect.poll(async () => Number((await time.innerText()).slice(0, 2))).toBe(11);
     const first = await expectShown();
-    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${day} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
+    // the day in the popups' words ("Nov 23"), not its key ("2026-11-23")
+    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${await dayInWords(page, day)} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
     await shot('playback-02-replay-popup');
     await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await shot('playback-02b-replay-bar');
 
     // three hours later by keys on the slider: Page Up is a quarter hour
     await slider.focus();
@@ -281,7 +285,7 @@ describe('playback in Chromium', () => {
     // Report an issue acts on the floor as it is now: set aside, with the way back
     await p.getByRole('tab', { name: 'Report an issue' }).tap();
     const aside = p.getByTestId('replay-aside');
-    await expect.poll(() => aside.innerText()).toContain(`The map shows a replay of ${day}. An issue or feedback is for the floor as it is now`);
+    await expect.poll(() => aside.innerText()).toContain(`The map shows a replay of ${await dayInWords(p, day)}. An issue or feedback is for the floor as it is now`);
     await snap('playback-09-report-aside');
     await aside.getByRole('button', { name: 'Back to live' }).tap();
     await expect.poll(() => bar.count()).toBe(0);

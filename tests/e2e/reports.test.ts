@@ -14,6 +14,7 @@ import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/c
 import type { TestServer } from '../helpers/server.js';
 import type { ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR } from './harness.js';
+import { dayInWords } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
@@ -286,7 +287,7 @@ describe('reports in Chromium', () => {
       if ((await statuses()) !== night) { changed = true; break; }
     }
     expect(changed).toBe(true);
-    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${day} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
+    expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${await dayInWords(page, day)} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
     await shot('reports-12-playback');
 
     await bar.getByLabel('Speed').selectOption('3600');

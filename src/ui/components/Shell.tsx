@@ -34,7 +34,7 @@ import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
 import { PlaybackBar } from './reports/PlaybackBar.js';
 import { ReplayAside, ReplayScope } from './reports/ReplayNote.js';
 import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
-import { formatTime } from '../lib/timeFormat.js';
+import { formatDay, formatTime } from '../lib/timeFormat.js';
 import type { Legend } from '../../shared/api.js';
 import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
 import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
@@ -356,7 +356,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               <ConnectionBanner />
               {playback && playbackDay ? (
                 <p className="playback-indicator" role="status" data-testid="playback-indicator">
-                  {`Replay of ${playbackDay}${playbackMeta ? ` at ${formatTime(playbackMeta.time, timeZone)}` : ''}, not live.`}
+                  {`Replay of ${formatDay(playbackDay, timeZone)}${playbackMeta ? ` at ${formatTime(playbackMeta.time, timeZone)}` : ''}, not live.`}
                 </p>
               ) : null}
               {structureMeta?.fromCache || floorMeta?.fromCache ? (

@@ -33,4 +33,4 @@ export function accessibleName(entry: DrawState): string {
 }
 
 // one format everywhere: the time helpers live in timeFormat.ts
-export { formatDateTime, formatEndTime, formatTime, formatTimeRange, formatWhen } from './timeFormat.js';
+export { formatDateTime, formatDay, formatEndTime, formatTime, formatTimeRange, formatWhen } from './timeFormat.js';

@@ -32,11 +32,14 @@ export function zoneDiffers(timeZone: string | undefined, now = Date.now()): boo
   }
 }
 
-type Shape = 'time' | 'dateTime' | 'day' | 'full';
+type Shape = 'time' | 'dateTime' | 'dateTimeYear' | 'date' | 'dateYear' | 'day' | 'full';
 
 const SHAPES: Record<Shape, Intl.DateTimeFormatOptions> = {
   time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   dateTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  dateTimeYear: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  date: { day: 'numeric', month: 'short' },
+  dateYear: { day: 'numeric', month: 'short', year: 'numeric' },
   day: { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   full: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
 };
@@ -92,15 +95,40 @@ export function formatTimeParts(ms: number, timeZone?: string): { time: string; 
   return { time, zone };
 }
 
-/** A date and time, e.g. "23 Nov, 12:00". */
-export function formatDateTime(ms: number, timeZone?: string): string {
-  return formatter(timeZone, 'dateTime', zoneDiffers(timeZone, ms)).format(ms);
+/** Whether a date of this local year goes without its year: the year of now, where the location is. */
+function thisYear(ms: number, timeZone: string | undefined, now: number): boolean {
+  return localDay(ms, timeZone).slice(0, 4) === localDay(now, timeZone).slice(0, 4);
+}
+
+/** The day-and-time shape: with the year only for a date of another year ("Dec 30, 2025, 12:00"). */
+function dateTimeShape(ms: number, timeZone: string | undefined, now: number): Shape {
+  return thisYear(ms, timeZone, now) ? 'dateTime' : 'dateTimeYear';
+}
+
+/** A date and time, e.g. "Nov 23, 12:00" (US English), with the year when it is not this year's. */
+export function formatDateTime(ms: number, timeZone?: string, now = Date.now()): string {
+  return formatter(timeZone, dateTimeShape(ms, timeZone, now), zoneDiffers(timeZone, ms)).format(ms);
+}
+
+/**
+ * A local day of the location (a `YYYY-MM-DD` key, as the playback's day) in the words of
+ * `formatDateTime`'s date: "Nov 23", or "Dec 30, 2025" for a day of another year than now's
+ * where the location is. A key that is not a date is shown as it came.
+ */
+export function formatDay(dayKey: string, timeZone?: string, now = Date.now()): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dayKey);
+  if (!m) return dayKey;
+  // the calendar day itself, whatever the zone: noon UTC of that date, written in UTC
+  const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
+  if (Number.isNaN(at)) return dayKey;
+  const shape: Shape = m[1] === localDay(now, timeZone).slice(0, 4) ? 'date' : 'dateYear';
+  return formatter('UTC', shape, false).format(at);
 }
 
 /** A time today, else with its weekday (within the week) or date: for "since" and "next" times. */
 export function formatWhen(ms: number, timeZone?: string, now = Date.now()): string {
   if (localDay(ms, timeZone) === localDay(now, timeZone)) return formatTime(ms, timeZone);
-  const shape: Shape = Math.abs(ms - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
+  const shape: Shape = Math.abs(ms - now) < 6 * 86_400_000 ? 'day' : dateTimeShape(ms, timeZone, now);
   return formatter(timeZone, shape, zoneDiffers(timeZone, ms)).format(ms);
 }
 
@@ -110,7 +138,7 @@ export function formatWhen(ms: number, timeZone?: string, now = Date.now()): str
  */
 export function formatTimeRange(start: number, end: number, timeZone?: string, now = Date.now(), nameZone = true): string {
   const today = localDay(start, timeZone) === localDay(now, timeZone);
-  const shape: Shape = today ? 'time' : Math.abs(start - now) < 6 * 86_400_000 ? 'day' : 'dateTime';
+  const shape: Shape = today ? 'time' : Math.abs(start - now) < 6 * 86_400_000 ? 'day' : dateTimeShape(start, timeZone, now);
   const f = formatter(timeZone, shape, nameZone && zoneDiffers(timeZone, start));
   const [from, to] = [Math.min(start, end), Math.max(start, end)];
   try {

@@ -7,7 +7,7 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlaybackMeta } from '../../../shared/api.js';
 import { useEngine } from '../../hooks/engineContext.js';
-import { formatTime, formatTimeParts } from '../../lib/timeFormat.js';
+import { formatDay, formatTime, formatTimeParts } from '../../lib/timeFormat.js';
 
 export const PLAYBACK_SPEEDS = [1, 10, 60, 600, 3600] as const;
 const TICK_MS = 250;
@@ -115,7 +115,7 @@ export function PlaybackBar({ floorId, day, meta, timeZone, maxDay, onDay, onClo
               <progress max={Math.max(1, progress?.pagesEstimated ?? 1)} value={progress?.pagesLoaded ?? 0} aria-label="Loading the day" />
               {`Loading the day: ${progress?.pagesLoaded ?? 0} of about ${progress?.pagesEstimated || '?'} pages`}
             </>
-          ) : empty ? `No readings on ${day}: nothing to replay.` : null}
+          ) : empty ? `No readings on ${formatDay(day, timeZone)}: nothing to replay.` : null}
         </span>
         {progress?.state === 'error' ? <span role="alert" className="error">{`Could not load the day: ${progress.message ?? ''}`}</span> : null}
         <span id={ids.keys} className="visually-hidden">Space plays or pauses; arrow keys move a minute, Page Up and Page Down a quarter hour.</span>

@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import type { PlaybackAt } from '../../../shared/api.js';
 import { useApp } from '../../hooks/appContext.js';
-import { formatDateTime } from '../../lib/describe.js';
+import { formatDateTime, formatDay } from '../../lib/describe.js';
 import { ReplayContext, ReplayInstantContext, useReplayInstant, type ReplayInstant } from './replayContext.js';
 
 export interface ReplayScopeProps {
@@ -34,7 +34,7 @@ export function ReplayNote({ children }: { children: ReactNode }) {
   const replay = useReplayInstant();
   const { timeZone } = useApp();
   if (!replay) return null;
-  const when = replay.time === null ? `${replay.day}, loading` : formatDateTime(replay.time, timeZone);
+  const when = replay.time === null ? `${formatDay(replay.day, timeZone)}, loading` : formatDateTime(replay.time, timeZone);
   return (
     <p className="panel-replay" data-testid="panel-replay">
       As at {when} (replay): {children}
@@ -56,11 +56,12 @@ export function LiveNote({ children }: { children: ReactNode }) {
 /** A panel that acts on the floor as it is now: set aside during a replay, with the reason and the way back. */
 export function ReplayAside({ title, reason }: { title: string; reason: string }) {
   const replay = useReplayInstant();
+  const { timeZone } = useApp();
   if (!replay) return null;
   return (
     <section className="replay-aside" aria-label={title} data-testid="replay-aside">
       <h2>{title}</h2>
-      <p>{`The map shows a replay of ${replay.day}. ${reason}`}</p>
+      <p>{`The map shows a replay of ${formatDay(replay.day, timeZone)}. ${reason}`}</p>
       <button type="button" onClick={replay.backToLive}>
         Back to live
       </button>
