@@ -10,6 +10,7 @@ import { createWorkerEngine } from './engine/workerEngine.js';
 import { START_MARKS, startUp } from './engine/startUp.js';
 import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
+import { pageUpdateEnv, watchForUpdates } from './lib/updateWatch.js';
 import { yieldTask } from './lib/yieldTask.js';
 import './styles.css';
 // every stylesheet of the app is in the page's head before index.html paints the saved floor: imported by
@@ -38,7 +39,22 @@ const firstScreen = startUp(engine.client, {
 
 await yieldTask();
 if ('serviceWorker' in navigator) {
-  const update = registerSW({ onNeedRefresh: () => appUpdate.offer(() => update(true)) });
+  // Reload asks the waiting build to take over, and the page reloads once it has (one reload, whoever hears it first)
+  let reloading = false;
+  const apply = async () => {
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (reloading) return;
+      reloading = true;
+      window.location.reload();
+    });
+    await update(true);
+  };
+  const offer = () => appUpdate.offer(apply);
+  const update = registerSW({
+    onNeedRefresh: offer,
+    // an open tab asks for new builds itself, and offers one however it was found (lib/updateWatch.ts)
+    onRegisteredSW: (_url, registration) => { if (registration) watchForUpdates(registration, offer, pageUpdateEnv()); },
+  });
 }
 await yieldTask();
 

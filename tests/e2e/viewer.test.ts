@@ -463,7 +463,19 @@ describe('viewer in Chromium', () => {
     expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);
     await send.click();
     await page.getByText('Thanks! Your ticket is on the floor.').waitFor({ timeout: 10_000 });
-    await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 15_000 });
+    try {
+      await page.locator('[data-asset-id][aria-label^="Ticket Window will not close"]').waitFor({ timeout: 15_000 });
+    } catch (error) {
+      // what the server has, what the map drew and where, for whoever reads a failure (it has failed 1 run in ~10 under load)
+      const onServer = [...server.server.store.assets.values()].filter((a) => a.type === 'ticket').map((a) => ({ id: a.id, name: a.name, floor: a.parent_id, x: a.x, y: a.y }));
+      const floorNow = await floorSelect.inputValue();
+      const drawn = await page.evaluate(() => ({
+        tickets: [...document.querySelectorAll('g.asset-ticket')].map((g) => ({ id: g.getAttribute('data-asset-id'), label: g.getAttribute('aria-label'), box: g.getBoundingClientRect().toJSON() as unknown })),
+        world: document.querySelector('g.world')?.getAttribute('transform'),
+      }));
+      await shot('06x-ticket-missing');
+      throw new Error(`ticket not drawn; server: ${JSON.stringify(onServer)}; map on floor ${floorNow} (${floorBefore} wanted): ${JSON.stringify(drawn)}`, { cause: error });
+    }
   });
 
   it('shows a co-worker on another floor from the people list: floor switched, centred and highlighted', async () => {
