@@ -457,7 +457,12 @@ describe('viewer in Chromium', () => {
     await shot('07-reconnected');
     await popup(page).getByRole('button', { name: 'Close details' }).click();
     await floorSelect.selectOption(floorBefore);
-    await page.locator('g.asset-room').first().waitFor();
+    // the switch done (the select follows the worker's session, so it names the new floor once the worker has
+    // it) and that floor drawn: a ticket sent before goes to the floor still shown, at the centre of its view
+    await expect.poll(() => floorSelect.inputValue(), { timeout: 10_000 }).toBe(floorBefore);
+    const roomsBack = [...server.server.store.assets.values()].filter((a) => a.type === 'room' && a.parent_id === floorBefore && !a.unpublished);
+    await page.locator(roomsBack.map((a) => `g.asset-room[data-asset-id="${a.id}"]`).join(', ')).first().waitFor();
+    await expect.poll(() => page.locator('.place').innerText()).toMatch(/^Placed at the red pin on the map/);
     // offered again once the server is back, with the category the form chose for it (the server refuses none): it is on the floor
     await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByRole('tabpanel').getByRole('note').count()).toBe(0);
