@@ -1,8 +1,9 @@
 // A StoragePort whose cost on the worker's thread is what idbStorage's is:
-// a write turns each touched part's changes into one JSON text, as
-// idbStorage puts its records (the browser then copies the string to the
-// IndexedDB backend as one block, and the disk work happens elsewhere); the
-// saved floor view is one JSON text too. Unlike the tests' memoryStorage it
+// a write turns each touched part's changes into JSON texts of at most
+// CHUNK_ENTITIES changes, one per task as idbStorage puts its records (the
+// browser then copies the string to the IndexedDB backend as one block, and
+// the disk work happens elsewhere; the next record waits for that put to
+// land); the saved floor view is one JSON text too. Unlike the tests' memoryStorage it
 // keeps the texts and parses them only on a load, so a write costs what it
 // writes, not the whole location.
 
@@ -10,6 +11,7 @@ import {
   CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, type CachedLocation, type CachedLocationMeta, type CacheWrite, type SavedView,
   type StoragePort, type StoredSession,
 } from '../../src/worker/storage/index.js';
+import { CHUNK_ENTITIES } from '../../src/worker/storage/idbStorage.js';
 
 type Change = CacheWrite['changes'][number];
 
@@ -45,14 +47,8 @@ export function createCloneStorage(): StoragePort & { writes: number; rows: numb
     async saveView(key, view) {
       views.set(keyOf(key.userId, key.locationId), JSON.stringify(view));
     },
-    async write(key, write) {
-      const id = keyOf(key.userId, key.locationId);
-      let entry = locations.get(id);
-      if (!entry || write.full) {
-        entry = { meta: { ...write.meta, schema: STORAGE_SCHEMA_VERSION }, records: new Map() };
-        locations.set(id, entry);
-      }
-      entry.meta = { ...write.meta, schema: STORAGE_SCHEMA_VERSION };
+    async write(key, write, options = {}) {
+      options.signal?.throwIfAborted();
       const byPart = new Map<string, Change[]>();
       for (const c of write.changes) {
         const part = c.part ?? SHARED_PART;
@@ -60,10 +56,29 @@ export function createCloneStorage(): StoragePort & { writes: number; rows: numb
         if (!list) byPart.set(part, (list = []));
         list.push(c);
       }
+      const texts = new Map<string, string[]>();
       for (const [part, changes] of byPart) {
-        let list = entry.records.get(part);
-        if (!list) entry.records.set(part, (list = []));
-        list.push(JSON.stringify(changes));
+        const list: string[] = [];
+        texts.set(part, list);
+        for (let i = 0; i < changes.length; i += CHUNK_ENTITIES) {
+          // a task a record, as idbStorage's puts land between them
+          if (i > 0 || texts.size > 1) await new Promise<void>((resolve) => setImmediate(resolve));
+          options.signal?.throwIfAborted();
+          list.push(JSON.stringify(changes.slice(i, i + CHUNK_ENTITIES)));
+        }
+      }
+      // all of it or nothing, as one transaction
+      const id = keyOf(key.userId, key.locationId);
+      let entry = locations.get(id);
+      if (!entry || write.full) {
+        entry = { meta: { ...write.meta, schema: STORAGE_SCHEMA_VERSION }, records: new Map() };
+        locations.set(id, entry);
+      }
+      entry.meta = { ...write.meta, schema: STORAGE_SCHEMA_VERSION };
+      for (const [part, list] of texts) {
+        let stored = entry.records.get(part);
+        if (!stored) entry.records.set(part, (stored = []));
+        stored.push(...list);
       }
       stats.writes += 1;
       stats.rows += write.changes.length;

@@ -152,12 +152,11 @@ export function createPersistSource(options: PersistSourceOptions): PersistSourc
       for (const collection of CACHED_COLLECTIONS) n += collectionMap(store, collection).size;
       return n;
     },
-    all() {
-      const out: Array<{ collection: CachedCollection; id: Id; value: unknown }> = [];
+    // lazy: the persister reads it in slices with turns of the event loop between them (issue 14)
+    *all() {
       for (const collection of CACHED_COLLECTIONS) {
-        for (const [id, value] of collectionMap(store, collection)) if (!value.local) out.push({ collection, id, value });
+        for (const [id, value] of collectionMap(store, collection)) if (!value.local) yield { collection, id, value };
       }
-      return out;
     },
   };
 }

@@ -6,7 +6,9 @@
 // A location is kept in parts (a floor's assets and their sensors, or the
 // shared rest), each a few large records: a full write stores a part's
 // entities in base chunks of CHUNK_ENTITIES, and each incremental write
-// appends one delta record per touched part. A read takes the parts it is
+// appends delta records per touched part (of CHUNK_ENTITIES changes at most).
+// A write is one transaction whose records are serialized one per task
+// (putRecords), so even a full rewrite keeps the worker's tasks short. A read takes the parts it is
 // asked for (the shown floor first, the rest later) with one getAll per part
 // and replays each part's deltas in order; once MAX_DELTA_RECORDS deltas pile
 // up the write asks the persister for a full rewrite (compaction). A record
@@ -21,12 +23,16 @@ import {
   type SavedView, type StorageOpenResult, type StoragePort, type StoredSession,
 } from './storagePort.js';
 
-/** Entities per base record: large enough that a reopen reads a handful of records, small enough to stay cheap to clone. */
-export const CHUNK_ENTITIES = 2_000;
+/**
+ * Changes per record, and so per task while a write is serialized: one record's JSON (500 desks are
+ * ~250 KB) takes a few ms to make and to hand to IndexedDB, so a full rewrite never holds the worker for
+ * long (issue 14), and a reopen still reads a location of 30,000 entities in one getAll per part.
+ */
+export const CHUNK_ENTITIES = 500;
 /** Delta records after which a write asks for a full rewrite (about a minute of throttled writes under load). */
 export const MAX_DELTA_RECORDS = 60;
 /** Entity changes held in delta records after which a write asks for a full rewrite, so a reopen replays little. */
-export const MAX_DELTA_ENTITIES = 4 * CHUNK_ENTITIES;
+export const MAX_DELTA_ENTITIES = 8_000;
 
 /** [user, location, part, 'base' | 'delta', n]: 'base' sorts before 'delta'; deltas by a sequence over all parts */
 type RecordKey = [string, string, string, 'base' | 'delta', number];
@@ -157,12 +163,18 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
     ]);
   }
 
-  /** Puts a part's records of a write; returns the parts touched and the entity changes of its delta records. */
-  function putRecords(
-    tx: IDBPTransaction<StoreyDb, Array<'meta' | 'records'>, 'readwrite'>, key: CacheKey, write: CacheWrite, meta: StoredMeta | undefined,
-  ): { ops: Array<Promise<unknown>>; parts: Set<string>; deltas: NonNullable<StoredMeta['deltas']> } {
+  /**
+   * Puts a write's records, one record (at most CHUNK_ENTITIES changes of one part) serialized per task:
+   * each put is awaited before the next record is serialized, so the transaction stays open across tasks
+   * (a request that lands keeps it alive) and the worker runs live work between them (issue 14: a full
+   * rewrite of 30,000 entities was one task of 150–450 ms). It is still one transaction: a crash, a
+   * sign-out (`signal`) or a failed put midway lands none of it, and the previous cache stays whole.
+   */
+  async function putRecords(
+    tx: IDBPTransaction<StoreyDb, Array<'meta' | 'records'>, 'readwrite'>, key: CacheKey, write: CacheWrite,
+    meta: StoredMeta | undefined, signal: AbortSignal | undefined,
+  ): Promise<{ parts: Set<string>; deltas: NonNullable<StoredMeta['deltas']> }> {
     const records = tx.objectStore('records');
-    const ops: Array<Promise<unknown>> = [];
     const byPart = new Map<string, Change[]>();
     for (const c of write.changes) {
       if (write.full && c.value === null) continue;
@@ -171,23 +183,25 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
       if (!list) byPart.set(part, (list = []));
       list.push(c);
     }
-    if (write.full) {
-      ops.push(records.delete(locationRange(key)));
-      for (const [part, puts] of byPart) {
-        for (let i = 0, n = 0; i < puts.length; i += CHUNK_ENTITIES, n++) {
-          ops.push(records.put(JSON.stringify(puts.slice(i, i + CHUNK_ENTITIES)), [key.userId, key.locationId, part, 'base', n]));
+    const deltas = write.full ? { next: 0, records: 0, entities: 0 } : { ...(meta?.deltas ?? { next: 0, records: 0, entities: 0 }) };
+    // the previous base and deltas go in the same transaction that puts the new base: a reader sees one or the other
+    if (write.full) void records.delete(locationRange(key)).catch(() => undefined);
+    for (const [part, changes] of byPart) {
+      for (let i = 0, n = 0; i < changes.length; i += CHUNK_ENTITIES, n++) {
+        signal?.throwIfAborted();
+        const chunk = changes.slice(i, i + CHUNK_ENTITIES);
+        if (write.full) {
+          await records.put(JSON.stringify(chunk), [key.userId, key.locationId, part, 'base', n]);
+        } else {
+          await records.put(JSON.stringify({ delta: chunk }), [key.userId, key.locationId, part, 'delta', deltas.next]);
+          deltas.next += 1;
+          deltas.records += 1;
+          deltas.entities += chunk.length;
         }
       }
-      return { ops, parts: new Set(byPart.keys()), deltas: { next: 0, records: 0, entities: 0 } };
     }
-    const deltas = { ...(meta?.deltas ?? { next: 0, records: 0, entities: 0 }) };
-    for (const [part, changes] of byPart) {
-      ops.push(records.put(JSON.stringify({ delta: changes }), [key.userId, key.locationId, part, 'delta', deltas.next]));
-      deltas.next += 1;
-      deltas.records += 1;
-      deltas.entities += changes.length;
-    }
-    return { ops, parts: new Set([...(meta?.parts ?? []), ...byPart.keys()]), deltas };
+    signal?.throwIfAborted();
+    return { parts: write.full ? new Set(byPart.keys()) : new Set([...(meta?.parts ?? []), ...byPart.keys()]), deltas };
   }
 
   const storage: StoragePort = {
@@ -228,28 +242,25 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
       return { meta: publicMeta, entities, parts: wanted };
     },
 
-    async write(key, write) {
+    async write(key, write, options = {}) {
+      const { signal } = options;
+      signal?.throwIfAborted();
       const d = await handle();
       const tx = d.transaction(['meta', 'records'], 'readwrite');
-      let ops: Array<Promise<unknown>> = [];
       let compact = false;
       try {
         const before = await tx.objectStore('meta').get([key.userId, key.locationId]);
         const current = before && isReadableMeta(before, key) && before.schema === version ? before : undefined;
-        const written = putRecords(tx, key, write, current);
-        ops = written.ops;
+        const written = await putRecords(tx, key, write, current, signal);
         compact = written.deltas.records >= MAX_DELTA_RECORDS || written.deltas.entities >= MAX_DELTA_ENTITIES;
         const meta: StoredMeta = { ...write.meta, schema: version, parts: [...written.parts], deltas: written.deltas };
-        ops.push(tx.objectStore('meta').put(meta, [key.userId, key.locationId]));
+        await tx.objectStore('meta').put(meta, [key.userId, key.locationId]);
       } catch (error) {
-        // e.g. a value that cannot be serialized: abort so nothing of this write lands
-        ops.forEach((op) => op.catch(() => undefined));
-        try { tx.abort(); } catch { /* already finished */ }
+        // a value that cannot be serialized, a failed put, a sign-out midway: abort so nothing of this write lands
+        try { tx.abort(); } catch { /* already finished or aborted */ }
         await tx.done.catch(() => undefined);
         throw error;
       }
-      // a failed request aborts the transaction: nothing of this write lands
-      ops.forEach((op) => op.catch(() => undefined));
       await tx.done;
       return { compact };
     },

@@ -46,7 +46,9 @@ export function createMemoryStorage(): MemoryStorage {
       }
       return { meta, entities, parts: wanted };
     },
-    async write(key, write: CacheWrite) {
+    async write(key, write: CacheWrite, options = {}) {
+      // a write whose caller stopped (a sign-out) before it landed lands nothing
+      options.signal?.throwIfAborted();
       // clone everything first: a value that cannot be cloned throws before anything changes (all-or-nothing)
       const values = write.changes.map((c) => (c.value === null ? null : structuredClone(c.value)));
       const prev = locations.get(k(key));

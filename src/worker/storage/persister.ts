@@ -5,6 +5,10 @@
 // rewrite, since we cannot know which part of the failed write landed.
 // Each entity goes to the part its source names (a floor, or the shared
 // part); an entity that moved parts is deleted from the part it was in.
+// A large write never holds the worker long (issue 14): its entities are
+// placed a slice a task, then the storage serializes a record a task, all in
+// one transaction; a source that goes (sign-out) aborts it, and then none of
+// it lands.
 
 import type { Id } from '../../shared/types.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
@@ -24,6 +28,12 @@ export const PERSIST_RETRY_MIN_MS = 2_000;
 export const PERSIST_RETRY_MAX_MS = 60_000;
 /** A write touching at least this many entities and half the location is written as a full rewrite instead. */
 export const PERSIST_FULL_MIN_ENTITIES = 1_000;
+/**
+ * Entities read and placed in their parts per task before a write; then the event loop gets a turn
+ * (a full rewrite places ~30,000: in one task that was 30–55 ms of the worker under load, issue 14).
+ * The storage then serializes its records a task each.
+ */
+export const PERSIST_PLACE_SLICE = 2_000;
 /** How soon a full rewrite that waits for the store to be filled looks again. */
 const READY_POLL_MS = 100;
 
@@ -32,8 +42,8 @@ export interface PersistSource {
   meta(): CacheWrite['meta'];
   /** current value, or null when gone (or not to be cached, e.g. derived local entities) */
   read(collection: CachedCollection, id: Id): unknown | null;
-  /** every entity to cache, for a full rewrite */
-  all(): Array<{ collection: CachedCollection; id: Id; value: unknown }>;
+  /** every entity to cache, for a full rewrite; read in slices, so it may be lazy (the store's own maps) */
+  all(): Iterable<{ collection: CachedCollection; id: Id; value: unknown }>;
   /** about how many entities all() returns (cheap), so a write touching most of them becomes a full rewrite */
   size?(): number;
   /** where an entity is kept: a floor's part or SHARED_PART (the default) */
@@ -87,6 +97,8 @@ export function createPersister(options: PersisterOptions): Persister {
   let full = false;
   let timer: TimerHandle | null = null;
   let writing: Promise<void> | null = null;
+  /** aborts the write in flight when its source goes (sign-out, another location): it then lands nothing */
+  let inFlight: AbortController | null = null;
   let failures = 0;
   /** the wait before the next write: the throttle, or longer after a large write */
   let delay = throttle;
@@ -121,15 +133,19 @@ export function createPersister(options: PersisterOptions): Persister {
     if (isFull && src.ready && !src.ready()) { arm(Math.min(throttle, READY_POLL_MS)); return; }
     pending = new Map();
     full = false;
-    const changes = isFull ? placeAll(src) : placeChanges(src, batch);
-    delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
+    const controller = new AbortController();
+    inFlight = controller;
     const run = (async () => {
       try {
-        const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes });
+        const changes = isFull ? await placeAll(src, controller.signal) : await placeChanges(src, batch, controller.signal);
+        delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
+        const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes }, { signal: controller.signal });
         failures = 0;
         // the storage's incremental records have piled up: fold them into one full rewrite, later
         if (result && result.compact && source === src) full = true;
       } catch (error) {
+        // stopped on purpose (its source went): nothing landed, and nothing is to be retried for it
+        if (controller.signal.aborted) return;
         failures += 1;
         if (source === src) full = true;
         logger.warn(STORAGE_WARNINGS.WRITE_FAILED, error);
@@ -139,15 +155,25 @@ export function createPersister(options: PersisterOptions): Persister {
     writing = run;
     await run;
     writing = null;
+    inFlight = null;
     if (source !== src) return;
     if (failures > 0) arm(Math.min(PERSIST_RETRY_MAX_MS, PERSIST_RETRY_MIN_MS * 2 ** (failures - 1)));
     else if (pendingCount() || full) arm(delay);
   }
 
-  function placeAll(src: PersistSource): CacheWrite['changes'] {
+  /** A turn of the event loop between slices of placing, so live work runs between them. */
+  function pause(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => { clock.setTimeout(resolve, 0); }).then(() => signal.throwIfAborted());
+  }
+
+  /** Every entity with its part, for a full rewrite, PERSIST_PLACE_SLICE entities a task. */
+  async function placeAll(src: PersistSource, signal: AbortSignal): Promise<CacheWrite['changes']> {
     placed.clear();
     const out: CacheWrite['changes'] = [];
+    let n = 0;
     for (const { collection, id, value } of src.all()) {
+      if (n > 0 && n % PERSIST_PLACE_SLICE === 0) await pause(signal);
+      n += 1;
       const part = src.part?.(collection, id, value) ?? SHARED_PART;
       if (part !== SHARED_PART) placedIn(collection).set(id, part);
       out.push({ collection, id, value, part });
@@ -155,11 +181,15 @@ export function createPersister(options: PersisterOptions): Persister {
     return out;
   }
 
-  function placeChanges(src: PersistSource, batch: Map<CachedCollection, Set<Id>>): CacheWrite['changes'] {
+  /** The queued entities with their parts (and a delete where one moved part), PERSIST_PLACE_SLICE a task. */
+  async function placeChanges(src: PersistSource, batch: Map<CachedCollection, Set<Id>>, signal: AbortSignal): Promise<CacheWrite['changes']> {
     const out: CacheWrite['changes'] = [];
+    let n = 0;
     for (const [collection, ids] of batch) {
       const parts = placedIn(collection);
       for (const id of ids) {
+        if (n > 0 && n % PERSIST_PLACE_SLICE === 0) await pause(signal);
+        n += 1;
         const value = src.read(collection, id);
         const was = parts.get(id) ?? SHARED_PART;
         const part = value === null ? was : src.part?.(collection, id, value) ?? SHARED_PART;
@@ -173,9 +203,16 @@ export function createPersister(options: PersisterOptions): Persister {
     return out;
   }
 
+  /** the write in flight lands nothing more (a large one stops between its slices) */
+  function stopWriting() {
+    inFlight?.abort();
+    inFlight = null;
+  }
+
   return {
     setSource(next) {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
+      if (next !== source) stopWriting();
       source = next;
       pending = new Map();
       full = false;
@@ -218,6 +255,7 @@ export function createPersister(options: PersisterOptions): Persister {
     dispose() {
       if (timer !== null) clock.clearTimeout(timer);
       timer = null;
+      stopWriting();
       source = null;
     },
   };

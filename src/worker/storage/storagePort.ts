@@ -72,6 +72,11 @@ export interface CacheWrite {
   changes: Array<{ collection: CachedCollection; id: Id; value: unknown | null; part?: string }>;
 }
 
+export interface WriteOptions {
+  /** aborted: stop, and land nothing of this write */
+  signal?: AbortSignal;
+}
+
 /** What a write tells the persister: `compact` asks for the next write to be a full rewrite. */
 export interface CacheWriteResult {
   /** the storage has accumulated enough incremental records that a full rewrite would read back faster */
@@ -104,8 +109,12 @@ export interface StoragePort {
   /** the saved floor view of a location, or null */
   loadView(key: CacheKey): Promise<SavedView | null>;
   saveView(key: CacheKey, view: SavedView): Promise<void>;
-  /** rejects on quota or write errors; the caller keeps running and retries */
-  write(key: CacheKey, write: CacheWrite): Promise<CacheWriteResult | void>;
+  /**
+   * One transaction: all of it lands or none of it. Rejects on quota or write errors (the caller keeps
+   * running and retries), and with the signal's reason once `signal` aborts before it landed (a sign-out
+   * midway): nothing of it is then stored. A large write is serialized in slices, a task each (issue 14).
+   */
+  write(key: CacheKey, write: CacheWrite, options?: WriteOptions): Promise<CacheWriteResult | void>;
   clearUser(userId: Id): Promise<void>;
   loadSession(): Promise<StoredSession | null>;
   saveSession(session: StoredSession | null): Promise<void>;

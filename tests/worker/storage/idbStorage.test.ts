@@ -259,6 +259,128 @@ describe('idbStorage', () => {
     });
   });
 
+  describe('a large write, a record per task (issue 14)', () => {
+    /** Counts turns of the event loop: a callback re-queued with setImmediate, as a live message would be. */
+    function turns() {
+      let count = 0;
+      let running = true;
+      const tick = () => { count += 1; if (running) setImmediate(tick); };
+      setImmediate(tick);
+      return { now: () => count, stop: () => { running = false; } };
+    }
+
+    /** Desks whose serialization notes the turn it happened in (JSON.stringify calls toJSON). */
+    function countedDesks(n: number, at: () => number, seen: number[], name = 'new') {
+      return Array.from({ length: n }, (_, i) => ({
+        collection: 'assets' as const, id: `d${i}`, part: i % 2 ? 'f1' : 'f2',
+        value: { id: `d${i}`, toJSON() { seen.push(at()); return desk(`d${i}`, name); } },
+      }));
+    }
+
+    async function previousCache(storage: StoragePort) {
+      await storage.write(key, { meta: meta(1), full: true, changes: [{ collection: 'assets', id: 'old', value: desk('old') }] });
+    }
+
+    it('serializes a full rewrite a record per task, so other work runs between its records, and reads it back whole', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await previousCache(storage);
+      const loop = turns();
+      const seen: number[] = [];
+      const n = CHUNK_ENTITIES * 6;
+      await storage.write(key, { meta: meta(2), full: true, changes: countedDesks(n, loop.now, seen) });
+      loop.stop();
+      const perTurn = new Map<number, number>();
+      for (const turn of seen) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+      expect(seen).toHaveLength(n);
+      expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(CHUNK_ENTITIES);
+      expect(perTurn.size).toBeGreaterThanOrEqual(6);
+      await storage.close();
+      const reopened = createIdbStorage({ name });
+      const cached = await reopened.loadLocation(key, () => undefined);
+      expect(cached!.meta.savedAt).toBe(2);
+      expect(cached!.entities.assets).toHaveLength(n);
+      expect(cached!.entities.assets).not.toContainEqual(desk('old'));
+      expect(cached!.entities.assets).toContainEqual(desk(`d${n - 1}`, 'new'));
+      await reopened.close();
+    });
+
+    it('lands none of a rewrite stopped midway (a sign-out): a reopen reads the previous cache whole', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await previousCache(storage);
+      const stop = new AbortController();
+      const seen: number[] = [];
+      // the sign-out comes while the third record is being made
+      const changes = countedDesks(CHUNK_ENTITIES * 6, () => { if (seen.length === CHUNK_ENTITIES * 2) stop.abort(); return 0; }, seen);
+      await expect(storage.write(key, { meta: meta(2), full: true, changes }, { signal: stop.signal })).rejects.toMatchObject({ name: 'AbortError' });
+      // it stopped there: the records after it were never made
+      expect(seen.length).toBeLessThan(CHUNK_ENTITIES * 4);
+      await storage.close();
+      const reopened = createIdbStorage({ name });
+      const cached = await reopened.loadLocation(key, () => undefined);
+      expect(cached!.meta.savedAt).toBe(1);
+      expect(cached!.entities.assets).toEqual([desk('old')]);
+      await reopened.close();
+    });
+
+    it('lands none of a rewrite whose later record cannot be stored', async () => {
+      const storage = createIdbStorage({ name: freshName() });
+      await storage.open();
+      await previousCache(storage);
+      const changes: CacheWrite['changes'] = Array.from({ length: CHUNK_ENTITIES * 4 }, (_, i) => ({ collection: 'assets', id: `d${i}`, value: desk(`d${i}`) }));
+      // a value JSON cannot hold, in the third record
+      changes[CHUNK_ENTITIES * 2 + 1] = { collection: 'assets', id: 'bad', value: { id: 'bad', size: 1n } };
+      await expect(storage.write(key, { meta: meta(2), full: true, changes })).rejects.toThrow();
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.meta.savedAt).toBe(1);
+      expect(cached!.entities.assets).toEqual([desk('old')]);
+      await storage.close();
+    });
+
+    it('gives a reader that comes midway one whole cache, never part of the rewrite', async () => {
+      const name = freshName();
+      const [writer, reader] = [createIdbStorage({ name }), createIdbStorage({ name })];
+      await Promise.all([writer.open(), reader.open()]);
+      await previousCache(writer);
+      let read: Promise<unknown> | null = null;
+      const seen: number[] = [];
+      // another tab reopens while the second record is being made
+      const changes = countedDesks(CHUNK_ENTITIES * 4, () => {
+        if (seen.length === CHUNK_ENTITIES + 1) read = reader.loadLocation(key, () => undefined);
+        return 0;
+      }, seen);
+      const written = writer.write(key, { meta: meta(2), full: true, changes });
+      await written;
+      const cached = await read! as Awaited<ReturnType<StoragePort['loadLocation']>>;
+      const ids = cached!.entities.assets.map((a) => (a as { id: string }).id);
+      const whole = ids.length === 1 ? ids[0] === 'old' : ids.length === CHUNK_ENTITIES * 4 && !ids.includes('old');
+      expect(whole, `the reader got ${ids.length} desks`).toBe(true);
+      await Promise.all([writer.close(), reader.close()]);
+    });
+
+    it('splits a large incremental write into records a task each, replayed in order', async () => {
+      const name = freshName();
+      const storage = createIdbStorage({ name });
+      await storage.open();
+      await previousCache(storage);
+      const changes: CacheWrite['changes'] = Array.from({ length: CHUNK_ENTITIES * 2 + 1 }, (_, i) => ({ collection: 'assets', id: `d${i % 3}`, value: desk(`d${i % 3}`, `v${i}`) }));
+      await storage.write(key, { meta: meta(2), full: false, changes });
+      await storage.close();
+      const raw = await openDB(name, STORAGE_SCHEMA_VERSION);
+      expect(await raw.count('records')).toBe(1 + 3);
+      raw.close();
+      const reopened = createIdbStorage({ name });
+      const last = (id: number) => CHUNK_ENTITIES * 2 - ((CHUNK_ENTITIES * 2 - id) % 3);
+      expect((await reopened.loadLocation(key, () => undefined))!.entities.assets).toEqual([
+        desk('old'), desk('d0', `v${last(0)}`), desk('d1', `v${last(1)}`), desk('d2', `v${last(2)}`),
+      ]);
+      await reopened.close();
+    });
+  });
+
   describe('loadLocation (records)', () => {
     it('drops a location whose base record is not JSON with a warning', async () => {
       const name = freshName();

@@ -1,8 +1,11 @@
+import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Clock } from '../../../src/worker/ports.js';
 import { systemClock } from '../../../src/worker/systemClock.js';
+import { CHUNK_ENTITIES, createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
-  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_MAX_ENTITIES_PER_S, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
+  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_PLACE_SLICE, PERSIST_MAX_ENTITIES_PER_S, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
 } from '../../../src/worker/storage/persister.js';
 import { STORAGE_WARNINGS, type CacheWrite } from '../../../src/worker/storage/storagePort.js';
 import { createTestLogger } from '../engine/harness.js';
@@ -219,7 +222,8 @@ describe('persister', () => {
       const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
       persister.setSource(source(data));
       persister.note([...data.keys()].slice(0, n).map((id) => ['assets', id] as const));
-      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
+      // (placed a slice a task: the write lands a few turns of the event loop after its timer)
+      await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS + 10);
       expect(writes).toHaveLength(1);
       persister.note([['assets', 'a0']]);
       // n entities took their share: the next write waits n / PERSIST_MAX_ENTITIES_PER_S seconds, not the throttle
@@ -267,6 +271,115 @@ describe('persister', () => {
       ready = true;
       await vi.advanceTimersByTimeAsync(PERSIST_THROTTLE_MS);
       expect(writes.map((w) => w.full)).toEqual([true]);
+    });
+  });
+
+  describe('a full rewrite of a large location, in slices (issue 14)', () => {
+    // real timers and IndexedDB (fake-indexeddb): the slices are turns of the real event loop
+    beforeEach(() => { vi.useRealTimers(); });
+
+    let dbCount = 0;
+    const freshStorage = () => createIdbStorage({ name: `storey-persister-${++dbCount}-${Math.random().toString(36).slice(2)}` });
+    const desk = (id: string, name = id) => ({ id, name, floor: `f${Number(id.slice(1)) % 3}` });
+    const floorPart = (_c: string, _id: string, value: unknown) => ((value as { floor: string }).floor === 'f0' ? '' : (value as { floor: string }).floor);
+    const bigLocation = (n: number) => new Map<string, unknown>(Array.from({ length: n }, (_, i) => [`d${i}`, desk(`d${i}`)]));
+    const idsOf = (list: unknown[]) => list.map((e) => (e as { id: string }).id).sort();
+
+    it('places a slice a task, writes every entity in its part, and a reopen reads the whole location', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const data = bigLocation(PERSIST_PLACE_SLICE * 2 + 7);
+      let placed = 0;
+      // how many entities were placed each time the persister gave the event loop a turn
+      const turns: number[] = [];
+      const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => { turns.push(placed); return systemClock.setTimeout(fn, ms); } };
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), part: (c, id, value) => { placed += 1; return floorPart(c, id, value); } });
+      persister.requestFull();
+      await persister.flush();
+      const slices = [...turns, placed].map((n, i, all) => n - (all[i - 1] ?? 0));
+      expect(placed).toBe(data.size);
+      expect(slices.filter((n) => n > 0).length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...slices)).toBeLessThanOrEqual(PERSIST_PLACE_SLICE);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(idsOf(cached!.entities.assets)).toEqual([...data.keys()].sort());
+      expect(cached!.parts.sort()).toEqual(['', 'f1', 'f2']);
+      const f1 = await storage.loadLocation(key, () => undefined, { parts: () => ['f1'] });
+      expect(f1!.entities.assets.length).toBeGreaterThan(0);
+      expect(f1!.entities.assets.every((a) => (a as { floor: string }).floor === 'f1')).toBe(true);
+      await storage.close();
+    });
+
+    it('writes nothing more once the user signs out midway: the previous cache stays whole, and clearing the user leaves nothing', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const data = new Map<string, unknown>([['d0', desk('d0', 'saved before')]]);
+      const errors: string[] = [];
+      const logger = createTestLogger();
+      const persister = createPersister({ storage, clock: systemClock, logger, onWriteError: (m) => errors.push(m) });
+      persister.setSource({ ...source(data), part: floorPart });
+      persister.requestFull();
+      await persister.flush();
+      // the location grows; its rewrite is signed out of while its second record is being made
+      let serialized = 0;
+      for (let i = 0; i < CHUNK_ENTITIES * 4; i++) {
+        const value = desk(`d${i}`, 'rewritten');
+        data.set(`d${i}`, { ...value, toJSON: () => { if (++serialized === CHUNK_ENTITIES + 1) persister.setSource(null); return value; } });
+      }
+      persister.requestFull();
+      const rewrite = persister.flush();
+      await rewrite;
+      await persister.settled();
+      expect(serialized).toBeGreaterThan(CHUNK_ENTITIES);
+      expect(serialized).toBeLessThan(CHUNK_ENTITIES * 3);
+      expect(errors).toEqual([]);
+      expect(logger.warnings).toEqual([]);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.entities.assets).toEqual([desk('d0', 'saved before')]);
+      await storage.clearUser(key.userId);
+      expect(await storage.loadLocation(key, () => undefined)).toBeNull();
+      await storage.close();
+    });
+
+    it('stops a rewrite signed out of while it is still placing entities, before anything is written', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const write = storage.write.bind(storage);
+      let writes = 0;
+      storage.write = (k, w, o) => { writes += 1; return write(k, w, o); };
+      const data = bigLocation(PERSIST_PLACE_SLICE * 3);
+      let placed = 0;
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), part: (c, id, v) => { if (++placed === PERSIST_PLACE_SLICE + 1) persister.setSource(null); return floorPart(c, id, v); } });
+      persister.requestFull();
+      await persister.flush();
+      expect(placed).toBeLessThanOrEqual(PERSIST_PLACE_SLICE * 2);
+      expect(writes).toBe(0);
+      expect(await storage.loadLocation(key, () => undefined)).toBeNull();
+      await storage.close();
+    });
+
+    it('writes what changed while a rewrite was being written right after it', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const data = bigLocation(CHUNK_ENTITIES * 3);
+      const persister = createPersister({ storage, clock: systemClock, logger: createTestLogger(), onWriteError: () => undefined, throttleMs: 5 });
+      let serialized = 0;
+      const first = data.get('d0');
+      // d0 is written early in the rewrite; it changes while a later record is being made
+      data.set('d0', { ...desk('d0'), toJSON: () => first });
+      data.set('d1400', { ...desk('d1400'), toJSON: () => {
+        if (serialized++ === 0) { data.set('d0', desk('d0', 'renamed midway')); persister.note([['assets', 'd0']]); }
+        return desk('d1400');
+      } });
+      persister.setSource({ ...source(data), part: floorPart });
+      persister.requestFull();
+      await persister.flush();
+      await persister.flush();
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.entities.assets).toHaveLength(CHUNK_ENTITIES * 3);
+      expect(cached!.entities.assets).toContainEqual(desk('d0', 'renamed midway'));
+      await storage.close();
     });
   });
 });
