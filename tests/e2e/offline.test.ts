@@ -230,6 +230,9 @@ describe('offline app shell', () => {
       throw new Error(`no update prompt; service worker registration: ${JSON.stringify(state)}`, { cause: error });
     }
     await shot(page, '22-update-available');
+    // in the side panel's column, clear of the map's zoom buttons
+    const [box, fit] = [(await prompt.boundingBox())!, (await page.getByRole('button', { name: 'Fit to floor' }).boundingBox())!];
+    expect(box.x >= fit.x + fit.width || box.y >= fit.y + fit.height || box.y + box.height <= fit.y, JSON.stringify({ box, fit })).toBe(true);
     await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
     await page.getByRole('application', { name: /Floor plan of/ }).waitFor();
     expect(await prompt.count()).toBe(0);
