@@ -53,14 +53,29 @@ describe('timeFormat', () => {
     }
   });
 
+  it('writes a meeting over midnight as its start and its end with the day it ends on (the popup keeps its size)', () => {
+    // 23:00 to 00:30 in Los Angeles, seen that evening, and the day before
+    const start = Date.UTC(2026, 10, 25, 7, 0);
+    const end = start + 90 * 60_000;
+    const range = formatTimeRange(start, end, 'America/Los_Angeles', start);
+    expect(range).toMatch(/^23:00 – Wed, 00:30(?: \S+)?$/);
+    expect(range).not.toMatch(/2026|11\/2/);
+    expect(formatTimeRange(start, end, 'America/Los_Angeles', start - 86_400_000)).toMatch(/^Tue, 23:00 – Wed, 00:30(?: \S+)?$/);
+    // the zone once, at the end, when it is not the browser's
+    if (zoneDiffers('America/Los_Angeles', start)) expect(range.match(/PST|GMT-8/g)?.length).toBe(1);
+    // further away: dates, not weekdays
+    expect(formatTimeRange(start, end, 'America/Los_Angeles', start - 30 * 86_400_000)).toMatch(/^Nov 24, 23:00 – Nov 25, 00:30(?: \S+)?$/);
+  });
+
   it('ends a span to the end of its day at 24:00 of that day, not with both dates in full', () => {
     // 12:37 to the next midnight in Helsinki (UTC+3 in June): the rest of the day
     const start = Date.UTC(2030, 5, 3, 9, 37);
     const midnight = Date.UTC(2030, 5, 3, 21, 0);
     const range = formatTimeRange(start, midnight, 'Europe/Helsinki', start);
     expect(range).toMatch(/^12:37\s?–\s?24:00(?: \S+)?$/);
-    // a span that goes on into the next day keeps its dates
+    // a span that goes on into the next day says that day, as a "next" time does, never both dates in full
     expect(formatTimeRange(start, midnight + 3_600_000, 'Europe/Helsinki', start)).not.toMatch(/24:00/);
+    expect(formatTimeRange(start, midnight + 3_600_000, 'Europe/Helsinki', start)).toMatch(/^12:37 – Tue, 01:00(?: \S+)?$/);
     expect(formatTimeRange(start, midnight - 60_000, 'Europe/Helsinki', start)).toMatch(/^12:37\s?–\s?23:59(?: \S+)?$/);
     // "booked until": the end of the day is 24:00; any other end its own time
     expect(formatEndTime(midnight, 'Europe/Helsinki')).toMatch(/^24:00(?: \S+)?$/);

@@ -149,6 +149,17 @@ export function formatTimeRange(start: number, end: number, timeZone?: string, n
         .map((p) => (p.source === 'endRange' && p.type === 'hour' ? '24' : p.source === 'endRange' && p.type === 'minute' ? '00' : p.value))
         .join('');
     }
+    // a span into another day: Intl writes both dates in full ("11/24/2026, 23:00 – 11/25/2026, 00:30"), or
+    // its day numbers beside the weekdays; the end says its day as formatWhen would ("23:00 – Wed, 00:30")
+    if (localDay(to, timeZone) !== localDay(from, timeZone)) {
+      const endShape: Shape = shape === 'time' ? 'day' : shape;
+      const named = nameZone && zoneDiffers(timeZone, to);
+      // the start as the end is written, less the zone (ICU writes "Tue 23:00" but "Tue, 23:00 PST")
+      const startParts = formatter(timeZone, shape, named).formatToParts(from);
+      const zoneAt = startParts.findIndex((p) => p.type === 'timeZoneName');
+      const startText = startParts.filter((p, i) => i !== zoneAt && !(zoneAt >= 0 && p.type === 'literal' && i === zoneAt - 1)).map((p) => p.value).join('').trim();
+      return `${startText} – ${formatter(timeZone, endShape, named).format(to)}`;
+    }
     return f.formatRange(from, to);
   } catch {
     return `${f.format(start)}–${f.format(end)}`;
