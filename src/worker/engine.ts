@@ -49,6 +49,7 @@ import { createLazyReports } from './reports/lazyReports.js';
 import { createPlaybackService } from './reports/playback.js';
 import { createLateReadings } from './reports/lateReadings.js';
 import { bookingsBefore, roomsWithPastChanged } from './reports/liveBookings.js';
+import { timelineMinute } from './engine/timeline.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 import type { TabChannel } from './tabChannel.js';
 
@@ -391,13 +392,13 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---------------------------------------------------------------- timeline
 
-  /** Every REALTIME_TIMELINE_INTERVAL_MS: re-derive what changes continuously; patches carry only real changes. */
+  /**
+   * Every REALTIME_TIMELINE_INTERVAL_MS: re-derive what changes continuously (engine/timeline.ts), nothing else;
+   * patches carry only real changes.
+   */
   function scheduleTimeline() {
     scheduler.scheduleIn(TIMELINE_KEY, REALTIME_TIMELINE_INTERVAL_MS, () => {
-      const ids = facts.continuous();
-      facts.invalidate(ids);
-      hub.markDirty('assets', ids);
-      hub.markDirty('users', 'all');
+      timelineMinute(facts, hub);
       scheduleTimeline();
     });
   }

@@ -32,6 +32,12 @@ export interface FactsCache {
   invalidateAll(): void;
   /** ids whose facts change continuously (fading, clean-desk colour, heat) */
   continuous(): Id[];
+  /**
+   * A minute of the real-time timeline passed: the continuous ones are due again. A thing keeps its standing
+   * facts and has only its readings' part derived again on the next get; a person (heat) is derived afresh,
+   * as people always are. Returns their ids; they leave the set until a derivation finds them continuous again.
+   */
+  timePassed(): Id[];
   size(): number;
 }
 
@@ -166,6 +172,17 @@ export function createFactsCache(options: FactsCacheOptions): FactsCache {
     },
     invalidateAll() { cache.clear(); continuous.clear(); },
     continuous: () => [...continuous],
+    timePassed() {
+      const ids = [...continuous];
+      continuous.clear();
+      for (const id of ids) {
+        const entry = cache.get(id);
+        if (!entry) continue;
+        entry.continuous = false;
+        if (entry.facts && !PEOPLE.has(entry.facts.kind)) entry.stale = true; else cache.delete(id);
+      }
+      return ids;
+    },
     size: () => cache.size,
   };
 }

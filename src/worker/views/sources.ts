@@ -223,9 +223,11 @@ function elsewhereOf(state: PersonState, user: User): PersonEntry['elsewhere'] {
   const now = state.now();
   const at = user.location;
   if (!at || !user.visible || at.location_id === store.locationId) return null;
-  if (at.time > now || now - at.time > MANUAL_LOCATION_TIMEOUT_MS) return null;
+  if (now - at.time > MANUAL_LOCATION_TIMEOUT_MS) return null;
   const location = store.locations.get(at.location_id);
   if (!location) return null;
+  // set ahead of this clock (a skewed clock): told from its time on, which nothing in the store marks either
+  if (at.time > now) { state.recheckPersonAt?.(user.id, at.time); return null; }
   // told while the page stays open, so it must also end on time: nothing in the store changes then
   state.recheckPersonAt?.(user.id, at.time + MANUAL_LOCATION_TIMEOUT_MS + 1);
   return { locationId: location.id, locationName: location.name, since: at.time };

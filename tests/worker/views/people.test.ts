@@ -180,6 +180,63 @@ describe('views', () => {
       expect([...floor.entries.keys()]).toEqual(['e2']);
     });
 
+    it("re-reads nobody on the minute's timer: untouched people stay the very entries they were, and a boundary between ticks is kept on time", async () => {
+      ({ engine } = createTestEngine());
+      const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+      // u2's tag is fresh for 9 more minutes (its heatmap weight moves every minute); u3's runs out at T0 + 90 s,
+      // between two ticks; u4 is at the other location
+      const u3Until = T0 + 90_000;
+      feedLocation(engine, [tagged('e2', 'u2', 't2'), tagged('e3', 'u3', 't3')],
+        [tag('t2', { time: T0 - MIN, x: 3, y: 4, floor_id: 'f1' }), tag('t3', { time: u3Until - 10 * MIN, x: 5, y: 6, floor_id: 'f1' })],
+        [wireUser('u2', { location_tag_id: 't2' }), wireUser('u3', { location_tag_id: 't3' }),
+          wireUser('u4', { location: { location_id: 'l2', floor_id: 'ny-f1', time: T0 - MIN } })]);
+      engine.internals.store.locations.set('l2', other as never);
+      const people = await collect<PersonEntry>(engine, { view: 'people' });
+      const heatmap = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: ['co-workers', 'co-workers-heatmap'] });
+      const before = new Map(people.entries);
+      const heatBefore = heatmap.entries.get('e2')!.heat!;
+      const sent = people.messages.length;
+      const marks = vi.spyOn(engine.internals.hub, 'markDirty');
+
+      // the first minute's tick: only what changes continuously is derived again, on the readings' channel
+      await advance(MIN);
+      const channels = marks.mock.calls.map(([channel]) => channel);
+      expect(channels).not.toContain('users');
+      expect(channels).not.toContain('assets');
+      const values = marks.mock.calls.filter(([channel]) => channel === 'values').flatMap(([, keys]) => [...(keys as Iterable<string>)]);
+      expect(new Set(values)).toEqual(new Set(['e2', 'e3']));
+      // the heatmap moved with the minute
+      expect(heatmap.entries.get('e2')!.heat!).toBeLessThan(heatBefore);
+      // and no person was sent again: each is the very entry it was
+      expect(people.messages.length).toBe(sent);
+      for (const [id, entry] of before) expect(people.entries.get(id)).toBe(entry);
+
+      // u3's tag runs out between two ticks: that person alone, at that instant
+      await advance(u3Until - Date.now());
+      expect(people.entries.get('u3')).toMatchObject({ visible: true, floorId: 'f1' });
+      await advance(1);
+      expect(people.entries.get('u3')).toMatchObject({ visible: false, floorId: null });
+      expect(Object.keys((people.messages.at(-1) as { upserted: object }).upserted)).toEqual(['u3']);
+      expect(people.entries.get('u2')).toBe(before.get('u2'));
+      expect(people.entries.get('u4')).toBe(before.get('u4'));
+      expect(before.get('u4')?.elsewhere).toMatchObject({ locationName: 'New York office' });
+    });
+
+    it('tells an "at <location>" note set ahead of this clock from its time on, without waiting for a tick', async () => {
+      ({ engine } = createTestEngine());
+      const other = { id: 'l2', organization_id: 'o1', name: 'New York office', timezone: 'America/New_York', latitude: 0, longitude: 0, buildings: [], config: {} };
+      // the server's clock is 20 s ahead of this one
+      const at = T0 + 20_000;
+      feedLocation(engine, [], [], [wireUser('u2', { location: { location_id: 'l2', floor_id: 'ny-f1', time: at } })]);
+      engine.internals.store.locations.set('l2', other as never);
+      const people = await collect<PersonEntry>(engine, { view: 'people' });
+      expect(people.entries.get('u2')?.elsewhere).toBeNull();
+      await advance(at - T0 - 1);
+      expect(people.entries.get('u2')?.elsewhere).toBeNull();
+      await advance(1);
+      expect(people.entries.get('u2')?.elsewhere).toMatchObject({ locationName: 'New York office', since: at });
+    });
+
     it('keeps a person without any position in the list, unplaced', async () => {
       ({ engine } = createTestEngine());
       feedLocation(engine, [], [], [wireUser('u4')]);
