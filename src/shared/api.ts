@@ -134,11 +134,23 @@ export interface DrawState {
   status: string | null;
   /** unpublished, seen only by the edit role: marked on the map */
   unpublished: boolean;
+  /**
+   * published itself, but standing in an unpublished asset (a desk in an unpublished room): hidden with it from
+   * everyone without the edit role, so the edit role's map marks it as it marks unpublished ones. Only then set.
+   */
+  hiddenBy?: HiddenBy;
   /** employees */
   avatarUrl?: string | null;
   decoration?: string | null;
   /** heatmap weight 0..1 (co-workers-heatmap) */
   heat?: number;
+}
+
+/** The unpublished asset another stands in (its nearest such room, zone or other asset up to the floor). */
+export interface HiddenBy {
+  id: Id;
+  kind: AssetKind | null;
+  name: string;
 }
 
 /** The actions the signed-in user may take on an asset, decided in the worker. */
@@ -171,6 +183,8 @@ export interface AssetDetail {
   text: string | null;
   noRecentData: boolean;
   unpublished: boolean;
+  /** published itself, hidden with the unpublished asset it stands in (edit role only; DrawState.hiddenBy) */
+  hiddenBy: HiddenBy | null;
   popup: { width: number; height: number; type: string | null };
   /** devices and monitoring: lowest battery level (%) of its sensors */
   battery: number | null;

@@ -50,6 +50,7 @@ import { createPlaybackService } from './reports/playback.js';
 import { createLateReadings } from './reports/lateReadings.js';
 import { bookingsBefore, roomsWithPastChanged } from './reports/liveBookings.js';
 import { timelineMinute } from './engine/timeline.js';
+import { createHiddenDescendants } from './engine/hiddenDescendants.js';
 import type { UserPageCache } from './storage/idbPageCache.js';
 import type { TabChannel } from './tabChannel.js';
 
@@ -333,7 +334,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   // ---------------------------------------------------------------- the one write path
 
-  const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId };
+  const routing: DeltaRouting = { store, config, facts, hub, feed, persister, viewerUserId, hidden: createHiddenDescendants(store) };
   const everythingChanged = () => {
     searchIndex?.reset();
     markEverythingChanged(routing);

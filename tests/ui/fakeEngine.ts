@@ -223,7 +223,7 @@ export function detail(entry: DrawState, patch: Partial<AssetDetail> = {}): Asse
   return {
     id: entry.id, kind: entry.kind, type: entry.kind === 'desk' ? 'shape' : entry.kind, subtype: entry.kind === 'desk' ? 'desk' : null,
     name: entry.name, floorId: 'f1', status: entry.status, statusKind: entry.statusKind, value: null, text: null,
-    noRecentData: entry.greyedOut || entry.missingSymbol, unpublished: entry.unpublished,
+    noRecentData: entry.greyedOut || entry.missingSymbol, unpublished: entry.unpublished, hiddenBy: entry.hiddenBy ?? null,
     popup: { width: 300, height: 250, type: null }, battery: null, lastCommunication: null,
     reservation: entry.kind === 'room' ? { text: 'No reservations', active: null, next: null, upcoming: [] } : null,
     room: entry.kind === 'room' ? { free: entry.statusKind === 'free', capacity: 6 } : null,

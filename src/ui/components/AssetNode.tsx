@@ -282,7 +282,7 @@ function AssetNodeImpl({ entry, highlighted, tabStop }: AssetNodeProps) {
   const name = accessibleName(entry);
   return (
     <g
-      className={`asset asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished ? ' unpublished' : ''}`}
+      className={`asset asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished || entry.hiddenBy ? ' unpublished' : ''}`}
       data-asset-id={id}
       data-kind={entry.kind}
       data-status-kind={entry.statusKind}

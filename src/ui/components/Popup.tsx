@@ -9,7 +9,7 @@ import { SELF_KEY, type AssetDetail } from '../../shared/api.js';
 import { POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '../../shared/constants.js';
 import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
-import { formatDateTime, formatTimeRange, formatWhen, kindWord } from '../lib/describe.js';
+import { formatDateTime, formatTimeRange, formatWhen, hiddenByName, kindWord } from '../lib/describe.js';
 import { PopupActions } from './PopupActions.js';
 import { RecentBookings, ReportLine } from './reports/ReportDetails.js';
 import { useReplay } from './reports/replayContext.js';
@@ -165,6 +165,7 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
             <p className="popup-kind">
               {kindLine(detail)}
               {detail.unpublished ? <span className="badge unpublished-badge">Unpublished</span> : null}
+              {detail.hiddenBy ? <span className="badge unpublished-badge">Hidden</span> : null}
               {detail.status ? (
                 <>
                   {' · '}
@@ -189,6 +190,11 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
               </p>
             ) : null}
             {bubble ? <blockquote className="speech-bubble">{bubble}</blockquote> : null}
+            {detail.hiddenBy ? (
+              <p className="hidden-by" data-testid="hidden-by">
+                {`Only editors see it: it is in ${hiddenByName(detail.hiddenBy)}, which is unpublished.`}
+              </p>
+            ) : null}
             <Details detail={detail} />
             <ReportLine id={detail.id} />
             {/* the last seven days' bookings reach past a replayed instant */}

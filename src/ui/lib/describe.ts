@@ -2,7 +2,7 @@
 // names and each asset's accessible name, from the typed draw state (the UI
 // never parses status words: the worker sends statusKind).
 
-import type { DrawState } from '../../shared/api.js';
+import type { DrawState, HiddenBy } from '../../shared/api.js';
 import type { AssetKind } from '../../shared/kinds.js';
 
 const KIND_WORDS: Record<AssetKind, string> = {
@@ -21,11 +21,18 @@ export function namesItsKind(name: string, kind: string): boolean {
   return name.length >= kind.length && name.slice(0, kind.length).toLowerCase() === kind.toLowerCase() && !/[\p{L}]/u.test(name.charAt(kind.length));
 }
 
+/** The unpublished asset another stands in, named with its kind once: "room F0-R1". */
+export function hiddenByName(hiddenBy: HiddenBy): string {
+  const kind = kindWord(hiddenBy.kind ?? 'other');
+  return namesItsKind(hiddenBy.name, kind) ? hiddenBy.name : `${kind.toLowerCase()} ${hiddenBy.name}`.trim();
+}
+
 /** The accessible name of a drawn asset: kind (unless its name says it), name, status, the text drawn. */
 export function accessibleName(entry: DrawState): string {
   const kind = kindWord(entry.kind);
   const parts = [namesItsKind(entry.name, kind) ? entry.name : `${kind} ${entry.name}`.trim()];
   if (entry.unpublished) parts.push('unpublished');
+  else if (entry.hiddenBy) parts.push(`hidden: in unpublished ${hiddenByName(entry.hiddenBy)}`);
   if (entry.status) parts.push(entry.status);
   if (entry.text && entry.text !== entry.name) parts.push(entry.text);
   if (entry.decoration) parts.push(`wearing ${entry.decoration.replace(/[_-]+/g, ' ')}`);

@@ -70,8 +70,13 @@ export interface AssetFacts {
   asset: Asset;
   kind: AssetKind;
   floorId: Id | null;
-  /** reaches this user at all (unpublished assets and hidden floors need the edit role) */
+  /** reaches this user at all (unpublished assets, what stands in them and hidden floors need the edit role) */
   reachable: boolean;
+  /**
+   * the nearest asset it stands in (a room, a zone…) that is unpublished, below its floor: hidden with it from
+   * everyone without the edit role, though its own flag says published (docs/ui.md "Unpublished assets")
+   */
+  hiddenBy: Asset | null;
   /** an asset standing for the viewer (their derived or tagged employee asset) */
   own: boolean;
   /** stands for a person whom another of their assets places now (one position per person) */
@@ -251,6 +256,25 @@ function sensorLayerFacts(sensors: readonly Sensor[], ctx: DeriveContext, config
   return out ?? NO_SENSOR_FACTS;
 }
 
+/** A chain of parents longer than this is not walked further (a loop in bad data ends here). */
+const MAX_ANCESTORS = 16;
+
+/**
+ * The nearest unpublished asset `asset` stands in, up to its floor (a desk in an unpublished room): what
+ * stands in an unpublished asset is hidden with it (docs/security.md "What only the edit role sees").
+ * Most assets stand on the floor itself: one look-up.
+ */
+export function unpublishedAncestor(store: Store, asset: Asset): Asset | null {
+  let parent = asset.parent_id;
+  for (let hops = 0; parent && hops < MAX_ANCESTORS && !store.floors.has(parent); hops++) {
+    const up = store.assets.get(parent);
+    if (!up) return null;
+    if (up.unpublished) return up;
+    parent = up.parent_id;
+  }
+  return null;
+}
+
 export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | null {
   const kind = assetKind(asset);
   if (!kind) return null;
@@ -266,12 +290,13 @@ export function computeFacts(asset: Asset, ctx: DeriveContext): AssetFacts | nul
     const chosen = choosePosition(store, userId, now);
     superseded = chosen !== null && chosen.assetId !== asset.id;
   }
+  const hiddenBy = unpublishedAncestor(store, asset);
   // invisible users keep their objects but are not shown to others
-  const reachable = assetVisibleToRoles(asset, ctx.roles) && (!floor || floorVisibleToRoles(floor, ctx.roles))
-    && (!user || user.visible || own);
+  const reachable = assetVisibleToRoles(asset, ctx.roles) && (!hiddenBy || assetVisibleToRoles(hiddenBy, ctx.roles))
+    && (!floor || floorVisibleToRoles(floor, ctx.roles)) && (!user || user.visible || own);
   const config = ctx.config.forAsset(asset);
   return readings({
-    asset, kind, floorId, reachable, own, superseded,
+    asset, kind, floorId, reachable, hiddenBy, own, superseded,
     layers: layersOf(kind, asset, sensors),
     user,
     decoration: user ? avatarDecoration(user, now, ctx.timeZone) : null,
@@ -298,7 +323,7 @@ export function refreshFacts(prev: AssetFacts, ctx: DeriveContext): AssetFacts {
  * them afresh: so the same sensor objects hold for as long as these standing facts do, and a refresh reads
  * them without looking each one up in the location's sensors again (issue 14).
  */
-export type StandingFacts = Readonly<Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>>
+export type StandingFacts = Readonly<Pick<AssetFacts, 'asset' | 'kind' | 'floorId' | 'reachable' | 'hiddenBy' | 'own' | 'superseded' | 'layers' | 'user' | 'decoration' | 'config'>>
   & { readonly sources: readonly Sensor[] };
 
 /** Everything that follows from the readings and the time, on top of the standing facts. */
@@ -323,7 +348,7 @@ function readings(base: StandingFacts, sensors: readonly Sensor[], ctx: DeriveCo
   }
   const nextChangeAt = next.future ? Math.min(next.at, now + MAX_RECHECK_DELAY_MS) : null;
   return {
-    asset, kind, floorId: base.floorId, reachable: base.reachable, own, superseded: base.superseded,
+    asset, kind, floorId: base.floorId, reachable: base.reachable, hiddenBy: base.hiddenBy, own, superseded: base.superseded,
     layers: base.layers,
     freshness, room, desk, sensors: sensorFacts, heat,
     user: base.user,

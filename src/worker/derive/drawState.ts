@@ -4,14 +4,14 @@
 // zone kind, the asset's shade. Hidden assets get no entry at all, so a
 // privacy-filtered position never leaves the worker.
 
-import type { DrawState, Legend } from '../../shared/api.js';
+import type { DrawState, HiddenBy, Legend } from '../../shared/api.js';
 import { HEATMAP_COLORS, type MapLayer } from '../../shared/constants.js';
 import { zoneKind, zoneLabel, type ResolvedConfig } from '../../shared/config.js';
 import { SENSOR_LAYERS, type StatusKind } from '../../shared/kinds.js';
 import { cleanDeskLegendStops, type CleanDeskPhase } from '../../shared/rules/cleanDesk.js';
-import type { Rgb } from '../../shared/types.js';
+import type { Asset, Rgb } from '../../shared/types.js';
 import { DESK_PHASE_KINDS, type AssetFacts, type SensorFacts } from './assetFacts.js';
-import { shownLayers } from './classify.js';
+import { assetKind, shownLayers } from './classify.js';
 import { scaleSpecFor, sensorLegend } from './sensorScales.js';
 
 /** Zone kind colours (light fills, the label carries the kind). */
@@ -141,6 +141,7 @@ export function toDrawState(facts: AssetFacts, layers: ReadonlySet<MapLayer>): D
     status: look.status,
     unpublished: asset.unpublished,
   };
+  if (facts.hiddenBy && !asset.unpublished) state.hiddenBy = hiddenByOf(facts.hiddenBy);
   if (kind === 'employee' || kind === 'auto_tag') {
     state.avatarUrl = facts.user?.avatar_url ?? null;
     state.decoration = facts.decoration;
@@ -228,4 +229,9 @@ export function legendsFor(layers: ReadonlySet<MapLayer>, config: ResolvedConfig
   }
   for (const layer of SENSOR_LAYERS) if (layers.has(layer)) out.push(sensorLegend(layer, scaleSpecFor(layer, config)));
   return out;
+}
+
+/** The unpublished asset another stands in, as the map and the popup name it. */
+export function hiddenByOf(asset: Asset): HiddenBy {
+  return { id: asset.id, kind: assetKind(asset), name: asset.name };
 }

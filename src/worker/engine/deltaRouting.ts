@@ -12,6 +12,7 @@ import { withPersonSiblings } from '../store/people.js';
 import type { Store } from '../store/store.js';
 import type { ViewHub } from '../views/viewHub.js';
 import type { Feed } from './feed.js';
+import type { HiddenDescendants } from './hiddenDescendants.js';
 
 export interface DeltaRouting {
   store: Store;
@@ -21,11 +22,14 @@ export interface DeltaRouting {
   feed: Feed;
   persister: Persister;
   viewerUserId(): Id | null;
+  /** what stands in an asset published or unpublished is derived again with it (hiddenDescendants.ts) */
+  hidden?: HiddenDescendants;
 }
 
 
 /** Role, location or session changes: every view re-derives (its patch is still a diff). */
 export function markEverythingChanged(r: DeltaRouting): void {
+  r.hidden?.reset();
   r.config.invalidate();
   r.facts.invalidateAll();
   for (const channel of ['assets', 'structure', 'users', 'notifications', 'session', 'connection'] as const) r.hub.markDirty(channel);
@@ -33,6 +37,7 @@ export function markEverythingChanged(r: DeltaRouting): void {
 
 export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
   if (delta.all || delta.structure) {
+    r.hidden?.reset();
     r.config.invalidate();
     r.facts.invalidateAll();
     r.hub.markDirty('assets');
@@ -45,6 +50,8 @@ export function routeDelta(r: DeltaRouting, delta: StoreDelta): void {
     if (delta.assets.size) {
       for (const id of delta.assets) r.config.forget(id);
       const ids = withPersonSiblings(r.store, delta.assets);
+      // a room published or unpublished: the desks standing in it are marked (or no longer) as hidden with it
+      if (r.hidden) for (const id of r.hidden.changed(delta.assets)) ids.add(id);
       r.facts.invalidate(ids);
       r.hub.markDirty('assets', ids);
     }

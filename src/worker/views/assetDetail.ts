@@ -10,7 +10,7 @@ import { upcomingEvents } from '../../shared/rules/reservations.js';
 import { isSensorLayer, RESERVATION_SENSOR_TYPE, SENSOR_LAYERS } from '../../shared/kinds.js';
 import type { Id, ReservationEvent, Role, Sensor } from '../../shared/types.js';
 import type { AssetFacts } from '../derive/assetFacts.js';
-import { formatValue, lookOf } from '../derive/drawState.js';
+import { formatValue, hiddenByOf, lookOf } from '../derive/drawState.js';
 import { assetHistory, assetVotes, historyQuantity } from '../derive/history.js';
 import { SENSOR_SCALES } from '../derive/sensorScales.js';
 import { choosePosition } from '../store/people.js';
@@ -102,6 +102,7 @@ export function assetDetail(facts: AssetFacts | null, ctx: DetailContext): Asset
     text: kind === 'ticket' || kind === 'voice' || kind === 'employee' || kind === 'auto_tag' ? asset.speech_bubble : null,
     noRecentData: facts.freshness.greyedOut || facts.freshness.missingSymbol,
     unpublished: asset.unpublished,
+    hiddenBy: facts.hiddenBy && !asset.unpublished ? hiddenByOf(facts.hiddenBy) : null,
     popup: { width: asset.popup_width, height: asset.popup_height, type: asset.popup_type },
     battery: device?.battery ?? null,
     lastCommunication: device?.lastCommunication ?? null,

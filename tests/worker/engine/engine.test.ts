@@ -136,6 +136,48 @@ describe('createEngine', () => {
     });
   });
 
+  describe('what stands in an unpublished asset', () => {
+    const room = {
+      id: 'r1', type: 'room', subtype: 'meeting', name: 'F1-R1', parent_id: 'f1', unpublished: true,
+      outline: [[0, 0], [6, 0], [6, 4], [0, 4]], x: 3, y: 2,
+    };
+    const inRoom = wireDesk('d2', 'f1', { parent_id: 'r1', x: 1, y: 1 });
+    const layers = ['desks', 'rooms'] as const;
+
+    it("marks a desk hidden with its unpublished room for the edit role, says so in its popup, and follows the room's publishing", async () => {
+      await signedInEngine({ permissions: ['ASSET_UPDATE'], assets: [wireDesk('d1', 'f1'), room, inRoom] });
+      await loadFixtureLocation();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...layers] });
+      const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: 'd2' });
+      expect(floor.entries.get('d2')).toMatchObject({ unpublished: false, hiddenBy: { id: 'r1', kind: 'room', name: 'F1-R1' } });
+      expect(floor.entries.get('r1')).toMatchObject({ unpublished: true });
+      expect(floor.entries.get('r1')!.hiddenBy).toBeUndefined();
+      expect(floor.entries.get('d1')!.hiddenBy).toBeUndefined();
+      expect(popup.entries.get(SELF_KEY)).toMatchObject({ unpublished: false, hiddenBy: { id: 'r1', kind: 'room', name: 'F1-R1' } });
+
+      // the room is published (the live stream says so): the desk in it, whose own record did not change, is no longer marked
+      const scope = { kind: 'location' as const, organizationId: ORG_ID, locationId: LOCATION_ID };
+      engine.internals.sink.apply({ scope, changes: [{ collection: 'assets', kind: 'modified', id: 'r1', data: { ...room, unpublished: false } }] });
+      await settle();
+      expect(floor.entries.get('d2')!.hiddenBy).toBeUndefined();
+      expect(popup.entries.get(SELF_KEY)!.hiddenBy).toBeNull();
+      const patch = floor.messages.at(-1) as { upserted: Record<string, unknown> };
+      expect(Object.keys(patch.upserted).sort()).toEqual(['d2', 'r1']);
+
+      // and unpublished again: marked again
+      engine.internals.sink.apply({ scope, changes: [{ collection: 'assets', kind: 'modified', id: 'r1', data: room }] });
+      await settle();
+      expect(floor.entries.get('d2')).toMatchObject({ hiddenBy: { id: 'r1' } });
+    });
+
+    it('draws nothing of it for a role without edit, whatever the server sent', async () => {
+      await signedInEngine({ assets: [wireDesk('d1', 'f1'), room, inRoom] });
+      await loadFixtureLocation();
+      const floor = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...layers] });
+      expect([...floor.entries.keys()]).toEqual(['d1']);
+    });
+  });
+
   describe('updateAsset', () => {
     it('refuses without the edit role with a 403-like result and no request', async () => {
       const { backend } = await signedInEngine({ assets: [wireDesk('d1', 'f1')] });
