@@ -613,3 +613,9 @@ export interface EngineApi {
   /** the browser went online or offline (forwarded by the worker entry) */
   setOnline(online: boolean): Promise<void>;
 }
+
+/**
+ * The key of the one message the engine worker sends outside Comlink: its engine's code could not be
+ * loaded, so it will never answer (the page says the app cannot start; docs/ui.md "If the app cannot start").
+ */
+export const ENGINE_UNAVAILABLE = 'storeyEngineUnavailable';

@@ -10,6 +10,7 @@ import { createWorkerEngine } from './engine/workerEngine.js';
 import { START_MARKS, startUp } from './engine/startUp.js';
 import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
+import { failureDetail, markStarting, showFailure } from './lib/startFailure.js';
 import { pageUpdateEnv, watchForUpdates } from './lib/updateWatch.js';
 import { yieldTask } from './lib/yieldTask.js';
 import './styles.css';
@@ -25,46 +26,56 @@ function apiHost(): string {
   return meta ? new URL(meta, window.location.origin).origin : window.location.origin;
 }
 
-const host = apiHost();
-const engine = createWorkerEngine();
-// each step in a task of its own: on a reopen they run under index.html's painted floor, and the
-// browser paints and takes a click between them (issue 14: no main-thread task over 50 ms)
-await yieldTask();
-const firstScreen = startUp(engine.client, {
-  host,
-  hash: window.location.hash,
-  display: window.location.pathname.startsWith('/display/'),
-  layers: () => import('./lib/deepLink.js').then(({ parseDeepLink }) => parseDeepLink(window.location.search).layers),
-});
-
-await yieldTask();
-if ('serviceWorker' in navigator) {
-  // Reload asks the waiting build to take over, and the page reloads once it has (one reload, whoever hears it first)
-  let reloading = false;
-  const apply = async () => {
-    navigator.serviceWorker.addEventListener('controllerchange', () => {
-      if (reloading) return;
-      reloading = true;
-      window.location.reload();
-    });
-    await update(true);
-  };
-  const offer = () => appUpdate.offer(apply);
-  const update = registerSW({
-    onNeedRefresh: offer,
-    // an open tab asks for new builds itself, and offers one however it was found (lib/updateWatch.ts)
-    onRegisteredSW: (_url, registration) => { if (registration) watchForUpdates(registration, offer, pageUpdateEnv()); },
-  });
-}
-await yieldTask();
-
-// React DOM's start (its module's evaluation, one task no yield can split) and the app's modules in
-// separate tasks: together they were the saved → live swap's longest task (issue 14)
-const app = import('react-dom/client').then(() => yieldTask()).then(() => import('./renderApp.js'));
-const [{ renderApp }] = await Promise.all([app, firstScreen]);
-// the first screen's wait ends in the task that worked out the floor's draw order: React's root in the next
-await yieldTask();
-performance.mark(START_MARKS.render);
-void renderApp(engine.client, host, engine.hold);
-// the viewer takes index.html's painted floor away once it has drawn its own; never later than this
+markStarting();
+// the viewer takes index.html's painted floor away once it has drawn its own; the picture is never over the app
+// longer than this, whatever a step below waits for
 setTimeout(dropPainted, PAINTED_MAX_MS);
+
+try {
+  const host = apiHost();
+  const engine = createWorkerEngine(() => showFailure('The app\'s engine could not be loaded.'));
+  // each step in a task of its own: on a reopen they run under index.html's painted floor, and the
+  // browser paints and takes a click between them (issue 14: no main-thread task over 50 ms)
+  await yieldTask();
+  const firstScreen = startUp(engine.client, {
+    host,
+    hash: window.location.hash,
+    display: window.location.pathname.startsWith('/display/'),
+    layers: () => import('./lib/deepLink.js').then(({ parseDeepLink }) => parseDeepLink(window.location.search).layers),
+  });
+
+  await yieldTask();
+  if ('serviceWorker' in navigator) {
+    // Reload asks the waiting build to take over, and the page reloads once it has (one reload, whoever hears it first)
+    let reloading = false;
+    const apply = async () => {
+      navigator.serviceWorker.addEventListener('controllerchange', () => {
+        if (reloading) return;
+        reloading = true;
+        window.location.reload();
+      });
+      await update(true);
+    };
+    const offer = () => appUpdate.offer(apply);
+    const update = registerSW({
+      onNeedRefresh: offer,
+      // an open tab asks for new builds itself, and offers one however it was found (lib/updateWatch.ts)
+      onRegisteredSW: (_url, registration) => { if (registration) watchForUpdates(registration, offer, pageUpdateEnv()); },
+    });
+  }
+  await yieldTask();
+
+  // React DOM's start (its module's evaluation, one task no yield can split) and the app's modules in
+  // separate tasks: together they were the saved → live swap's longest task (issue 14)
+  const app = import('react-dom/client').then(() => yieldTask()).then(() => import('./renderApp.js'));
+  const [{ renderApp }] = await Promise.all([app, firstScreen]);
+  // the first screen's wait ends in the task that worked out the floor's draw order: React's root in the next
+  await yieldTask();
+  performance.mark(START_MARKS.render);
+  await renderApp(engine.client, host, engine.hold);
+} catch (error) {
+  // a step of the start failed (a chunk that did not load, an error): the viewer will not draw, and the
+  // person is told so at once rather than looking at the picture for seconds and "Starting…" for ever
+  console.error('[storey] the app could not start', error);
+  showFailure(failureDetail(error));
+}

@@ -8,6 +8,7 @@ import { DisplayApp } from './display/DisplayApp.js';
 import { parseDisplayRoute } from './display/displayRoute.js';
 import type { EngineClient } from './engine/engineClient.js';
 import type { RenderHold } from './engine/renderHold.js';
+import { failureDetail, markRendered, showFailure } from './lib/startFailure.js';
 import { yieldTask } from './lib/yieldTask.js';
 
 /**
@@ -22,19 +23,26 @@ function FirstCommit({ onCommitted }: { onCommitted(): void }) {
 /** `hold`: the mirrors' hold (engine/renderHold.ts), taken while React renders the first screen. */
 export async function renderApp(client: EngineClient, host: string, hold?: Pick<RenderHold, 'take'>): Promise<void> {
   const display = parseDisplayRoute(window.location.pathname, window.location.search);
-  const root = createRoot(document.getElementById('root')!);
+  const root = createRoot(document.getElementById('root')!, {
+    // nothing caught it: React has taken the screen down, so the person is told, with Reload (docs/ui.md)
+    onUncaughtError(error) {
+      console.error('[storey] the app stopped', error);
+      showFailure(failureDetail(error));
+    },
+  });
   // the root (React's listeners on every event type) and the first render in tasks of their own
   await yieldTask();
   // the views' data stays as it is until the first screen is committed: a change would make React render
   // it again in one synchronous task
   const release = hold?.take() ?? (() => undefined);
+  const committed = () => { markRendered(); release(); };
   // a transition: React renders the first screen (the shell and its floor's first step) in slices
   // of a few ms, yielding between them, instead of one long task (issue 14: no task over 50 ms)
   startTransition(() => {
     root.render(
       <StrictMode>
         {display ? <DisplayApp client={client} route={display} /> : <App client={client} apiHost={host} />}
-        <FirstCommit onCommitted={release} />
+        <FirstCommit onCommitted={committed} />
       </StrictMode>,
     );
   });

@@ -6,7 +6,7 @@
 // then start it on `self` and forward online/offline events.
 
 import * as Comlink from 'comlink';
-import type { EngineApi } from '../shared/api.js';
+import { ENGINE_UNAVAILABLE, type EngineApi } from '../shared/api.js';
 import type { Engine, EngineDeps } from './engine.js';
 
 /** The engine's code: a module of its own, loaded with import(). */
@@ -82,6 +82,8 @@ export function boot(worker: WorkerScope, load: () => Promise<EngineCode> = load
     // like a worker script that failed to load: the page's Worker gets an error event
     console.error('[storey] the engine could not be loaded', error);
     worker.reportError?.(error);
+    // and the page is told in so many words (an error event may also be any uncaught error): it says the app cannot start
+    worker.postMessage({ [ENGINE_UNAVAILABLE]: true });
     return null;
   });
 }

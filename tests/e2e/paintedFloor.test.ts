@@ -148,4 +148,43 @@ describe('the painted floor', () => {
     await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
     expect(await page.locator('.painted').count()).toBe(0);
   });
+
+  it('gives way at once to the app saying it could not start, when it cannot, and Reload starts it', async () => {
+    const failure = page.getByRole('alert').filter({ hasText: 'Storey could not start.' });
+    /** reloads and waits for the failure: the floor was painted first (its handoff is there), and is gone */
+    const failedReload = async (detail: string, name: string) => {
+      const t0 = Date.now();
+      await page.reload({ waitUntil: 'commit' });
+      await failure.waitFor({ timeout: 8_000 });
+      // known well before the picture's 10 s bound, and the picture went with it
+      expect(Date.now() - t0).toBeLessThan(8_000);
+      expect(await page.evaluate(() => !!window.__storeyPainted)).toBe(true);
+      expect(await page.locator('.painted').count()).toBe(0);
+      expect(await failure.locator('p').innerText()).toBe(`${detail} Check the connection, then reload the page.`);
+      // the way on is at hand
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reload');
+      await shot(page, name);
+    };
+    release();
+    await context.unroute(ENTRY);
+
+    // the app's entry script does not come: index.html's own guard says so
+    await context.route(ENTRY, (route) => route.abort('connectionreset'));
+    await failedReload('A part of the app could not be loaded.', '33-painted-entry-failed');
+    await context.unroute(ENTRY);
+
+    // the entry runs, but the app's own chunk does not come: its start says so
+    const APP_CHUNK = /\/assets\/renderApp-[^/]+\.js$/;
+    await context.route(APP_CHUNK, (route) => route.abort('connectionreset'));
+    await failedReload('A part of the app could not be loaded.', '34-painted-app-chunk-failed');
+
+    // the network is back: Reload, by mouse, starts the app on the floor
+    await context.unroute(APP_CHUNK);
+    const again = (await failure.getByRole('button', { name: 'Reload' }).boundingBox())!;
+    await page.mouse.click(again.x + again.width / 2, again.y + again.height / 2);
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
+    await page.locator('.floor-svg [data-asset-id]').first().waitFor({ timeout: 20_000 });
+    expect(await failure.count()).toBe(0);
+    await expect.poll(() => page.locator('.painted').count(), { timeout: 15_000 }).toBe(0);
+  });
 });

@@ -14,7 +14,8 @@ import {
 import { layerMarkup, readLayer } from '../../src/ui/lib/paintedLayer.js';
 
 const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
-const SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(INDEX)![1]!;
+// the painting script (index.html's first inline script is the start guard, docs/ui.md "If the app cannot start")
+const SCRIPT = [...INDEX.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).find((text) => text.includes('storey:painted-floor'))!;
 const VIEW = { x: 10, y: 20, k: 12 };
 
 /** The built page's head: the hashed entry and stylesheet are the build's identity. */

@@ -4,7 +4,7 @@
 // Online/offline events reach the worker's own global, so the entry forwards them.
 
 import * as Comlink from 'comlink';
-import type { EngineApi, ViewListener } from '../../shared/api.js';
+import { ENGINE_UNAVAILABLE, type EngineApi, type ViewListener } from '../../shared/api.js';
 import { createEngineClient, type EngineClient, type EngineLike } from './engineClient.js';
 import { createRenderHold, type RenderHold } from './renderHold.js';
 
@@ -39,8 +39,17 @@ export function isSavedSnapshot(message: { meta: unknown }): boolean {
   return (message.meta as { fromCache?: unknown } | null)?.fromCache === true;
 }
 
-export function createWorkerEngine(): WorkerEngine {
+/**
+ * `onUnavailable`: the engine worker cannot run (its script did not load, or the engine's code did not: the
+ * entry says so with ENGINE_UNAVAILABLE), so nothing will ever be drawn (docs/ui.md "If the app cannot start").
+ */
+export function createWorkerEngine(onUnavailable: () => void = () => undefined): WorkerEngine {
   const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
+  // a script that did not load is a plain error event; an uncaught error inside a running worker is an ErrorEvent
+  worker.addEventListener('error', (event) => { if (!(event instanceof ErrorEvent)) onUnavailable(); });
+  worker.addEventListener('message', (event: MessageEvent) => {
+    if ((event.data as Record<string, unknown> | null)?.[ENGINE_UNAVAILABLE] === true) onUnavailable();
+  });
   const remote = Comlink.wrap<EngineApi>(worker);
   const hold = createRenderHold();
   const client = createEngineClient(remote as unknown as EngineLike, {

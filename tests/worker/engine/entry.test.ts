@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionView, DrawState, EngineApi, ViewListener } from '../../../src/shared/api.js';
-import { SELF_KEY } from '../../../src/shared/api.js';
+import { ENGINE_UNAVAILABLE, SELF_KEY } from '../../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../../src/ui/engine/engineClient.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { boot, loadEngineCode, start, type EngineCode } from '../../../src/worker/entry.js';
@@ -146,12 +146,18 @@ describe('worker entry', () => {
       expect((messages[0]!.entries![SELF_KEY] as ConnectionView).online).toBe(false);
     });
 
-    it('reports an error on the worker, as a script that failed to load does, when the engine code cannot load', async () => {
-      const { scope } = worker();
+    it('reports an error on the worker, as a script that failed to load does, and tells the page, when the engine code cannot load', async () => {
+      const { scope, page } = worker();
+      const told: unknown[] = [];
+      page.addEventListener('message', (event) => { told.push(event.data); });
+      page.start();
+      scope.start();
       const error = new TypeError('Failed to fetch dynamically imported module');
       const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       expect(await boot(scope, () => Promise.reject(error))).toBeNull();
       expect(scope.reportError).toHaveBeenCalledWith(error);
+      // in so many words: the page says the app cannot start (docs/ui.md "If the app cannot start")
+      await vi.waitFor(() => { expect(told).toEqual([{ [ENGINE_UNAVAILABLE]: true }]); });
       quiet.mockRestore();
     });
   });

@@ -1,0 +1,98 @@
+// When the app cannot start (docs/ui.md "If the app cannot start"): index.html's
+// start guard, taken from the real index.html and run in this page, and the
+// words the app's own start gives it (src/ui/lib/startFailure.ts).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { failureDetail, markRendered, markStarting, showFailure } from '../../src/ui/lib/startFailure.js';
+
+const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
+const GUARD = [...INDEX.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).find((text) => text.includes('__storeyStartFailed'))!;
+
+/** A page as index.html leaves it on a reopen: the splash, and the painted floor over it with a click kept. */
+function reopened(): void {
+  document.body.innerHTML = '<div id="root"><div class="splash visually-hidden" role="status">Starting…</div></div>'
+    + '<div class="painted" aria-hidden="true"><svg class="floor-svg"></svg></div><script type="module" src="/assets/index-A.js"></script>';
+  window.__storeyPainted = { floorId: 'f1', view: null, clicked: 'd1', fixed: [] };
+  new Function(GUARD)();
+}
+
+const failure = () => document.querySelector('#root [role="alert"]');
+
+describe("index.html's start guard", () => {
+  beforeEach(() => { delete window.__storeyStart; });
+  afterEach(() => {
+    delete window.__storeyStart;
+    delete window.__storeyStartFailed;
+    delete window.__storeyPainted;
+    document.body.innerHTML = '';
+  });
+
+  it("takes the picture away and says the app could not start when its script does not load, with Reload focused", () => {
+    reopened();
+    document.querySelector('script[type="module"]')!.dispatchEvent(new Event('error'));
+    expect(document.querySelector('.painted')).toBeNull();
+    expect(window.__storeyPainted!.clicked).toBeNull();
+    expect(failure()!.querySelector('h1')!.textContent).toBe('Storey could not start.');
+    expect(failure()!.querySelector('p')!.textContent).toBe('A part of the app could not be loaded. Check the connection, then reload the page.');
+    expect(document.activeElement?.textContent).toBe('Reload');
+    // only the failure is left: no "Starting…" that would never end
+    expect(document.getElementById('root')!.textContent).not.toContain('Starting…');
+  });
+
+  it('says so for an error before the app runs, and leaves errors to the app once it does', () => {
+    reopened();
+    markStarting();
+    window.dispatchEvent(new ErrorEvent('error', { message: 'boom' }));
+    document.querySelector('script[type="module"]')!.dispatchEvent(new Event('error'));
+    expect(failure()).toBeNull();
+    expect(document.querySelector('.painted')).not.toBeNull();
+
+    delete window.__storeyStart;
+    window.dispatchEvent(new ErrorEvent('error', { message: 'boom' }));
+    expect(failure()!.querySelector('p')!.textContent).toBe('The app could not be loaded. Check the connection, then reload the page.');
+  });
+
+  it("ignores an image that did not load: that is not the app's start", () => {
+    reopened();
+    const img = document.createElement('img');
+    document.body.append(img);
+    img.dispatchEvent(new Event('error'));
+    expect(failure()).toBeNull();
+    expect(document.querySelector('.painted')).not.toBeNull();
+  });
+
+  it("reloads the page from its button", () => {
+    reopened();
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    try {
+      showFailure('The app\'s engine could not be loaded.');
+      (failure()!.querySelector('button') as HTMLButtonElement).click();
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('the app reporting its own failure', () => {
+  afterEach(() => {
+    delete window.__storeyStartFailed;
+    document.body.innerHTML = '';
+  });
+
+  it('names a part that did not load in words, and an error by its message', () => {
+    expect(failureDetail(new TypeError('Failed to fetch dynamically imported module: http://x/assets/renderApp-1.js'))).toBe('A part of the app could not be loaded.');
+    expect(failureDetail(new Error('Cannot read properties of undefined'))).toBe('Something went wrong: Cannot read properties of undefined.');
+    expect(failureDetail(null)).toBe('Something went wrong.');
+  });
+
+  it('says the app stopped, not that it could not start, once its first screen was there', () => {
+    reopened();
+    markRendered();
+    showFailure('Something went wrong: x.');
+    expect(failure()!.querySelector('h1')!.textContent).toBe('Storey stopped working.');
+  });
+});
