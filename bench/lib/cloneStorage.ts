@@ -1,6 +1,6 @@
 // A StoragePort whose cost on the worker's thread is what idbStorage's is:
 // a write turns each touched part's changes into JSON texts of at most
-// CHUNK_ENTITIES changes, one per task as idbStorage puts its records (the
+// RECORD_CHANGES changes, one per task as idbStorage puts its records (the
 // browser then copies the string to the IndexedDB backend as one block, and
 // the disk work happens elsewhere; the next record waits for that put to
 // land); the saved floor view is one JSON text too. Unlike the tests' memoryStorage it
@@ -8,10 +8,9 @@
 // writes, not the whole location.
 
 import {
-  CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, type CachedLocation, type CachedLocationMeta, type CacheWrite, type SavedView,
+  CACHED_COLLECTIONS, RECORD_CHANGES, SHARED_PART, STORAGE_SCHEMA_VERSION, type CachedLocation, type CachedLocationMeta, type CacheWrite, type SavedView,
   type StoragePort, type StoredSession,
 } from '../../src/worker/storage/index.js';
-import { CHUNK_ENTITIES } from '../../src/worker/storage/idbStorage.js';
 
 type Change = CacheWrite['changes'][number];
 
@@ -57,14 +56,23 @@ export function createCloneStorage(): StoragePort & { writes: number; rows: numb
         list.push(c);
       }
       const texts = new Map<string, string[]>();
+      // records made ahead by prepare (the persister's paced slices): only stored here
+      if (write.full && write.prepared) {
+        for (const { part, body } of write.prepared) {
+          let list = texts.get(part);
+          if (!list) texts.set(part, (list = []));
+          list.push(body as string);
+        }
+        byPart.clear();
+      }
       for (const [part, changes] of byPart) {
         const list: string[] = [];
         texts.set(part, list);
-        for (let i = 0; i < changes.length; i += CHUNK_ENTITIES) {
+        for (let i = 0; i < changes.length; i += RECORD_CHANGES) {
           // a task a record, as idbStorage's puts land between them
           if (i > 0 || texts.size > 1) await new Promise<void>((resolve) => setImmediate(resolve));
           options.signal?.throwIfAborted();
-          list.push(JSON.stringify(changes.slice(i, i + CHUNK_ENTITIES)));
+          list.push(JSON.stringify(changes.slice(i, i + RECORD_CHANGES)));
         }
       }
       // all of it or nothing, as one transaction
@@ -82,6 +90,9 @@ export function createCloneStorage(): StoragePort & { writes: number; rows: numb
       }
       stats.writes += 1;
       stats.rows += write.changes.length;
+    },
+    prepare(part, changes) {
+      return { part, body: JSON.stringify(changes.filter((c) => c.value !== null)) };
     },
     async clearUser(userId) {
       for (const [k, entry] of locations) if (entry.meta.userId === userId) locations.delete(k);

@@ -18,17 +18,17 @@
 
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import {
-  CACHED_COLLECTIONS, SHARED_PART, STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, isReadableMeta,
+  CACHED_COLLECTIONS, RECORD_CHANGES, SHARED_PART, STORAGE_SCHEMA_VERSION, STORAGE_WARNINGS, isReadableMeta,
   type CacheKey, type CachedCollection, type CachedLocation, type CachedLocationMeta, type CacheWrite,
   type SavedView, type StorageOpenResult, type StoragePort, type StoredSession,
 } from './storagePort.js';
 
 /**
- * Changes per record, and so per task while a write is serialized: one record's JSON (500 desks are
- * ~250 KB) takes a few ms to make and to hand to IndexedDB, so a full rewrite never holds the worker for
- * long (issue 14), and a reopen still reads a location of 30,000 entities in one getAll per part.
+ * Changes per record (RECORD_CHANGES), and so per task while a write is serialized: one record's JSON takes
+ * a few ms to make and to hand to IndexedDB, so a write never holds the worker for long (issue 14), and a
+ * reopen still reads a location of 30,000 entities in one getAll per part.
  */
-export const CHUNK_ENTITIES = 500;
+export const CHUNK_ENTITIES = RECORD_CHANGES;
 /** Delta records after which a write asks for a full rewrite (about a minute of throttled writes under load). */
 export const MAX_DELTA_RECORDS = 60;
 /** Entity changes held in delta records after which a write asks for a full rewrite, so a reopen replays little. */
@@ -186,6 +186,19 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
     const deltas = write.full ? { next: 0, records: 0, entities: 0 } : { ...(meta?.deltas ?? { next: 0, records: 0, entities: 0 }) };
     // the previous base and deltas go in the same transaction that puts the new base: a reader sees one or the other
     if (write.full) void records.delete(locationRange(key)).catch(() => undefined);
+    if (write.full && write.prepared) {
+      // made ahead (the persister's paced slices): only stored here, still a put a task
+      const counts = new Map<string, number>();
+      for (const { part, body } of write.prepared) {
+        signal?.throwIfAborted();
+        if (typeof body !== 'string') throw new TypeError('A prepared record of another storage');
+        const n = counts.get(part) ?? 0;
+        counts.set(part, n + 1);
+        await records.put(body, [key.userId, key.locationId, part, 'base', n]);
+      }
+      signal?.throwIfAborted();
+      return { parts: new Set(counts.keys()), deltas };
+    }
     for (const [part, changes] of byPart) {
       for (let i = 0, n = 0; i < changes.length; i += CHUNK_ENTITIES, n++) {
         signal?.throwIfAborted();
@@ -263,6 +276,10 @@ export function createIdbStorage(options: IdbStorageOptions = {}): StoragePort {
       }
       await tx.done;
       return { compact };
+    },
+
+    prepare(part, changes) {
+      return { part, body: JSON.stringify(changes.filter((c) => c.value !== null)) };
     },
 
     async loadView(key) {

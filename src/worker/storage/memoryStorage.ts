@@ -49,9 +49,21 @@ export function createMemoryStorage(): MemoryStorage {
     async write(key, write: CacheWrite, options = {}) {
       // a write whose caller stopped (a sign-out) before it landed lands nothing
       options.signal?.throwIfAborted();
+      const prev = locations.get(k(key));
+      if (write.full && write.prepared) {
+        // records made ahead by prepare: already cloned
+        const parts: Entry['parts'] = new Map();
+        for (const { part, body } of write.prepared) {
+          let rows = parts.get(part);
+          if (!rows) parts.set(part, (rows = new Map()));
+          for (const c of body as Array<{ collection: CachedCollection; id: Id; value: unknown }>) rows.set(`${c.collection}\u0000${c.id}`, c);
+        }
+        const meta = { ...structuredClone(write.meta), schema: STORAGE_SCHEMA_VERSION, parts: [...parts.keys()] };
+        locations.set(k(key), { meta, parts });
+        return;
+      }
       // clone everything first: a value that cannot be cloned throws before anything changes (all-or-nothing)
       const values = write.changes.map((c) => (c.value === null ? null : structuredClone(c.value)));
-      const prev = locations.get(k(key));
       // updated in place: copying the location's map on every write made a write cost the whole location
       const parts: Entry['parts'] = write.full || !prev ? new Map() : prev.parts;
       write.changes.forEach((c, i) => {
@@ -65,6 +77,9 @@ export function createMemoryStorage(): MemoryStorage {
       });
       const meta = { ...structuredClone(write.meta), schema: STORAGE_SCHEMA_VERSION, parts: [...parts.keys()] };
       locations.set(k(key), { meta, parts });
+    },
+    prepare(part, changes) {
+      return { part, body: changes.filter((c) => c.value !== null).map((c) => ({ collection: c.collection, id: c.id, value: structuredClone(c.value) })) };
     },
     async loadView(key) {
       const view = views.get(k(key));

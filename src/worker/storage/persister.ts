@@ -5,15 +5,17 @@
 // rewrite, since we cannot know which part of the failed write landed.
 // Each entity goes to the part its source names (a floor, or the shared
 // part); an entity that moved parts is deleted from the part it was in.
-// A large write never holds the worker long (issue 14): its entities are
-// placed a slice a task, then the storage serializes a record a task, all in
-// one transaction; a source that goes (sign-out) aborts it, and then none of
-// it lands.
+// A large write never holds the worker long (issue 14). A full rewrite is
+// placed and serialized (`StoragePort.prepare`) a slice a task, with pauses
+// between slices so it takes a small share of the worker while live data
+// flows, outside any transaction; then one transaction stores the records
+// made, a put a task. A source that goes (sign-out) stops it: none of it lands.
 
 import type { Id } from '../../shared/types.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import {
-  SHARED_PART, STORAGE_WARNINGS, type CacheKey, type CachedCollection, type CacheWrite, type StoragePort,
+  RECORD_CHANGES, SHARED_PART, STORAGE_WARNINGS, type CacheKey, type CachedCollection, type CacheWrite, type PreparedRecord,
+  type StoragePort,
 } from './storagePort.js';
 
 export const PERSIST_THROTTLE_MS = 1_000;
@@ -31,9 +33,20 @@ export const PERSIST_FULL_MIN_ENTITIES = 1_000;
 /**
  * Entities read and placed in their parts per task before a write; then the event loop gets a turn
  * (a full rewrite places ~30,000: in one task that was 30–55 ms of the worker under load, issue 14).
- * The storage then serializes its records a task each.
+ * A full rewrite of more than this is also serialized ahead, a record (RECORD_CHANGES) a task.
  */
 export const PERSIST_PLACE_SLICE = 2_000;
+/**
+ * The shortest pause after each slice of a large full rewrite (placing or serializing, a few ms each). The
+ * first full write of a location (nothing of it stored yet) pauses this long: ~2 s for 30,000 entities.
+ * Later ones (a compaction, a heavy load that touched half the location) spread their slices over the time
+ * the rate limit would wait after them anyway (n / PERSIST_MAX_ENTITIES_PER_S): a few per cent of the worker
+ * throughout instead of a tenth of it for 2 s or all of it for 0.2–0.4 s (issue 14: back to back, the slices
+ * took half of every window of the ingest bench they overlapped).
+ */
+export const PERSIST_SLICE_GAP_MS = 25;
+/** The longest pause between two slices of a spread rewrite. */
+const SLICE_GAP_MAX_MS = 200;
 /** How soon a full rewrite that waits for the store to be filled looks again. */
 const READY_POLL_MS = 100;
 
@@ -100,6 +113,8 @@ export function createPersister(options: PersisterOptions): Persister {
   /** aborts the write in flight when its source goes (sign-out, another location): it then lands nothing */
   let inFlight: AbortController | null = null;
   let failures = 0;
+  /** a write of the source has landed: later full rewrites are spread out */
+  let landed = false;
   /** the wait before the next write: the throttle, or longer after a large write */
   let delay = throttle;
   /** per collection, entity id → the part it was last written to, for entities outside the shared part (no key text per entity) */
@@ -137,9 +152,16 @@ export function createPersister(options: PersisterOptions): Persister {
     inFlight = controller;
     const run = (async () => {
       try {
-        const changes = isFull ? await placeAll(src, controller.signal) : await placeChanges(src, batch, controller.signal);
-        delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S));
-        const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes }, { signal: controller.signal });
+        // a rewrite of a location already stored is spread over the time the rate limit gives it
+        const gap = isFull && landed ? spreadGap(src.size?.() ?? 0) : PERSIST_SLICE_GAP_MS;
+        const changes = isFull ? await placeAll(src, controller.signal, gap) : await placeChanges(src, batch, controller.signal);
+        // a large rewrite is serialized ahead in paced slices; the write then only stores its records
+        const prepared = isFull && changes.length > PERSIST_PLACE_SLICE ? await prepareAll(changes, controller.signal, gap) : undefined;
+        // after n entities the next write waits n / PERSIST_MAX_ENTITIES_PER_S, less what pacing this one took
+        const took = prepared ? gap * (prepared.length + Math.ceil(changes.length / PERSIST_PLACE_SLICE)) : 0;
+        delay = Math.max(throttle, Math.round((changes.length * 1_000) / PERSIST_MAX_ENTITIES_PER_S) - took);
+        const result = await storage.write(src.key, { meta: src.meta(), full: isFull, changes, prepared }, { signal: controller.signal });
+        landed = true;
         failures = 0;
         // the storage's incremental records have piled up: fold them into one full rewrite, later
         if (result && result.compact && source === src) full = true;
@@ -161,22 +183,49 @@ export function createPersister(options: PersisterOptions): Persister {
     else if (pendingCount() || full) arm(delay);
   }
 
-  /** A turn of the event loop between slices of placing, so live work runs between them. */
-  function pause(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => { clock.setTimeout(resolve, 0); }).then(() => signal.throwIfAborted());
+  /** The pause between slices that spreads a full rewrite of about n entities over n / PERSIST_MAX_ENTITIES_PER_S. */
+  function spreadGap(n: number): number {
+    const slices = Math.ceil(n / PERSIST_PLACE_SLICE) + Math.ceil(n / RECORD_CHANGES);
+    const spreadMs = (n * 1_000) / PERSIST_MAX_ENTITIES_PER_S;
+    return Math.min(SLICE_GAP_MAX_MS, Math.max(PERSIST_SLICE_GAP_MS, Math.round(spreadMs / Math.max(1, slices))));
   }
 
-  /** Every entity with its part, for a full rewrite, PERSIST_PLACE_SLICE entities a task. */
-  async function placeAll(src: PersistSource, signal: AbortSignal): Promise<CacheWrite['changes']> {
+  /** A turn of the event loop (after `ms`) between slices, so live work runs between them; stops once aborted. */
+  function pause(signal: AbortSignal, ms = 0): Promise<void> {
+    return new Promise<void>((resolve) => { clock.setTimeout(resolve, ms); }).then(() => signal.throwIfAborted());
+  }
+
+  /** Every entity with its part, for a full rewrite, PERSIST_PLACE_SLICE entities a task, paced. */
+  async function placeAll(src: PersistSource, signal: AbortSignal, gap: number): Promise<CacheWrite['changes']> {
     placed.clear();
     const out: CacheWrite['changes'] = [];
     let n = 0;
     for (const { collection, id, value } of src.all()) {
-      if (n > 0 && n % PERSIST_PLACE_SLICE === 0) await pause(signal);
+      if (n > 0 && n % PERSIST_PLACE_SLICE === 0) await pause(signal, gap);
       n += 1;
       const part = src.part?.(collection, id, value) ?? SHARED_PART;
       if (part !== SHARED_PART) placedIn(collection).set(id, part);
       out.push({ collection, id, value, part });
+    }
+    return out;
+  }
+
+  /** A full rewrite's records, made by the storage a record a task, paced: the write then serializes nothing. */
+  async function prepareAll(changes: CacheWrite['changes'], signal: AbortSignal, gap: number): Promise<PreparedRecord[]> {
+    const byPart = new Map<string, CacheWrite['changes']>();
+    for (const c of changes) {
+      if (c.value === null) continue;
+      const part = c.part ?? SHARED_PART;
+      let list = byPart.get(part);
+      if (!list) byPart.set(part, (list = []));
+      list.push(c);
+    }
+    const out: PreparedRecord[] = [];
+    for (const [part, list] of byPart) {
+      for (let i = 0; i < list.length; i += RECORD_CHANGES) {
+        await pause(signal, gap);
+        out.push(storage.prepare(part, list.slice(i, i + RECORD_CHANGES)));
+      }
     }
     return out;
   }
@@ -217,6 +266,7 @@ export function createPersister(options: PersisterOptions): Persister {
       pending = new Map();
       full = false;
       failures = 0;
+      landed = false;
       delay = throttle;
       placed.clear();
     },

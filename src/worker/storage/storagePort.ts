@@ -62,6 +62,22 @@ export interface SavedView {
   entries: Record<string, unknown>;
 }
 
+/**
+ * Changes in one stored record at most (a base chunk or a delta record): what one task of the worker
+ * serializes. 500 desks are ~250 KB of JSON, a few ms to make and to hand to IndexedDB (issue 14).
+ */
+export const RECORD_CHANGES = 500;
+
+/**
+ * A record of a full rewrite made ahead of its write (`StoragePort.prepare`), in the storage's own form: the
+ * persister makes them a slice at a time with pauses between, outside any transaction, so the write that
+ * stores them serializes nothing (issue 14).
+ */
+export interface PreparedRecord {
+  readonly part: string;
+  readonly body: unknown;
+}
+
 /** One write: entity puts (value) and deletes (null), plus the new meta, in one transaction. */
 export interface CacheWrite {
   /** the storage stamps `schema` itself */
@@ -70,6 +86,8 @@ export interface CacheWrite {
   full: boolean;
   /** `part`: where the entity is kept (SHARED_PART when absent); a delete goes to the part the entity was in */
   changes: Array<{ collection: CachedCollection; id: Id; value: unknown | null; part?: string }>;
+  /** a full write's records made ahead by `prepare` (of these very changes): stored as they are instead */
+  prepared?: PreparedRecord[];
 }
 
 export interface WriteOptions {
@@ -115,6 +133,8 @@ export interface StoragePort {
    * midway): nothing of it is then stored. A large write is serialized in slices, a task each (issue 14).
    */
   write(key: CacheKey, write: CacheWrite, options?: WriteOptions): Promise<CacheWriteResult | void>;
+  /** one record of a full rewrite (at most RECORD_CHANGES changes of one part, deletes left out), made now */
+  prepare(part: string, changes: CacheWrite['changes']): PreparedRecord;
   clearUser(userId: Id): Promise<void>;
   loadSession(): Promise<StoredSession | null>;
   saveSession(session: StoredSession | null): Promise<void>;

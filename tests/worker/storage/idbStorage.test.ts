@@ -101,6 +101,28 @@ describe.each(implementations)('%s', (_name, create) => {
     });
   });
 
+  describe('a full rewrite made ahead (prepare)', () => {
+    it('stores the records prepare made, in their parts, leaving deletes out, and replaces what was there', async () => {
+      const storage = create();
+      await storage.open();
+      await storage.write(key, { meta: meta(1), full: false, changes: [{ collection: 'assets', id: 'old', value: desk('old') }] });
+      const changes: CacheWrite['changes'] = [
+        { collection: 'assets', id: 'a', value: desk('a'), part: 'f1' }, { collection: 'assets', id: 'gone', value: null, part: 'f1' },
+        { collection: 'assets', id: 'b', value: desk('b'), part: 'f2' }, { collection: 'sensors', id: 's', value: { id: 's' }, part: 'f2' },
+      ];
+      const prepared = [storage.prepare('f1', changes.slice(0, 2)), storage.prepare('f2', changes.slice(2, 3)), storage.prepare('f2', changes.slice(3))];
+      // what prepare made does not follow later changes to the entities
+      (changes[0]!.value as { name: string }).name = 'changed after';
+      await storage.write(key, { meta: meta(2), full: true, changes, prepared });
+      const cached = await storage.loadLocation(key, () => undefined, { parts: () => ['f1', 'f2', ''] });
+      expect(cached!.meta.savedAt).toBe(2);
+      expect(cached!.meta.parts!.sort()).toEqual(['f1', 'f2']);
+      expect(cached!.entities.assets).toEqual([desk('a'), desk('b')]);
+      expect(cached!.entities.sensors).toEqual([{ id: 's' }]);
+      await storage.close();
+    });
+  });
+
   describe('saveView and loadView', () => {
     it('keeps a floor view ready to serve, per user and location, and forgets it with the user', async () => {
       const storage = create();
@@ -335,6 +357,21 @@ describe('idbStorage', () => {
       changes[CHUNK_ENTITIES * 2 + 1] = { collection: 'assets', id: 'bad', value: { id: 'bad', size: 1n } };
       await expect(storage.write(key, { meta: meta(2), full: true, changes })).rejects.toThrow();
       const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.meta.savedAt).toBe(1);
+      expect(cached!.entities.assets).toEqual([desk('old')]);
+      await storage.close();
+    });
+
+    it('lands none of a rewrite made ahead whose third record cannot be stored', async () => {
+      const storage = createIdbStorage({ name: freshName() });
+      await storage.open();
+      await previousCache(storage);
+      const changes: CacheWrite['changes'] = Array.from({ length: CHUNK_ENTITIES * 4 }, (_, i) => ({ collection: 'assets', id: `d${i}`, value: desk(`d${i}`), part: 'f1' }));
+      const prepared = [0, 1, 2, 3].map((i) => storage.prepare('f1', changes.slice(i * CHUNK_ENTITIES, (i + 1) * CHUNK_ENTITIES)));
+      // a record of another storage's making: the write stops there, after two puts
+      prepared[2] = { part: 'f1', body: [{ collection: 'assets', id: 'x', value: desk('x') }] };
+      await expect(storage.write(key, { meta: meta(2), full: true, changes, prepared })).rejects.toThrow(TypeError);
+      const cached = await storage.loadLocation(key, () => undefined, { parts: () => ['', 'f1'] });
       expect(cached!.meta.savedAt).toBe(1);
       expect(cached!.entities.assets).toEqual([desk('old')]);
       await storage.close();

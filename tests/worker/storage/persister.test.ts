@@ -5,7 +5,7 @@ import { systemClock } from '../../../src/worker/systemClock.js';
 import { CHUNK_ENTITIES, createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
 import {
-  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_PLACE_SLICE, PERSIST_MAX_ENTITIES_PER_S, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
+  createPersister, PERSIST_FULL_MIN_ENTITIES, PERSIST_PLACE_SLICE, PERSIST_SLICE_GAP_MS, PERSIST_MAX_ENTITIES_PER_S, PERSIST_RETRY_MIN_MS, PERSIST_THROTTLE_MS, type PersistSource,
 } from '../../../src/worker/storage/persister.js';
 import { STORAGE_WARNINGS, type CacheWrite } from '../../../src/worker/storage/storagePort.js';
 import { createTestLogger } from '../engine/harness.js';
@@ -307,6 +307,59 @@ describe('persister', () => {
       const f1 = await storage.loadLocation(key, () => undefined, { parts: () => ['f1'] });
       expect(f1!.entities.assets.length).toBeGreaterThan(0);
       expect(f1!.entities.assets.every((a) => (a as { floor: string }).floor === 'f1')).toBe(true);
+      await storage.close();
+    });
+
+    it('makes a large rewrite\'s records ahead, one a task with a pause after each, and stores them in one write', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const data = bigLocation(PERSIST_PLACE_SLICE * 2);
+      const write = storage.write.bind(storage);
+      const writes: CacheWrite[] = [];
+      storage.write = (k, w, o) => { writes.push(w); return write(k, w, o); };
+      const prepare = storage.prepare.bind(storage);
+      let prepared = 0;
+      storage.prepare = (part, changes) => { prepared += 1; return prepare(part, changes); };
+      // how many records were made each time the persister paused, and for how long
+      const pauses: Array<[number, number]> = [];
+      const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => { pauses.push([prepared, ms]); return systemClock.setTimeout(fn, ms); } };
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), part: floorPart });
+      persister.requestFull();
+      await persister.flush();
+      // three parts of 1,333–1,334 entities: three records each
+      expect(prepared).toBe(9);
+      const paced = pauses.filter(([, ms]) => ms === PERSIST_SLICE_GAP_MS).map(([n]) => n);
+      expect(paced.slice(-9)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.prepared).toHaveLength(9);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(idsOf(cached!.entities.assets)).toEqual([...data.keys()].sort());
+      await storage.close();
+    });
+
+    it('spreads a later full rewrite (a compaction) over the time the rate limit gives it, the first one not', async () => {
+      const storage = freshStorage();
+      await storage.open();
+      const data = bigLocation(PERSIST_PLACE_SLICE * 2);
+      const waits: number[] = [];
+      const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => { waits.push(ms); return systemClock.setTimeout(fn, ms); } };
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined });
+      persister.setSource({ ...source(data), part: floorPart, size: () => data.size });
+      persister.requestFull();
+      await persister.flush();
+      const first = waits.splice(0).filter((ms) => ms > 0 && ms < PERSIST_THROTTLE_MS);
+      expect(first.every((ms) => ms === PERSIST_SLICE_GAP_MS)).toBe(true);
+      persister.requestFull();
+      await persister.flush();
+      const later = waits.filter((ms) => ms > 0 && ms < PERSIST_THROTTLE_MS);
+      expect(later.every((ms) => ms > PERSIST_SLICE_GAP_MS)).toBe(true);
+      // n entities at PERSIST_MAX_ENTITIES_PER_S: its pauses add up to about n / that many seconds
+      const spread = later.reduce((sum, ms) => sum + ms, 0);
+      expect(spread).toBeGreaterThan((data.size * 1_000 / PERSIST_MAX_ENTITIES_PER_S) * 0.9);
+      expect(spread).toBeLessThan((data.size * 1_000 / PERSIST_MAX_ENTITIES_PER_S) * 1.1);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(idsOf(cached!.entities.assets)).toEqual([...data.keys()].sort());
       await storage.close();
     });
 
