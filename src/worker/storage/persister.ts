@@ -79,7 +79,7 @@ export interface Persister {
   queue(): Map<CachedCollection, Set<Id>> | null;
   /** the next write replaces everything stored for the key */
   requestFull(): void;
-  /** writes what is queued now (tests, sign-out, page hide) */
+  /** writes what is queued now (tests, page hide, dispose), a paced rewrite without its pauses */
   flush(): Promise<void>;
   /** resolves once a write already in flight has landed (or failed); queues nothing */
   settled(): Promise<void>;
@@ -115,6 +115,10 @@ export function createPersister(options: PersisterOptions): Persister {
   let failures = 0;
   /** a write of the source has landed: later full rewrites are spread out */
   let landed = false;
+  /** ends the pause in progress now (a flush asked for what is queued) */
+  let hurry: (() => void) | null = null;
+  /** a flush waits for the write in flight: it goes on without its pauses */
+  let flushing = false;
   /** the wait before the next write: the throttle, or longer after a large write */
   let delay = throttle;
   /** per collection, entity id → the part it was last written to, for entities outside the shared part (no key text per entity) */
@@ -192,7 +196,20 @@ export function createPersister(options: PersisterOptions): Persister {
 
   /** A turn of the event loop (after `ms`) between slices, so live work runs between them; stops once aborted. */
   function pause(signal: AbortSignal, ms = 0): Promise<void> {
-    return new Promise<void>((resolve) => { clock.setTimeout(resolve, ms); }).then(() => signal.throwIfAborted());
+    return new Promise<void>((resolve, reject) => {
+      let handle: TimerHandle | null = null;
+      const done = () => {
+        if (handle !== null) clock.clearTimeout(handle);
+        handle = null;
+        hurry = null;
+        signal.removeEventListener('abort', done);
+        if (signal.aborted) reject(signal.reason); else resolve();
+      };
+      // a sign-out stops it at once, a flush (page hide, dispose) ends the pause now
+      signal.addEventListener('abort', done);
+      hurry = ms > 0 ? done : null;
+      handle = clock.setTimeout(done, flushing ? 0 : ms);
+    });
   }
 
   /** Every entity with its part, for a full rewrite, PERSIST_PLACE_SLICE entities a task, paced. */
@@ -296,8 +313,15 @@ export function createPersister(options: PersisterOptions): Persister {
     },
     async flush() {
       if (timer !== null) { clock.clearTimeout(timer); timer = null; }
-      if (writing) await writing;
-      await write();
+      // now: a paced rewrite (in flight, or the one this starts) goes on without its pauses
+      flushing = true;
+      hurry?.();
+      try {
+        if (writing) await writing;
+        await write();
+      } finally {
+        flushing = false;
+      }
     },
     async settled() {
       while (writing) await writing;

@@ -285,6 +285,13 @@ describe('persister', () => {
     const bigLocation = (n: number) => new Map<string, unknown>(Array.from({ length: n }, (_, i) => [`d${i}`, desk(`d${i}`)]));
     const idsOf = (list: unknown[]) => list.map((e) => (e as { id: string }).id).sort();
 
+    /** A full rewrite started by the persister's own timer (throttle 5 ms), awaited until it landed. */
+    async function rewriteByTimer(persister: ReturnType<typeof createPersister>) {
+      persister.requestFull();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await persister.settled();
+    }
+
     it('places a slice a task, writes every entity in its part, and a reopen reads the whole location', async () => {
       const storage = freshStorage();
       await storage.open();
@@ -323,10 +330,10 @@ describe('persister', () => {
       // how many records were made each time the persister paused, and for how long
       const pauses: Array<[number, number]> = [];
       const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => { pauses.push([prepared, ms]); return systemClock.setTimeout(fn, ms); } };
-      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined });
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined, throttleMs: 5 });
       persister.setSource({ ...source(data), part: floorPart });
-      persister.requestFull();
-      await persister.flush();
+      // as its timer starts it (a flush writes without the pauses)
+      await rewriteByTimer(persister);
       // three parts of 1,333–1,334 entities: three records each
       expect(prepared).toBe(9);
       const paced = pauses.filter(([, ms]) => ms === PERSIST_SLICE_GAP_MS).map(([n]) => n);
@@ -344,15 +351,14 @@ describe('persister', () => {
       const data = bigLocation(PERSIST_PLACE_SLICE * 2);
       const waits: number[] = [];
       const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => { waits.push(ms); return systemClock.setTimeout(fn, ms); } };
-      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined });
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: () => undefined, throttleMs: 5 });
       persister.setSource({ ...source(data), part: floorPart, size: () => data.size });
-      persister.requestFull();
-      await persister.flush();
-      const first = waits.splice(0).filter((ms) => ms > 0 && ms < PERSIST_THROTTLE_MS);
+      await rewriteByTimer(persister);
+      const first = waits.splice(0).filter((ms) => ms > 5 && ms < PERSIST_THROTTLE_MS);
+      expect(first.length).toBeGreaterThan(0);
       expect(first.every((ms) => ms === PERSIST_SLICE_GAP_MS)).toBe(true);
-      persister.requestFull();
-      await persister.flush();
-      const later = waits.filter((ms) => ms > 0 && ms < PERSIST_THROTTLE_MS);
+      await rewriteByTimer(persister);
+      const later = waits.filter((ms) => ms > 5 && ms < PERSIST_THROTTLE_MS);
       expect(later.every((ms) => ms > PERSIST_SLICE_GAP_MS)).toBe(true);
       // n entities at PERSIST_MAX_ENTITIES_PER_S: its pauses add up to about n / that many seconds
       const spread = later.reduce((sum, ms) => sum + ms, 0);
@@ -360,6 +366,78 @@ describe('persister', () => {
       expect(spread).toBeLessThan((data.size * 1_000 / PERSIST_MAX_ENTITIES_PER_S) * 1.1);
       const cached = await storage.loadLocation(key, () => undefined);
       expect(idsOf(cached!.entities.assets)).toEqual([...data.keys()].sort());
+      await storage.close();
+    });
+
+    /** A clock whose timers of more than 0 ms wait until fired by hand (0 ms: a turn of the real loop). */
+    function handClock() {
+      const held = new Map<number, () => void>();
+      let next = 0;
+      const clock: Clock = {
+        now: () => Date.now(),
+        setTimeout: (fn, ms) => {
+          const id = ++next;
+          if (ms <= 0) setImmediate(() => { if (held.has(id) || ms <= 0) fn(); });
+          else held.set(id, fn);
+          return id;
+        },
+        clearTimeout: (id) => { held.delete(id as number); },
+      };
+      /** fires every held timer (and those they set) until `until` settles */
+      async function drive(until: Promise<unknown>) {
+        let done = false;
+        void until.finally(() => { done = true; });
+        while (!done) {
+          const fns = [...held.values()];
+          held.clear();
+          for (const fn of fns) fn();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await until;
+      }
+      return { clock, held, drive };
+    }
+
+    async function spreadRewriteInFlight() {
+      const storage = freshStorage();
+      await storage.open();
+      const data = bigLocation(PERSIST_PLACE_SLICE * 2);
+      const { clock, held, drive } = handClock();
+      const errors: string[] = [];
+      const persister = createPersister({ storage, clock, logger: createTestLogger(), onWriteError: (m) => errors.push(m) });
+      persister.setSource({ ...source(data), part: floorPart, size: () => data.size });
+      persister.requestFull();
+      await drive(persister.flush());
+      // a compaction: spread, its pauses held until fired
+      for (const [, v] of data) (v as { name: string }).name = 'compacted';
+      persister.requestFull();
+      const timer = [...held.values()].at(-1)!;
+      held.clear();
+      timer();
+      await vi.waitFor(() => expect(held.size).toBe(1));
+      return { storage, persister, held, errors };
+    }
+
+    it('finishes a spread rewrite without its pauses when flushed (page hide, dispose)', async () => {
+      const { storage, persister, held } = await spreadRewriteInFlight();
+      // nothing fires the held pause: the flush ends it, and the rest of the rewrite pauses no more
+      await persister.flush();
+      expect(held.size).toBe(0);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.entities.assets).toHaveLength(PERSIST_PLACE_SLICE * 2);
+      expect(cached!.entities.assets.every((a) => (a as { name: string }).name === 'compacted')).toBe(true);
+      await storage.close();
+    });
+
+    it('stops a spread rewrite at once when the user signs out during one of its pauses', async () => {
+      const { storage, persister, held, errors } = await spreadRewriteInFlight();
+      persister.setSource(null);
+      // nothing fires the held pause: the sign-out ends it
+      await persister.settled();
+      expect(held.size).toBe(0);
+      expect(errors).toEqual([]);
+      const cached = await storage.loadLocation(key, () => undefined);
+      expect(cached!.entities.assets.some((a) => (a as { name: string }).name === 'compacted')).toBe(false);
       await storage.close();
     });
 
