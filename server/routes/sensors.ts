@@ -13,7 +13,7 @@ import {
 } from '../../src/shared/schemas/sensors.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import type { RouteContext } from './context.js';
-import { isPositionHidden, isSensorHidden, publicSensor } from '../store/visibility.js';
+import { isPositionHidden, isSensorHidden, namesGoneZone, publicSensor, publicZones } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
 import {
   HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
@@ -94,7 +94,7 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     // readings of sensors serving hidden assets only for the edit role: the page is of the sensors the caller may see
     const hidden = hiddenFor(store, user, locId);
     let sensorIds: readonly string[] | null = q.sensor_id ?? null;
-    if (hidden.sensors.size > 0 || hidden.assets.size > 0) {
+    if (hidden.sensors.size > 0 || hidden.assets.size > 0 || hidden.goneSensors.size > 0 || hidden.goneAssets.size > 0) {
       const visible = [...store.sensors.values()].filter((s) => s.location_id === locId && s.type === type && !isSensorHidden(s, hidden)).map((s) => s.id);
       const asked = sensorIds ? new Set(sensorIds) : null;
       sensorIds = asked ? visible.filter((id) => asked.has(id)) : visible;
@@ -102,16 +102,22 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const page = pageMeasurements(store, locId, type, {
       start, end, limit: q.limit ?? MEASUREMENT_PAGE_LIMIT, sensorIds, ignorePreviousValidity: !!q.ignore_previous_validity,
     });
-    // a tag's reading on a hidden floor or in a hidden zone stays in the page (so paging advances) without where it was
+    // a tag's reading on a hidden floor or in a hidden zone stays in the page (so paging advances) without where it was;
+    // one in a zone deleted while hidden keeps where it was without naming that zone
     const floorAt = page.columns.indexOf('floor_id');
-    if (floorAt < 0 || hidden.assets.size === 0) return page;
+    if (floorAt < 0 || (hidden.assets.size === 0 && hidden.goneAssets.size === 0)) return page;
     const zonesAt = page.columns.indexOf('zones');
     const position = ['x', 'y', 'floor_id', 'floor', 'zones'].map((c) => page.columns.indexOf(c)).filter((i) => i >= 0);
     const rows = page.rows.map((row) => {
       const zones = zonesAt < 0 ? undefined : row[zonesAt];
-      if (!isPositionHidden({ floor_id: row[floorAt] as string, zones: Array.isArray(zones) ? zones as string[] : undefined }, hidden)) return row;
+      if (isPositionHidden({ floor_id: row[floorAt] as string, zones: Array.isArray(zones) ? zones as string[] : undefined }, hidden)) {
+        const copy = [...row];
+        for (const i of position) copy[i] = null;
+        return copy;
+      }
+      if (!namesGoneZone(zones, hidden)) return row;
       const copy = [...row];
-      for (const i of position) copy[i] = null;
+      copy[zonesAt] = publicZones(zones as string[], hidden);
       return copy;
     });
     return { ...page, rows };

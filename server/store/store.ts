@@ -18,7 +18,7 @@ import {
   type StoredFile, type TokenRecord,
 } from './records.js';
 import {
-  floorByWalk, isPositionHidden, isPublicByWalk, isSensorHidden, publicAsset, publicSensor, type Hidden, type IdSet,
+  floorByWalk, isPositionHidden, isPublicByWalk, isSensorHidden, namesGoneZone, publicAsset, publicReading, publicSensor, type Hidden, type IdSet,
 } from './visibility.js';
 import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips } from './visibilityIndex.js';
 
@@ -519,7 +519,10 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         const change = recordMeasurement(sensor, value);
         batch.all.push(change);
         // readings of a sensor serving a hidden asset, or placing a tag on a hidden floor, go to the edit stream only
-        if (!isSensorHidden(sensor, batch.hidden) && !isPositionHidden(value, batch.hidden)) batch.shown.push(change);
+        if (!isSensorHidden(sensor, batch.hidden) && !isPositionHidden(value, batch.hidden)) {
+          // a zone deleted while hidden is not named to the public, even by a tag still reporting it
+          batch.shown.push(namesGoneZone(value.zones, batch.hidden) ? { ...change, data: { sensor_id: sensor.id, type: sensor.type, value: publicReading(value, batch.hidden) } } : change);
+        }
         if (sensor.type === 'location' && value.floor_id) (placed ??= []).push({ sensor, value });
       }
       for (const [locId, batch] of byLocation) publisher.publishAudiences(locationScope(locId), batch.shown, batch.all);

@@ -20,9 +20,16 @@ export interface Hidden {
   assets: IdSet;
   /** sensors named by those assets (data_providers, data_provider_refs) */
   sensors: IdSet;
+  /**
+   * Assets deleted while the public could not see them, and the sensors they
+   * named: gone, yet still never named to the public (a reading's zones, a
+   * sensor's asset_id) nor shown with what served them.
+   */
+  goneAssets: IdSet;
+  goneSensors: IdSet;
 }
 
-export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set() };
+export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set(), goneAssets: new Set(), goneSensors: new Set() };
 
 /** Walks an asset's parents (at most 8) to the floor it stands on, if any. */
 export function floorByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | undefined): WireAsset | null {
@@ -85,9 +92,10 @@ export function hiddenIn(
   return { assets: hiddenAssets, sensors: hiddenSensors };
 }
 
-/** A sensor serving a hidden asset, named by it or naming it (`asset_id`). */
+/** A sensor serving a hidden asset (or one deleted while hidden), named by it or naming it (`asset_id`). */
 export function isSensorHidden(sensor: WireSensor, hidden: Hidden): boolean {
-  return hidden.sensors.has(sensor.id) || (sensor.asset_id !== null && hidden.assets.has(sensor.asset_id));
+  if (hidden.sensors.has(sensor.id) || hidden.goneSensors.has(sensor.id)) return true;
+  return sensor.asset_id !== null && (hidden.assets.has(sensor.asset_id) || hidden.goneAssets.has(sensor.asset_id));
 }
 
 /**
@@ -114,23 +122,47 @@ export function publicAsset(asset: WireAsset, hidden: Hidden): WireAsset {
  */
 export function isPositionHidden(value: Partial<WireMeasurementValue> | null | undefined, hidden: Hidden): boolean {
   if (!value) return false;
-  if (typeof value.floor_id === 'string' && hidden.assets.has(value.floor_id)) return true;
+  if (typeof value.floor_id === 'string' && (hidden.assets.has(value.floor_id) || hidden.goneAssets.has(value.floor_id))) return true;
   const zones = value.zones;
   if (!Array.isArray(zones) || zones.length === 0 || hidden.assets.size === 0) return false;
   for (const id of zones) if (hidden.assets.has(id)) return true;
   return false;
 }
 
-/** A reading as the public gets it: on a hidden floor or in a hidden zone, when but not where (the client ignores a position it lacks). */
+/** Whether a reading's zones name an asset deleted while hidden (dropped from what the public gets). */
+export function namesGoneZone(zones: unknown, hidden: Hidden): boolean {
+  if (!Array.isArray(zones) || hidden.goneAssets.size === 0) return false;
+  for (const id of zones) if (hidden.goneAssets.has(id as Id)) return true;
+  return false;
+}
+
+/** A reading's zones without those deleted while hidden. */
+export function publicZones(zones: readonly Id[], hidden: Hidden): Id[] {
+  return zones.filter((id) => !hidden.goneAssets.has(id));
+}
+
+/**
+ * A reading as the public gets it: on a hidden floor or in a hidden zone, when
+ * but not where (the client ignores a position it lacks); in a zone deleted
+ * while hidden, where it is without that zone's id, since the place left is a
+ * place the public sees (docs/server.md "Deleting a hidden zone").
+ */
 export function publicReading<T extends Partial<WireMeasurementValue>>(value: T, hidden: Hidden): T {
-  if (!isPositionHidden(value, hidden)) return value;
-  const { x: _x, y: _y, floor_id: _floor, floor: _index, zones: _zones, ...rest } = value;
-  return rest as T;
+  if (isPositionHidden(value, hidden)) {
+    const { x: _x, y: _y, floor_id: _floor, floor: _index, zones: _zones, ...rest } = value;
+    return rest as T;
+  }
+  return namesGoneZone(value.zones, hidden) ? { ...value, zones: publicZones(value.zones!, hidden) } : value;
+}
+
+/** Whether the public form of a reading differs from it. */
+function isReadingFiltered(value: Partial<WireMeasurementValue> | null | undefined, hidden: Hidden): boolean {
+  return !!value && (isPositionHidden(value, hidden) || namesGoneZone(value.zones, hidden));
 }
 
 /** A sensor as the public gets it: its last readings without a position on a hidden floor. */
 export function publicSensor(sensor: WireSensor, hidden: Hidden): WireSensor {
-  if (!isPositionHidden(sensor.last_measurement, hidden) && !isPositionHidden(sensor.previous_measurement, hidden)) return sensor;
+  if (!isReadingFiltered(sensor.last_measurement, hidden) && !isReadingFiltered(sensor.previous_measurement, hidden)) return sensor;
   return {
     ...sensor,
     last_measurement: sensor.last_measurement && publicReading(sensor.last_measurement, hidden),

@@ -24,6 +24,8 @@ export interface Flips {
 /** A location's hidden sets as the index holds them. */
 export interface IndexedHidden extends Hidden {
   assets: ReadonlySet<Id>;
+  goneAssets: ReadonlySet<Id>;
+  goneSensors: ReadonlySet<Id>;
 }
 
 export interface VisibilityIndex {
@@ -38,7 +40,7 @@ export interface VisibilityIndex {
   referrers(locationId: Id): ReadonlySet<Id>;
   /** after an asset was stored or changed in place */
   refresh(asset: WireAsset): Flips;
-  /** after an asset was taken out of the store */
+  /** after an asset was taken out of the store; one the public could not see is remembered as gone (Hidden.goneAssets) */
   removed(asset: WireAsset): Flips;
   /** after a location and everything in it was taken out */
   locationRemoved(locationId: Id): void;
@@ -62,6 +64,9 @@ export function hiddenBeforeFlips(after: Hidden, flips: Flips): Hidden {
       has: (id) => flips.sensorsShown.has(id) || (after.sensors.has(id) && !flips.sensorsHidden.has(id)),
       size: after.sensors.size - flips.sensorsHidden.size + flips.sensorsShown.size,
     },
+    // an asset deleted while hidden was in `assets` before, so the gone sets of after answer for before too
+    goneAssets: after.goneAssets,
+    goneSensors: after.goneSensors,
   };
 }
 
@@ -71,6 +76,8 @@ interface LocationEntry {
   sensorCounts: Map<Id, number>;
   sensors: IdSet;
   referrers: Set<Id>;
+  goneAssets: Set<Id>;
+  goneSensors: Set<Id>;
 }
 
 /** The fields of an asset that decide what stands under it, as last indexed. */
@@ -89,14 +96,14 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   const indexed = new Map<Id, Indexed>();
   /** parent id → ids of the assets naming it as parent (whether or not it exists) */
   const children = new Map<Id, Set<Id>>();
-  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set() };
+  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set(), goneAssets: new Set(), goneSensors: new Set() };
 
   function entry(locationId: Id): LocationEntry {
     let e = locations.get(locationId);
     if (!e) {
       const sensorCounts = new Map<Id, number>();
       e = {
-        assets: new Set(), sensorCounts, referrers: new Set(),
+        assets: new Set(), sensorCounts, referrers: new Set(), goneAssets: new Set(), goneSensors: new Set(),
         sensors: { has: (id) => sensorCounts.has(id), get size() { return sensorCounts.size; } },
       };
       locations.set(locationId, e);
@@ -187,7 +194,7 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   return {
     hidden(locationId) {
       const e = locations.get(locationId);
-      return e ? { assets: e.assets, sensors: e.sensors } : NONE;
+      return e ? { assets: e.assets, sensors: e.sensors, goneAssets: e.goneAssets, goneSensors: e.goneSensors } : NONE;
     },
     has(assetId) {
       return indexed.has(assetId);
@@ -211,10 +218,16 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
       const flips = emptyFlips();
       const rec = indexed.get(asset.id);
       if (!rec) return flips;
+      const e = entry(rec.locationId);
+      if (e.assets.has(asset.id)) {
+        // deleted while hidden: never named to the public, nor what served it shown, afterwards either
+        e.goneAssets.add(asset.id);
+        for (const id of rec.named) e.goneSensors.add(id);
+      }
       withdraw(asset.id, rec, flips);
       unlink(rec.parentId, asset.id);
       indexed.delete(asset.id);
-      entry(rec.locationId).referrers.delete(asset.id);
+      e.referrers.delete(asset.id);
       // what stood on it now stops at a missing parent
       refreshUnder(asset.id, flips);
       return flips;

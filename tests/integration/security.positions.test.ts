@@ -300,6 +300,54 @@ describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors
     expect((await t.api(restPaths.asset(org, loc, zone.id), { method: 'DELETE', token: tokens.edit })).status).toBe(204);
   });
 
+  it('deleting an unpublished privacy zone tells the public where its tag now is, never the deleted zone’s id', async () => {
+    const s = t.server.store;
+    const employee = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'employee' && s.isAssetPublic(a) && a.data_provider_refs.location)!;
+    const tag = employee.data_provider_refs.location!;
+    const made = await t.api(restPaths.assets(org, loc), {
+      method: 'POST', token: tokens.edit,
+      json: { type: 'zone', subtype: 'privacy', name: 'Hidden nook', parent_id: publicFloor.id, x: 4, y: 4, outline: [[4, 4], [6, 4], [6, 6], [4, 6]], unpublished: true },
+    });
+    expect(made.status).toBe(201);
+    const zone = (await made.json()) as WireAsset;
+    const ingest = async (zones: string[], time: number) => {
+      const value = { time, valid_for: 600_000, x: 5.5, y: 5.5, floor_id: publicFloor.id, floor: 0, zones };
+      const res = await t.api(`${t.url}/v2/measurements`, { method: 'POST', token: tokens.edit, json: { measurements: [{ sensor_id: tag, value }] } });
+      expect(res.status).toBe(200);
+    };
+    const at = s.clock.now() + 600_000;
+    await ingest([zone.id], at);
+    const heard = attacker.changes().length;
+    expect((await t.api(restPaths.asset(org, loc, zone.id), { method: 'DELETE', token: tokens.edit })).status).toBe(204);
+    // the zone is gone, the tag stands on a public floor: where it is reaches the public, without the zone
+    const sensorNow = () => attacker.changes().slice(heard).find((c) => c.collection === 'sensors' && c.id === tag && c.kind === 'modified');
+    await until(() => sensorNow(), 'the tag’s position on the public stream');
+    const shown = (sensorNow()!.data as { last_measurement: Record<string, unknown> }).last_measurement;
+    expect([shown.x, shown.floor_id, shown.zones], 'where, on the public stream').toEqual([5.5, publicFloor.id, []]);
+    // a tag still reporting the deleted zone names it to the edit role only
+    const heardReading = attacker.changes().length;
+    await ingest([zone.id], at + 1);
+    const readingNow = () => attacker.changes().slice(heardReading).find((c) => c.collection === 'measurements' && c.id === tag);
+    await until(() => readingNow(), 'the later reading on the public stream');
+    expect((readingNow()!.data as { value: { x: number; zones: string[] } }).value).toMatchObject({ x: 5.5, zones: [] });
+    await settle();
+    expect(mentions(attacker.packets, zone.id), 'the deleted zone on the attacker’s streams').toBe(false);
+    expect(mentions(editor.changes().filter((c) => c.collection === 'measurements'), zone.id), 'the editor hears the reading as it came').toBe(true);
+
+    const lookUp = await (await t.api(restPaths.sensor(org, loc, tag), { token: tokens.regular })).text();
+    const list = await (await t.api(restPaths.sensors(org, loc), { token: tokens.regular })).text();
+    expect(lookUp.includes(`"${zone.id}"`) || list.includes(`"${zone.id}"`), 'the deleted zone in the sensor list or look-up').toBe(false);
+    expect((JSON.parse(lookUp) as { last_measurement: Record<string, unknown> }).last_measurement).toMatchObject({ x: 5.5, floor_id: publicFloor.id, zones: [] });
+    const page = async (token: string) => {
+      const res = await t.api(restPaths.measurements(org, loc, 'location', { start: at, end: at + 10, sensor_id: [tag], ignore_previous_validity: true }), { token });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as MeasurementsResponse;
+      return body.rows.map((r) => [r[body.columns.indexOf('x')], r[body.columns.indexOf('zones')]]);
+    };
+    expect(await page(tokens.regular), 'the measurement pages of the public').toEqual([[5.5, []], [5.5, []]]);
+    expect(await page(tokens.edit)).toEqual([[5.5, [zone.id]], [5.5, [zone.id]]]);
+  });
+
   it('what stands in an unpublished room or building stays off the attacker’s streams, the room deleted or not', async () => {
     const api = async (method: string, path: string, json?: unknown) => {
       const res = await t.api(path, { method, token: tokens.edit, json });

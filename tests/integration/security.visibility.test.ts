@@ -17,7 +17,7 @@ import {
 import { restPaths, type MeasurementsResponse, type WireAsset, type WireSensor } from '../../src/shared/rest.js';
 import type { Role, Settings } from '../../src/shared/types.js';
 import { decodePacket } from '../../server/live/packetCodec.js';
-import { hiddenIn, isPublicByWalk } from '../../server/store/visibility.js';
+import { hiddenIn, isPublicByWalk, sensorsNamedBy } from '../../server/store/visibility.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { until } from './support/attack.js';
 
@@ -50,7 +50,16 @@ describe('security: what the public may not see, after every kind of asset mutat
   };
   const createAsset = async (body: Partial<WireAsset>) => (await asEdit('POST', restPaths.assets(org, loc), body)) as WireAsset;
   const patchAsset = (id: string, patch: Partial<WireAsset>) => asEdit('PATCH', restPaths.asset(org, loc, id), patch);
-  const deleteAsset = (id: string) => asEdit('DELETE', restPaths.asset(org, loc, id));
+  /** assets deleted while hidden, and the sensors they named: never named to the public afterwards either */
+  const gone = { assets: new Set<string>(), sensors: new Set<string>() };
+  const deleteAsset = (id: string) => {
+    const asset = t.server.store.assets.get(id);
+    if (asset && oracle().hidden.assets.has(id)) {
+      gone.assets.add(id);
+      for (const sensorId of sensorsNamedBy(asset)) gone.sensors.add(sensorId);
+    }
+    return asEdit('DELETE', restPaths.asset(org, loc, id));
+  };
   /** a desk with its occupancy sensor, which has a reading */
   async function createDesk(name: string, parentId: string, extra: Partial<WireAsset> = {}): Promise<WireAsset> {
     const sensor = (await asEdit('POST', restPaths.sensors(org, loc), { type: 'occupancy' })) as WireSensor;
@@ -71,7 +80,8 @@ describe('security: what the public may not see, after every kind of asset mutat
     const s = t.server.store;
     const hidden = hiddenIn(s.assets.values(), loc, (a) => isPublicByWalk(a, (id) => s.assets.get(id)));
     const sensors = [...s.sensors.values()].filter((x) => x.location_id === loc);
-    const hiddenSensors = new Set(sensors.filter((x) => hidden.sensors.has(x.id) || (x.asset_id !== null && hidden.assets.has(x.asset_id))).map((x) => x.id));
+    const hiddenSensors = new Set(sensors.filter((x) => hidden.sensors.has(x.id) || gone.sensors.has(x.id)
+      || (x.asset_id !== null && (hidden.assets.has(x.asset_id) || gone.assets.has(x.asset_id)))).map((x) => x.id));
     const assets = [...s.assets.values()].filter((a) => a.location_id === loc);
     return { hidden, hiddenSensors, assets, sensors };
   }
@@ -106,6 +116,8 @@ describe('security: what the public may not see, after every kind of asset mutat
     expect([...o.hidden.sensors].filter((id) => !indexed.sensors.has(id)), `${step}: hidden sensors the index misses`).toEqual([]);
     expect(indexed.sensors.size, `${step}: hidden sensors the index has in excess`).toBe(o.hidden.sensors.size);
     expect(o.hidden.assets.size, `${step}: something is hidden`).toBeGreaterThan(0);
+    expect([[...indexed.goneAssets].sort(), [...indexed.goneSensors].sort()], `${step}: what the index remembers deleted while hidden`)
+      .toEqual([[...gone.assets].sort(), [...gone.sensors].sort()]);
 
     for (const who of ROLES) {
       const at = `${step}, ${who}`;
@@ -126,7 +138,7 @@ describe('security: what the public may not see, after every kind of asset mutat
         // not even as a building's floor, a parent or a location's building: no hidden id anywhere in what they read
         const location = await read(who, restPaths.location(org, loc));
         const locations = await read(who, restPaths.locations(org));
-        for (const id of [...o.hidden.assets, ...o.hiddenSensors]) {
+        for (const id of [...o.hidden.assets, ...o.hiddenSensors, ...gone.assets]) {
           expect(assets.text.includes(`"${id}"`), `${at}: asset list names hidden ${id}`).toBe(false);
           expect(sensors.text.includes(`"${id}"`), `${at}: sensor list names hidden ${id}`).toBe(false);
           expect(location.text.includes(`"${id}"`) || locations.text.includes(`"${id}"`), `${at}: the location names hidden ${id}`).toBe(false);
@@ -194,6 +206,7 @@ describe('security: what the public may not see, after every kind of asset mutat
       const never = [
         ...[...o.hidden.assets].filter((id) => was.assets.has(id) || !was.ids.has(id)),
         ...[...o.hiddenSensors].filter((id) => was.sensors.has(id)),
+        ...gone.assets,
       ];
       for (const id of never) expect(heard.includes(`"${id}"`), `${step}: the public stream named hidden ${id} in passing`).toBe(false);
     }
@@ -204,7 +217,7 @@ describe('security: what the public may not see, after every kind of asset mutat
     expect([...mirror.sensors.keys()].sort(), `${step}: sensors the public stream leaves a client with`).toEqual(publicSensors);
     expect(danglingReferences([...mirror.assets.values()], null), `${step}: ids named on the public stream`).toEqual([]);
     const text = JSON.stringify([...mirror.assets.values(), ...mirror.sensors.values()]);
-    for (const id of [...o.hidden.assets, ...o.hiddenSensors]) expect(text.includes(`"${id}"`), `${step}: the public stream leaves hidden ${id} named`).toBe(false);
+    for (const id of [...o.hidden.assets, ...o.hiddenSensors, ...gone.assets]) expect(text.includes(`"${id}"`), `${step}: the public stream leaves hidden ${id} named`).toBe(false);
     await catchUp(edit, step);
     const stored = (a: WireAsset) => [a.id, a.parent_id ?? null, !!a.unpublished, !!a.hidden];
     expect([...edit.assets.values()].map(stored).sort(), `${step}: assets the edit stream leaves an editor with`).toEqual(o.assets.map(stored).sort());
