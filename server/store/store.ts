@@ -20,7 +20,7 @@ import {
 import {
   floorByWalk, isPositionHidden, isPublicByWalk, isSensorHidden, namesGoneZone, publicAsset, publicReading, publicSensor, type Hidden, type IdSet,
 } from './visibility.js';
-import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips } from './visibilityIndex.js';
+import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips, type IndexedHidden } from './visibilityIndex.js';
 
 const NO_IDS: ReadonlySet<Id> = new Set();
 
@@ -63,7 +63,7 @@ export interface Store {
    * sensors serving them (store/visibility.ts), kept by every asset mutation
    * (store/visibilityIndex.ts); live sets, not a copy.
    */
-  hiddenIn(locationId: Id): Hidden;
+  hiddenIn(locationId: Id): IndexedHidden;
   /**
    * Indexes what the public may not see afresh. Only for a bulk load that
    * built records in place while muted (seed/demo.ts); every mutation below
@@ -161,7 +161,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     // an asset the index has not seen is judged by the walk, never shown by default
     return index.has(asset.id) ? !index.isHidden(asset.id) : isPublicByWalk(asset, assetById);
   }
-  function hiddenOf(locationId: Id): Hidden {
+  function hiddenOf(locationId: Id): IndexedHidden {
     return index.hidden(locationId);
   }
   /**

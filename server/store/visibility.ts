@@ -20,6 +20,8 @@ export interface Hidden {
   assets: IdSet;
   /** sensors named by those assets (data_providers, data_provider_refs) */
   sensors: IdSet;
+  /** sensors named by an asset the public sees: theirs, even when a hidden asset names them too */
+  named: IdSet;
   /**
    * Assets deleted while the public could not see them, and the sensors they
    * named: gone, yet still never named to the public (a reading's zones, a
@@ -29,7 +31,7 @@ export interface Hidden {
   goneSensors: IdSet;
 }
 
-export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set(), goneAssets: new Set(), goneSensors: new Set() };
+export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set(), named: new Set(), goneAssets: new Set(), goneSensors: new Set() };
 
 /** Walks an asset's parents (at most 8) to the floor it stands on, if any. */
 export function floorByWalk(asset: WireAsset, lookup: (id: Id) => WireAsset | undefined): WireAsset | null {
@@ -81,21 +83,38 @@ export function sensorsNamedBy(asset: WireAsset): Id[] {
  */
 export function hiddenIn(
   assets: Iterable<WireAsset>, locationId: Id, isPublic: (asset: WireAsset) => boolean,
-): { assets: Set<Id>; sensors: Set<Id> } {
+): { assets: Set<Id>; sensors: Set<Id>; named: Set<Id> } {
   const hiddenAssets = new Set<Id>();
   const hiddenSensors = new Set<Id>();
+  const named = new Set<Id>();
   for (const asset of assets) {
-    if (asset.location_id !== locationId || isPublic(asset)) continue;
+    if (asset.location_id !== locationId) continue;
+    if (isPublic(asset)) {
+      for (const id of sensorsNamedBy(asset)) named.add(id);
+      continue;
+    }
     hiddenAssets.add(asset.id);
     for (const id of sensorsNamedBy(asset)) hiddenSensors.add(id);
   }
-  return { assets: hiddenAssets, sensors: hiddenSensors };
+  return { assets: hiddenAssets, sensors: hiddenSensors, named };
 }
 
-/** A sensor serving a hidden asset (or one deleted while hidden), named by it or naming it (`asset_id`). */
-export function isSensorHidden(sensor: WireSensor, hidden: Hidden): boolean {
-  if (hidden.sensors.has(sensor.id) || hidden.goneSensors.has(sensor.id)) return true;
+/** Whether a sensor's `asset_id` names an asset the public may not see (or one deleted while hidden). */
+function namesHiddenAsset(sensor: WireSensor, hidden: Hidden): boolean {
   return sensor.asset_id !== null && (hidden.assets.has(sensor.asset_id) || hidden.goneAssets.has(sensor.asset_id));
+}
+
+/**
+ * A sensor serving only hidden assets (or ones deleted while hidden), named by
+ * them or naming one (`asset_id`). A sensor that also serves an asset the
+ * public sees, named by it or naming it, is that asset's: public, its readings
+ * with it (docs/server.md "Shared sensors").
+ */
+export function isSensorHidden(sensor: WireSensor, hidden: Hidden): boolean {
+  if (hidden.named.has(sensor.id)) return false;
+  const viaAsset = namesHiddenAsset(sensor, hidden);
+  if (sensor.asset_id !== null && !viaAsset) return false;
+  return viaAsset || hidden.sensors.has(sensor.id) || hidden.goneSensors.has(sensor.id);
 }
 
 /**
@@ -160,11 +179,16 @@ function isReadingFiltered(value: Partial<WireMeasurementValue> | null | undefin
   return !!value && (isPositionHidden(value, hidden) || namesGoneZone(value.zones, hidden));
 }
 
-/** A sensor as the public gets it: its last readings without a position on a hidden floor. */
+/**
+ * A sensor as the public gets it: its last readings without a position on a
+ * hidden floor; a sensor shared with a hidden asset without the `asset_id`
+ * that names it.
+ */
 export function publicSensor(sensor: WireSensor, hidden: Hidden): WireSensor {
-  if (!isReadingFiltered(sensor.last_measurement, hidden) && !isReadingFiltered(sensor.previous_measurement, hidden)) return sensor;
+  const out = namesHiddenAsset(sensor, hidden) ? { ...sensor, asset_id: null } : sensor;
+  if (!isReadingFiltered(sensor.last_measurement, hidden) && !isReadingFiltered(sensor.previous_measurement, hidden)) return out;
   return {
-    ...sensor,
+    ...out,
     last_measurement: sensor.last_measurement && publicReading(sensor.last_measurement, hidden),
     previous_measurement: sensor.previous_measurement && publicReading(sensor.previous_measurement, hidden),
   };

@@ -19,6 +19,9 @@ export interface Flips {
   assetsShown: Set<Id>;
   sensorsHidden: Set<Id>;
   sensorsShown: Set<Id>;
+  /** sensors a public asset names now and none did before (Hidden.named), and the reverse */
+  sensorsNamed: Set<Id>;
+  sensorsUnnamed: Set<Id>;
 }
 
 /** A location's hidden sets as the index holds them. */
@@ -50,7 +53,8 @@ export interface VisibilityIndex {
 
 /** Nothing flipped. */
 export function noFlips(flips: Flips): boolean {
-  return flips.assetsHidden.size === 0 && flips.assetsShown.size === 0 && flips.sensorsHidden.size === 0 && flips.sensorsShown.size === 0;
+  return flips.assetsHidden.size === 0 && flips.assetsShown.size === 0 && flips.sensorsHidden.size === 0 && flips.sensorsShown.size === 0
+    && flips.sensorsNamed.size === 0 && flips.sensorsUnnamed.size === 0;
 }
 
 /** The hidden sets as they were before the mutation that `flips` describes. */
@@ -64,6 +68,10 @@ export function hiddenBeforeFlips(after: Hidden, flips: Flips): Hidden {
       has: (id) => flips.sensorsShown.has(id) || (after.sensors.has(id) && !flips.sensorsHidden.has(id)),
       size: after.sensors.size - flips.sensorsHidden.size + flips.sensorsShown.size,
     },
+    named: {
+      has: (id) => flips.sensorsUnnamed.has(id) || (after.named.has(id) && !flips.sensorsNamed.has(id)),
+      size: after.named.size - flips.sensorsNamed.size + flips.sensorsUnnamed.size,
+    },
     // an asset deleted while hidden was in `assets` before, so the gone sets of after answer for before too
     goneAssets: after.goneAssets,
     goneSensors: after.goneSensors,
@@ -75,6 +83,9 @@ interface LocationEntry {
   /** sensor id → how many hidden assets name it */
   sensorCounts: Map<Id, number>;
   sensors: IdSet;
+  /** sensor id → how many public assets name it */
+  namedCounts: Map<Id, number>;
+  named: IdSet;
   referrers: Set<Id>;
   goneAssets: Set<Id>;
   goneSensors: Set<Id>;
@@ -89,6 +100,8 @@ interface Indexed {
   unpublished: boolean;
   /** the sensors it counted as hidden (only while it is hidden) */
   named: Id[];
+  /** the sensors it counted as named by a public asset (only while it is public) */
+  namedPublic: Id[];
 }
 
 export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined): VisibilityIndex {
@@ -96,21 +109,25 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   const indexed = new Map<Id, Indexed>();
   /** parent id → ids of the assets naming it as parent (whether or not it exists) */
   const children = new Map<Id, Set<Id>>();
-  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set(), goneAssets: new Set(), goneSensors: new Set() };
+  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set(), named: new Set(), goneAssets: new Set(), goneSensors: new Set() };
 
   function entry(locationId: Id): LocationEntry {
     let e = locations.get(locationId);
     if (!e) {
       const sensorCounts = new Map<Id, number>();
+      const namedCounts = new Map<Id, number>();
       e = {
-        assets: new Set(), sensorCounts, referrers: new Set(), goneAssets: new Set(), goneSensors: new Set(),
+        assets: new Set(), sensorCounts, namedCounts, referrers: new Set(), goneAssets: new Set(), goneSensors: new Set(),
         sensors: { has: (id) => sensorCounts.has(id), get size() { return sensorCounts.size; } },
+        named: { has: (id) => namedCounts.has(id), get size() { return namedCounts.size; } },
       };
       locations.set(locationId, e);
     }
     return e;
   }
-  const emptyFlips = (): Flips => ({ assetsHidden: new Set(), assetsShown: new Set(), sensorsHidden: new Set(), sensorsShown: new Set() });
+  const emptyFlips = (): Flips => ({
+    assetsHidden: new Set(), assetsShown: new Set(), sensorsHidden: new Set(), sensorsShown: new Set(), sensorsNamed: new Set(), sensorsUnnamed: new Set(),
+  });
 
   function link(parentId: Id | null, id: Id) {
     if (parentId === null) return;
@@ -124,14 +141,21 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
     set?.delete(id);
     if (set?.size === 0) children.delete(parentId);
   }
-  function count(e: LocationEntry, sensors: Id[], by: 1 | -1, flips: Flips) {
+  /** counts `sensors` in or out of `counts`, noting in `on`/`off` those that entered or left it (undoing the opposite note) */
+  function tally(counts: Map<Id, number>, sensors: Id[], by: 1 | -1, on: Set<Id>, off: Set<Id>) {
     for (const id of sensors) {
-      const n = (e.sensorCounts.get(id) ?? 0) + by;
-      if (n > 0) e.sensorCounts.set(id, n);
-      else e.sensorCounts.delete(id);
-      if (by === 1 && n === 1) { if (flips.sensorsShown.has(id)) flips.sensorsShown.delete(id); else flips.sensorsHidden.add(id); }
-      if (by === -1 && n === 0) { if (flips.sensorsHidden.has(id)) flips.sensorsHidden.delete(id); else flips.sensorsShown.add(id); }
+      const n = (counts.get(id) ?? 0) + by;
+      if (n > 0) counts.set(id, n);
+      else counts.delete(id);
+      if (by === 1 && n === 1) { if (off.has(id)) off.delete(id); else on.add(id); }
+      if (by === -1 && n === 0) { if (on.has(id)) on.delete(id); else off.add(id); }
     }
+  }
+  function count(e: LocationEntry, sensors: Id[], by: 1 | -1, flips: Flips) {
+    tally(e.sensorCounts, sensors, by, flips.sensorsHidden, flips.sensorsShown);
+  }
+  function countNamed(e: LocationEntry, sensors: Id[], by: 1 | -1, flips: Flips) {
+    tally(e.namedCounts, sensors, by, flips.sensorsNamed, flips.sensorsUnnamed);
   }
   /** takes an asset's hidden status and named sensors out of its location's sets */
   function withdraw(id: Id, rec: Indexed, flips: Flips) {
@@ -140,7 +164,9 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
       if (flips.assetsHidden.has(id)) flips.assetsHidden.delete(id); else flips.assetsShown.add(id);
     }
     count(e, rec.named, -1, flips);
+    countNamed(e, rec.namedPublic, -1, flips);
     rec.named = [];
+    rec.namedPublic = [];
   }
   /** recomputes one stored asset; true when a field others depend on changed */
   function place(asset: WireAsset, flips: Flips): boolean {
@@ -154,7 +180,7 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
       if (rec.parentId !== parentId) { unlink(rec.parentId, asset.id); link(parentId, asset.id); }
       Object.assign(rec, { parentId, ...shape });
     } else {
-      rec = { locationId: asset.location_id, parentId, ...shape, named: [] };
+      rec = { locationId: asset.location_id, parentId, ...shape, named: [], namedPublic: [] };
       indexed.set(asset.id, rec);
       link(parentId, asset.id);
     }
@@ -166,6 +192,9 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
       e.assets.add(asset.id);
       rec.named = sensorsNamedBy(asset);
       count(e, rec.named, 1, flips);
+    } else {
+      rec.namedPublic = sensorsNamedBy(asset);
+      countNamed(e, rec.namedPublic, 1, flips);
     }
     return moved;
   }
@@ -194,7 +223,7 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   return {
     hidden(locationId) {
       const e = locations.get(locationId);
-      return e ? { assets: e.assets, sensors: e.sensors, goneAssets: e.goneAssets, goneSensors: e.goneSensors } : NONE;
+      return e ? { assets: e.assets, sensors: e.sensors, named: e.named, goneAssets: e.goneAssets, goneSensors: e.goneSensors } : NONE;
     },
     has(assetId) {
       return indexed.has(assetId);

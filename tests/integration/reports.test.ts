@@ -192,6 +192,38 @@ describe('report views against the reference server', () => {
     expect(desks.some((d) => d.class !== 'no_data')).toBe(true);
   });
 
+  it('reports a desk whose sensor an unpublished desk shares as the public desk’s, naming nothing of the unpublished one', async () => {
+    const edit = await t.signIn('edit');
+    const org = t.accounts.edit.organizationId;
+    const s = t.server.store;
+    locationId = t.server.seed.locationIds[0]!;
+    timeZone = s.locations.get(locationId)!.timezone;
+    const desk = [...s.assets.values()].find((a) => a.location_id === locationId && a.subtype === 'desk' && s.isAssetPublic(a) && a.data_providers.length === 1)!;
+    const sensorId = desk.data_providers[0]!;
+    const assetIdBefore = s.sensors.get(sensorId)!.asset_id;
+    const made = await t.api(`/organizations/${org}/locations/${locationId}/assets`, {
+      method: 'POST', token: edit,
+      json: { type: 'shape', subtype: 'desk', name: 'Unpublished twin', parent_id: desk.parent_id, x: 1, y: 1, unpublished: true, data_providers: [sensorId] },
+    });
+    expect(made.status).toBe(201);
+    const twin = (await made.json()) as { id: string };
+    const sensorPath = `/organizations/${org}/locations/${locationId}/sensors/${sensorId}`;
+    expect((await t.api(sensorPath, { method: 'PATCH', token: edit, json: { asset_id: twin.id } })).status).toBe(200);
+
+    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: lastDays(2) };
+    const rowsOf = async (who: 'regular' | 'edit') => [...(await finished(await openEngine(who, `reports-shared-${who}`), request)).entries.values()] as DeskRow[];
+    const regular = await rowsOf('regular');
+    const mine = regular.find((r) => r.id === desk.id)!;
+    expect(mine.class, 'the public desk has its readings').not.toBe('no_data');
+    expect(mine.utilisation).not.toBeNull();
+    expect(regular.some((r) => r.id === twin.id || r.name === 'Unpublished twin'), 'the unpublished desk in a regular user’s report').toBe(false);
+    // the same numbers the edit role gets for that desk
+    expect((await rowsOf('edit')).find((r) => r.id === desk.id)).toEqual(mine);
+
+    expect((await t.api(sensorPath, { method: 'PATCH', token: edit, json: { asset_id: assetIdBefore } })).status).toBe(200);
+    expect((await t.api(`/organizations/${org}/locations/${locationId}/assets/${twin.id}`, { method: 'DELETE', token: edit })).status).toBe(204);
+  });
+
   it('refuses a report below the configured role with a message, and names a missing role', async () => {
     const edit = await t.signIn('edit');
     const org = t.accounts.edit.organizationId;

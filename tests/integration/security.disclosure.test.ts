@@ -134,6 +134,82 @@ describe('security: what only the edit role sees', () => {
     });
   });
 
+  describe('a sensor shared by an unpublished and a public asset', () => {
+    let desk: WireAsset;
+    let sensor: WireSensor;
+    let twin: WireAsset;
+    let assetIdBefore: string | null;
+    let publicStream: LiveChange[];
+    let editStream: LiveChange[];
+    const TWIN_NAME = 'Secret twin desk';
+    const patchAs = async (path: string, json: unknown) => {
+      const res = await t.api(path, { method: 'PATCH', token: tokens.edit, json });
+      expect(res.status, path).toBe(200);
+    };
+    const namesTwin = (text: string) => text.includes(`"${twin.id}"`) || text.includes(TWIN_NAME);
+
+    beforeAll(async () => {
+      const s = t.server.store;
+      desk = [...s.assets.values()].find((a) => a.location_id === loc && a.subtype === 'desk' && s.isAssetPublic(a) && a.data_providers.length === 1)!;
+      sensor = s.sensors.get(desk.data_providers[0]!)!;
+      assetIdBefore = sensor.asset_id;
+      publicStream = await follow(tokens.regular, { kind: 'location', organizationId: org, locationId: loc });
+      editStream = await follow(tokens.edit, { kind: 'location', organizationId: org, locationId: loc, audience: 'edit' });
+      const made = await t.api(restPaths.assets(org, loc), {
+        method: 'POST', token: tokens.edit,
+        json: { type: 'shape', subtype: 'desk', name: TWIN_NAME, parent_id: desk.parent_id, x: 1, y: 1, unpublished: true, data_providers: [sensor.id] },
+      });
+      expect(made.status).toBe(201);
+      twin = (await made.json()) as WireAsset;
+      // the sensor even names the hidden desk as its own
+      await patchAs(restPaths.sensor(org, loc, sensor.id), { asset_id: twin.id });
+      await until(() => editStream.some((c) => c.collection === 'sensors' && c.id === sensor.id && (c.data as WireSensor).asset_id === twin.id), 'the edit stream to see the sensor');
+    });
+    afterAll(async () => {
+      await patchAs(restPaths.sensor(org, loc, sensor.id), { asset_id: assetIdBefore });
+      expect((await t.api(restPaths.asset(org, loc, twin.id), { method: 'DELETE', token: tokens.edit })).status).toBe(204);
+    });
+
+    it('is the public asset’s for a regular user: listed, looked up and paged, naming neither the hidden asset nor its name', async () => {
+      const list = await (await t.api(restPaths.sensors(org, loc), { token: tokens.regular })).text();
+      expect((JSON.parse(list) as WireSensor[]).map((x) => x.id)).toContain(sensor.id);
+      const one = await t.api(restPaths.sensor(org, loc, sensor.id), { token: tokens.regular });
+      expect(one.status).toBe(200);
+      const text = await one.text();
+      expect((JSON.parse(text) as WireSensor).asset_id, 'the hidden desk it names, withheld').toBeNull();
+      expect(namesTwin(list) || namesTwin(text), 'the hidden desk in the sensor list or look-up').toBe(false);
+      expect(namesTwin(await (await t.api(restPaths.assets(org, loc), { token: tokens.regular })).text()), 'the hidden desk in the asset list').toBe(false);
+      expect((await get<WireSensor>(restPaths.sensor(org, loc, sensor.id), tokens.edit)).asset_id, 'the edit role sees it as it is').toBe(twin.id);
+
+      expect((await ingest(sensor.id, 1)).status).toBe(200);
+      const page = await get<MeasurementsResponse>(restPaths.measurements(org, loc, sensor.type, { start: 0, sensor_id: [sensor.id] }), tokens.regular);
+      expect(page.rows.length, 'its history, paged for a regular user').toBeGreaterThan(0);
+      expect(page.rows.at(-1)![page.columns.indexOf('value')]).toBe(1);
+    });
+
+    it('sends its readings on the public stream, and never the hidden asset', async () => {
+      const mark = publicStream.length;
+      expect((await ingest(sensor.id, 0)).status).toBe(200);
+      await until(() => publicStream.slice(mark).some((c) => c.collection === 'measurements' && c.id === sensor.id), 'the reading on the public stream');
+      expect(publicStream.some((c) => c.collection === 'sensors' && c.id === sensor.id && c.kind === 'deleted'), 'the sensor taken off the public stream').toBe(false);
+      expect(namesTwin(JSON.stringify(publicStream)), 'the hidden desk on the public stream').toBe(false);
+    });
+
+    it('goes with the hidden asset once no public asset names it, and comes back when one does again', async () => {
+      const mark = publicStream.length;
+      const providers = structuredClone({ data_providers: desk.data_providers, data_provider_refs: desk.data_provider_refs });
+      await patchAs(restPaths.asset(org, loc, desk.id), { data_providers: [], data_provider_refs: {} });
+      await until(() => publicStream.slice(mark).some((c) => c.collection === 'sensors' && c.id === sensor.id && c.kind === 'deleted'), 'the sensor off the public stream');
+      expect((await t.api(restPaths.sensor(org, loc, sensor.id), { token: tokens.regular })).status).toBe(404);
+      const back = publicStream.length;
+      await patchAs(restPaths.asset(org, loc, desk.id), providers);
+      const created = () => publicStream.slice(back).find((c) => c.collection === 'sensors' && c.id === sensor.id && c.kind === 'created');
+      await until(created, 'the sensor back on the public stream');
+      expect((created()!.data as WireSensor).asset_id).toBeNull();
+      expect(namesTwin(JSON.stringify(publicStream)), 'the hidden desk on the public stream').toBe(false);
+    });
+  });
+
   describe('a hidden floor', () => {
     let hiddenFloor: WireAsset;
     const unknownId = '987654320';

@@ -80,8 +80,13 @@ describe('security: what the public may not see, after every kind of asset mutat
     const s = t.server.store;
     const hidden = hiddenIn(s.assets.values(), loc, (a) => isPublicByWalk(a, (id) => s.assets.get(id)));
     const sensors = [...s.sensors.values()].filter((x) => x.location_id === loc);
-    const hiddenSensors = new Set(sensors.filter((x) => hidden.sensors.has(x.id) || gone.sensors.has(x.id)
-      || (x.asset_id !== null && (hidden.assets.has(x.asset_id) || gone.assets.has(x.asset_id)))).map((x) => x.id));
+    // a sensor serving a public asset (named by it, or naming it) is the public's, whatever hidden asset shares it
+    const isHidden = (x: WireSensor) => {
+      const viaAsset = x.asset_id !== null && (hidden.assets.has(x.asset_id) || gone.assets.has(x.asset_id));
+      if (hidden.named.has(x.id) || (x.asset_id !== null && !viaAsset)) return false;
+      return viaAsset || hidden.sensors.has(x.id) || gone.sensors.has(x.id);
+    };
+    const hiddenSensors = new Set(sensors.filter(isHidden).map((x) => x.id));
     const assets = [...s.assets.values()].filter((a) => a.location_id === loc);
     return { hidden, hiddenSensors, assets, sensors };
   }
@@ -115,6 +120,8 @@ describe('security: what the public may not see, after every kind of asset mutat
     expect(indexed.assets.size, `${step}: hidden assets the index has in excess`).toBe(o.hidden.assets.size);
     expect([...o.hidden.sensors].filter((id) => !indexed.sensors.has(id)), `${step}: hidden sensors the index misses`).toEqual([]);
     expect(indexed.sensors.size, `${step}: hidden sensors the index has in excess`).toBe(o.hidden.sensors.size);
+    expect([...o.hidden.named].filter((id) => !indexed.named.has(id)), `${step}: sensors of public assets the index misses`).toEqual([]);
+    expect(indexed.named.size, `${step}: sensors of public assets the index has in excess`).toBe(o.hidden.named.size);
     expect(o.hidden.assets.size, `${step}: something is hidden`).toBeGreaterThan(0);
     expect([[...indexed.goneAssets].sort(), [...indexed.goneSensors].sort()], `${step}: what the index remembers deleted while hidden`)
       .toEqual([[...gone.assets].sort(), [...gone.sensors].sort()]);
@@ -416,6 +423,21 @@ describe('security: what the public may not see, after every kind of asset mutat
     expect((await read('regular', restPaths.asset(org, loc, openDesk.id))).status, 'the desk stays public').toBe(200);
     expect(stored(openDesk.id).parent_id).toBe(visibleFloor().id);
     for (const id of [lamp.id, inner.id, desk.id, openDesk.id]) await deleteAsset(id);
+  });
+
+  it('a sensor shared by a public and an unpublished desk is the public one’s, and hidden with the last public desk gone', async () => {
+    const open = await createDesk('Shared desk', visibleFloor().id);
+    const sensorId = open.data_providers[0]!;
+    const closed = await createAsset({ type: 'shape', subtype: 'desk', name: 'Closed twin', parent_id: visibleFloor().id, x: 2, y: 2, unpublished: true, data_providers: [sensorId] });
+    await everyRoleSeesOnlyWhatItMay('a public and an unpublished desk share a sensor');
+    expect(oracle().hiddenSensors.has(sensorId), 'the shared sensor is public').toBe(false);
+    await asEdit('PATCH', restPaths.sensor(org, loc, sensorId), { asset_id: closed.id });
+    await everyRoleSeesOnlyWhatItMay('the shared sensor names the unpublished desk as its own');
+    await deleteAsset(open.id);
+    await everyRoleSeesOnlyWhatItMay('the public desk deleted');
+    expect(oracle().hiddenSensors.has(sensorId), 'served by the unpublished desk only').toBe(true);
+    await deleteAsset(closed.id);
+    await everyRoleSeesOnlyWhatItMay('the unpublished desk deleted too');
   });
 
   it('delete: hidden and public desks, then an emptied hidden floor', async () => {
