@@ -65,7 +65,6 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
       type: 'building', name: `${spec.name} ${String.fromCharCode(65 + b)}`, location_offset: [DEFAULT_BUILDING_OFFSET * b, 0],
       latitude: spec.latitude + b * 0.0005, longitude: spec.longitude, floors: [], default_floor: 0,
     });
-    loc.buildings.push(building.id);
     const floorCount = spec.floorsPerBuilding + (b === 0 ? 1 : 0);
     const buildingFloors: SeededFloor[] = [];
     for (let f = 0; f < floorCount; f += 1) {
@@ -80,7 +79,6 @@ export function seedLocation(store: Store, rng: Prng, spec: LocationSpec): Seede
       });
       // an unguessable name: files are served without a token, and a hidden floor's plan must not answer a guess
       floor.floor_plan_img_path = `floorplans/${floor.id}-${randomBytes(12).toString('hex')}.svg`;
-      building.floors!.push(floor.id);
       const seeded = populateFloor(rng, floor, plan, add, sensorFor, rooms);
       store.files.set(floor.floor_plan_img_path, {
         contentType: 'image/svg+xml', data: Buffer.from(floorPlanSvg(plan, `${building.name} ${floor.name}`)),

@@ -20,6 +20,7 @@ import {
 import {
   floorByWalk, isPositionHidden, isPublicByWalk, isSensorHidden, namesGoneZone, publicAsset, publicReading, publicSensor, type Hidden, type IdSet,
 } from './visibility.js';
+import { withFloor, withoutFloor } from './buildingFloors.js';
 import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips, type IndexedHidden } from './visibilityIndex.js';
 
 const NO_IDS: ReadonlySet<Id> = new Set();
@@ -267,6 +268,29 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
     return { collection: 'organizations', kind, id: org.id, data: org };
   }
 
+  /**
+   * A building or floor is named by its location's `buildings` or its
+   * building's `floors` from the step that creates it (or moves a floor to
+   * the building), as the seed names its own (docs/server.md "Buildings and
+   * floors"). Published like any change: the public forms leave out what the
+   * public may not see.
+   */
+  function nameInLists(asset: WireAsset) {
+    if (asset.type === 'building') {
+      const loc = s.locations.get(asset.location_id);
+      if (loc && !loc.buildings.includes(asset.id)) store.updateLocation(loc.id, { buildings: [...loc.buildings, asset.id] });
+      return;
+    }
+    const building = asset.type === 'floor' && asset.parent_id ? s.assets.get(asset.parent_id) : undefined;
+    if (building?.type !== 'building' || building.floors?.includes(asset.id)) return;
+    store.updateAsset(building.id, withFloor(building, asset, (id) => s.assets.get(id)));
+  }
+  /** the floor out of the building's list that named it, when it moves to another parent */
+  function unnameFromBuilding(floorId: Id, buildingId: Id | null) {
+    const building = buildingId ? s.assets.get(buildingId) : undefined;
+    if (building?.type === 'building' && building.floors?.includes(floorId)) store.updateAsset(building.id, withoutFloor(building, floorId));
+  }
+
   function recordMeasurement(sensor: WireSensor, value: WireMeasurementValue): LiveChange {
     const rows = s.history.get(sensor.id) ?? [];
     if (!s.history.has(sensor.id)) s.history.set(sensor.id, rows);
@@ -401,11 +425,13 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       const shown: LiveChange[] = isAssetPublic(asset) ? [{ collection: 'assets', kind: 'created', id: asset.id, data: publicAsset(asset, after) }] : [];
       publisher.publishAudiences(scope, [...shown, ...publicSideEffects(locationId, flips, asset.id)], [{ collection: 'assets', kind: 'created', id: asset.id, data: asset }]);
       publishFlippedBuildings(locationId, flips);
+      nameInLists(asset);
       return asset;
     },
     updateAsset(id, patch) {
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
+      const parentBefore = asset.parent_id ?? null;
       Object.assign(asset, patch, {
         id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
         creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
@@ -420,6 +446,10 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       publisher.publishAudiences(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
       publishFlippedPositions(asset.location_id, flips, NO_IDS);
       publishFlippedBuildings(asset.location_id, flips);
+      if (asset.type === 'floor' && (asset.parent_id ?? null) !== parentBefore) {
+        unnameFromBuilding(asset.id, parentBefore);
+        nameInLists(asset);
+      }
       return asset;
     },
     deleteAsset(id) {
@@ -450,12 +480,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         const r = s.assets.get(rid);
         if (!r) continue;
         const patch: Partial<WireAsset> = {};
-        if (r.floors?.includes(id)) {
-          const defaultId = r.floors[r.default_floor ?? 0];
-          patch.floors = r.floors.filter((f) => f !== id);
-          const at = defaultId === undefined || defaultId === id ? -1 : patch.floors.indexOf(defaultId);
-          patch.default_floor = at < 0 ? 0 : at;
-        }
+        if (r.floors?.includes(id)) Object.assign(patch, withoutFloor(r, id));
         if (r.targets?.includes(id)) patch.targets = r.targets.filter((x) => x !== id);
         if (patch.floors || patch.targets) touch(r, patch);
       }

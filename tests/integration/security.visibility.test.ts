@@ -373,6 +373,19 @@ describe('security: what the public may not see, after every kind of asset mutat
     await everyRoleSeesOnlyWhatItMay('publish the building');
   });
 
+  it('a building made with floors, one hidden, and an unpublished building: in the lists as each role may see them', async () => {
+    const annex = await createAsset({ type: 'building', name: 'Annex' });
+    const ground = await createAsset({ type: 'floor', name: 'Annex 0', parent_id: annex.id, building_relative_index: 0 });
+    const roof = await createAsset({ type: 'floor', name: 'Annex roof', parent_id: annex.id, building_relative_index: 1, hidden: true });
+    const closed = await createAsset({ type: 'building', name: 'Closed annex', unpublished: true });
+    const closedFloor = await createAsset({ type: 'floor', name: 'Closed annex 0', parent_id: closed.id });
+    await everyRoleSeesOnlyWhatItMay('a building with a hidden floor, and an unpublished building, made');
+    expect(t.server.store.locations.get(loc)!.buildings.slice(-2), 'both named in the location').toEqual([annex.id, closed.id]);
+    expect([stored(annex.id).floors, stored(closed.id).floors], 'their floors named in them').toEqual([[ground.id, roof.id], [closedFloor.id]]);
+    for (const id of [closedFloor.id, closed.id, roof.id, ground.id, annex.id]) await deleteAsset(id);
+    await everyRoleSeesOnlyWhatItMay('the new buildings deleted');
+  });
+
   it('nesting deep on the hidden floor stays hidden; a loop of parents is refused', async () => {
     let parent = hiddenFloor().id;
     const chain: string[] = [];

@@ -109,6 +109,62 @@ describe('server assets', () => {
     });
   });
 
+  describe('buildings and floors made and removed through the API', () => {
+    const locationPath = () => `/organizations/${org}/locations/${loc}`;
+    const buildingsOf = async (token: string) => {
+      const res = await t.api(locationPath(), { token });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { buildings: string[] }).buildings;
+    };
+    const get = async (token: string, id: string) => (await (await t.api(`${base}/${id}`, { token })).json()) as WireAsset;
+    const create = async (body: Partial<WireAsset>) => {
+      const res = await t.api(base, { method: 'POST', token: tokens.edit, json: body });
+      expect(res.status).toBe(201);
+      return (await res.json()) as WireAsset;
+    };
+    const remove = async (id: string) => expect((await t.api(`${base}/${id}`, { method: 'DELETE', token: tokens.edit })).status).toBe(204);
+    const floor = (parentId: string, name: string, index: number, extra: Partial<WireAsset> = {}) =>
+      create({ type: 'floor', name, parent_id: parentId, building_relative_index: index, ...extra });
+
+    it('names a new building in its location and a new floor in its building, in floor order, for every role', async () => {
+      const before = await buildingsOf(tokens.regular);
+      const building = await create({ type: 'building', name: 'Annex' });
+      expect(await buildingsOf(tokens.regular)).toEqual([...before, building.id]);
+      expect(await buildingsOf(tokens.edit)).toEqual([...before, building.id]);
+      const upper = await floor(building.id, 'Annex 1', 1);
+      const ground = await floor(building.id, 'Annex 0', 0);
+      const roof = await floor(building.id, 'Annex roof', 2, { hidden: true });
+      expect((await get(tokens.edit, building.id)).floors).toEqual([ground.id, upper.id, roof.id]);
+      // the hidden floor is the edit role's only
+      expect((await get(tokens.regular, building.id)).floors).toEqual([ground.id, upper.id]);
+
+      // a floor moved to another building leaves the first one's list for the other's
+      const other = await create({ type: 'building', name: 'Annex B' });
+      expect((await t.api(`${base}/${upper.id}`, { method: 'PATCH', token: tokens.edit, json: { parent_id: other.id } })).status).toBe(200);
+      expect([(await get(tokens.edit, building.id)).floors, (await get(tokens.edit, other.id)).floors]).toEqual([[ground.id, roof.id], [upper.id]]);
+
+      // deleted: out of the lists again, the default floor kept on the same floor
+      expect((await t.api(`${base}/${building.id}`, { method: 'PATCH', token: tokens.edit, json: { default_floor: 1 } })).status).toBe(200);
+      await remove(ground.id);
+      expect(await get(tokens.edit, building.id)).toMatchObject({ floors: [roof.id], default_floor: 0 });
+      for (const id of [roof.id, upper.id, building.id, other.id]) await remove(id);
+      expect(await buildingsOf(tokens.edit)).toEqual(before);
+    });
+
+    it('names an unpublished building to the edit role only', async () => {
+      const before = await buildingsOf(tokens.regular);
+      const building = await create({ type: 'building', name: 'Secret annex', unpublished: true });
+      expect(await buildingsOf(tokens.edit)).toEqual([...before, building.id]);
+      expect(await buildingsOf(tokens.regular)).toEqual(before);
+      const listed = await (await t.api(`/organizations/${org}/locations`, { token: tokens.regular })).text();
+      expect(listed.includes(`"${building.id}"`), 'the unpublished building in the locations list').toBe(false);
+      expect((await t.api(`${base}/${building.id}`, { method: 'PATCH', token: tokens.edit, json: { unpublished: false } })).status).toBe(200);
+      expect(await buildingsOf(tokens.regular)).toEqual([...before, building.id]);
+      await remove(building.id);
+      expect(await buildingsOf(tokens.regular)).toEqual(before);
+    });
+  });
+
   describe('tickets and voices', () => {
     it('lets the regular role open a ticket and the service role move it, nobody else', async () => {
       const created = await t.api(base, {
