@@ -24,6 +24,7 @@ import { createPusherServer, type PusherServer } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
 import { registerCompression } from './compression.js';
+import { registerEtags } from './etags.js';
 import { jsonLimitProblem } from './jsonLimits.js';
 import { registerRateLimits, type RateLimits } from './rateLimits.js';
 import { createOutbox, type Outbox } from './mail.js';
@@ -149,6 +150,8 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   });
   // before every route and the static files, so each answer is compressed for a client that accepts it
   await registerCompression(app);
+  // global onSend hooks run before compression's (per route): the tag is of the JSON, a 304 carries no body
+  await registerEtags(app);
   const limits = await registerRateLimits(app, options.rateLimits);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
