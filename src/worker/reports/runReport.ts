@@ -30,6 +30,23 @@ export const REPLAY_PAGE_FORMAT = 2;
  * kept days"). Three days: a gateway offline over a weekend sends Friday's readings on Monday morning.
  */
 export const LATE_READINGS_MS = 72 * 3_600_000;
+/**
+ * And once more after a week: the pages of a day saved within a week after its end are read from the server
+ * again at the first reading of the day after that week, and then kept as final. A reading up to a week late
+ * that reached the server while the app was closed (a site's gateway offline over a holiday week) is seen
+ * then; one later than a week is seen only when it comes live (lateReadings.ts). One more reading of a day,
+ * whatever the number of openings (docs/reports.md "Late readings and the kept days").
+ */
+export const LATE_READINGS_FINAL_MS = 7 * 86_400_000;
+
+/**
+ * The time a closed day's kept pages must have been saved at or after to be read (the page cache's
+ * `savedSince`): the last of the day's provisional times passed by `now`, or undefined while none has passed.
+ */
+export function keptSince(day: CalendarDay, now: number): number | undefined {
+  for (const after of [LATE_READINGS_FINAL_MS, LATE_READINGS_MS]) if (now >= day.end + after) return day.end + after;
+  return undefined;
+}
 
 /** The cache key of a report's pages of a closed day (per location, type, day and sensor filter). */
 export const reportPagesKey = (locationId: string | null, type: string, dayKey: string, filter: string) => `${locationId}|${type}|${dayKey}|${filter}`;
@@ -116,9 +133,8 @@ export async function runReport(o: RunReportOptions): Promise<ReportProgress> {
     const sink = o.aggregator.openDay(type, day);
     inFlight.set(index, 0);
     const lateSeq = o.late?.seq() ?? 0;
-    // past its provisional time, a day's pages saved before it are read from the server once more
-    const settled = day.end + LATE_READINGS_MS;
-    const savedSince = o.now() >= settled ? settled : undefined;
+    // past one of its provisional times (three days, a week), a day's pages saved before it are read from the server once more
+    const savedSince = keptSince(day, o.now());
     const cached = key && o.cache ? await o.cache.get(key, savedSince).catch(() => null) : null;
     if (cached) {
       // a kept day is one merged page: it counts as the pages it was sent as

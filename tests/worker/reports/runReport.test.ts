@@ -1,3 +1,4 @@
+import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../server/clock.js';
 import { createPublisher } from '../../../server/live/publisher.js';
@@ -8,8 +9,8 @@ import { addDaysToKey, calendarDays, dateKeyOf } from '../../../src/shared/repor
 import { createDeskAggregator } from '../../../src/shared/reports/deskReport.js';
 import type { DeskRow } from '../../../src/shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
-import { LATE_READINGS_MS, REPORT_UNREACHABLE, runReport } from '../../../src/worker/reports/runReport.js';
-import { createMemoryPageCache } from '../../../src/worker/storage/idbPageCache.js';
+import { LATE_READINGS_FINAL_MS, LATE_READINGS_MS, REPORT_UNREACHABLE, runReport, type PageCache } from '../../../src/worker/reports/runReport.js';
+import { createIdbPageCache, createMemoryPageCache } from '../../../src/worker/storage/idbPageCache.js';
 
 const NOW = Date.UTC(2025, 3, 9, 9, 0, 0);
 
@@ -38,7 +39,7 @@ function setup() {
   return { store, ctx, desks, fetchPage, stats: () => ({ calls, maxInFlight }) };
 }
 
-const run = (s: ReturnType<typeof setup>, cache: ReturnType<typeof createMemoryPageCache> | null, extra: Partial<Parameters<typeof runReport>[0]> = {}) => {
+const run = (s: ReturnType<typeof setup>, cache: PageCache | null, extra: Partial<Parameters<typeof runReport>[0]> = {}) => {
   const aggregator = createDeskAggregator(s.ctx, s.desks);
   const warnings: string[] = [];
   const progress = runReport({
@@ -165,11 +166,58 @@ describe('runReport', () => {
       expect(third.rows).toBe(first.rows + 1);
       expect(third.pagesFromCache).toBeLessThan(third.pagesLoaded);
       expect(third.pagesFromCache).toBeGreaterThan(0);
-      // and kept as final
-      const calls = s.stats().calls;
-      const fourth = await run(s, cache, { now: () => now + 30 * 86_400_000 }).progress;
+      // read once more after a week (kept within it), then kept as final
+      let calls = s.stats().calls;
+      now += 30 * 86_400_000;
+      const fourth = await run(s, cache, { now: () => now }).progress;
       expect(fourth.rows).toBe(third.rows);
+      expect(s.stats().calls).toBeGreaterThan(calls);
+      calls = s.stats().calls;
+      const fifth = await run(s, cache, { now: () => now + 365 * 86_400_000 }).progress;
+      expect(fifth.rows).toBe(third.rows);
+      expect(fifth.pagesFromCache).toBe(fifth.pagesLoaded);
       expect(s.stats().calls).toBe(calls);
+    });
+
+    it('reads a day kept after three days once more after a week, with a reading that reached the server five days late while the app was closed (IndexedDB)', async () => {
+      const s = setup();
+      const days = calendarDays(s.ctx.period.from, s.ctx.period.to, s.ctx.timeZone);
+      const [oldest, day] = [days[0]!, days.at(-1)!];
+      // the app opened four days after the day ended: the old rule kept the day as final then
+      let now = day.end + 4 * 24 * H;
+      const idb = () => createIdbPageCache({ name: 'late-week', userId: () => 'u1', now: () => now });
+      const cache = idb();
+      const first = await run(s, cache, { now: () => now }).progress;
+      expect(first.pagesFromCache).toBe(0);
+      await cache.close();
+      // the app closed: a gateway offline since then sends a reading of the day (five days late) and one
+      // of the oldest day, whose week was over when it was kept
+      const sensorId = s.desks.find((d) => d.sensorId)!.sensorId!;
+      s.store.addMeasurement(sensorId, { time: day.start + 10 * H + 7, valid_for: H, value: 1 });
+      s.store.addMeasurement(sensorId, { time: oldest.start + 10 * H + 7, valid_for: H, value: 1 });
+      const asked: number[] = [];
+      const fetchPage = (type: string, q: MeasurementsQuery) => { asked.push(q.start!); return s.fetchPage(type, q); };
+      // opened again within its week: its kept pages answer (the two days before it, kept within their
+      // week which has passed since, are read once more)
+      now = day.end + 6 * 24 * H;
+      const reopened = await run(s, idb(), { now: () => now, fetchPage }).progress;
+      expect(reopened.rows).toBe(first.rows);
+      expect(asked.filter((t) => t >= day.start)).toEqual([]);
+      expect(new Set(asked.map((t) => days.findIndex((d) => t >= d.start && t < d.end)))).toEqual(new Set([days.length - 3, days.length - 2]));
+      // opened after its week: that day alone is read once more, the late reading with it; the oldest day,
+      // kept after its week had passed, stays as it was kept (its late reading is seen only if it comes live)
+      asked.length = 0;
+      now = day.end + LATE_READINGS_FINAL_MS + H;
+      const after = await run(s, idb(), { now: () => now, fetchPage }).progress;
+      expect(after.rows).toBe(first.rows + 1);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((t) => t >= day.start && t < day.end)).toBe(true);
+      // and kept as final: a year later, nothing is asked
+      asked.length = 0;
+      now += 365 * 24 * H;
+      const later = await run(s, idb(), { now: () => now, fetchPage }).progress;
+      expect(later.rows).toBe(first.rows + 1);
+      expect(asked).toEqual([]);
     });
 
     it('does not keep the pages of a day a late reading came for while it was read', async () => {
