@@ -30,9 +30,12 @@ export function useApp(): AppContextValue {
 /**
  * Whether the loaded data can be trusted to be complete, so an empty list may
  * say "none": the location's data is in (live, or saved data while retrying),
- * not still on its way (signing in, connecting, loading, navigating).
+ * not still on its way (signing in, connecting, loading, navigating). A
+ * reconnect (connecting or loading again with the floor ready) keeps what was
+ * loaded: the People list does not flip to "locating…" and back at each retry.
  */
 export function dataSettled(session: SessionView): boolean {
-  if (session.phase === 'signingIn' || session.phase === 'connecting' || session.phase === 'loading') return session.fromCache;
+  if (session.phase === 'signingIn') return session.fromCache;
+  if (session.phase === 'connecting' || session.phase === 'loading') return session.fromCache || session.navigation === 'ready';
   return session.navigation === 'ready' || session.navigation === 'noFloors' || session.navigation === 'noLocations' || session.navigation === 'noOrganization';
 }
