@@ -17,6 +17,7 @@ import { hasRole } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import { VISIBILITY_MAX_DEPTH, publicAsset } from '../store/visibility.js';
+import { isReordering, keepDefault } from '../store/buildingFloors.js';
 import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
@@ -47,8 +48,32 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
         if (++depth >= VISIBILITY_MAX_DEPTH) throw new HttpError(400, `body/parent_id would nest the asset deeper than ${VISIBILITY_MAX_DEPTH} levels`);
       }
     }
+    checkBuildingLists(body, self);
     for (const id of body.data_providers ?? []) {
       if (store.sensors.get(id)?.location_id !== locId) throw new HttpError(400, `body/data_providers: ${id} is not a sensor of this location`);
+    }
+  }
+
+  /**
+   * A building's `floors` follow its floors' `parent_id` (spec §3: a floor's
+   * parent is its building), so a client may only reorder them: a new
+   * building has none, and a floor joins or leaves by its own `parent_id`.
+   * Anything else would name a floor in two buildings or an id that is none.
+   */
+  function checkBuildingLists(body: UpdateAssetRequest, self: WireAsset | null): void {
+    if (body.floors === undefined && body.default_floor === undefined) return;
+    if ((self?.type ?? body.type) !== 'building') {
+      throw new HttpError(400, `body/${body.floors !== undefined ? 'floors' : 'default_floor'} is a building's field`);
+    }
+    const stored = self?.floors ?? [];
+    if (body.floors !== undefined && !isReordering(body.floors, stored)) {
+      throw new HttpError(400, self
+        ? 'body/floors must be a reordering of the building\'s floors; a floor joins or leaves it by its parent_id'
+        : 'body/floors must be empty for a new building; a floor joins it by its parent_id');
+    }
+    const count = (body.floors ?? stored).length;
+    if (body.default_floor !== undefined && (body.default_floor < 0 || body.default_floor >= Math.max(1, count))) {
+      throw new HttpError(400, `body/default_floor must index the building's floors (0 to ${Math.max(0, count - 1)})`);
     }
   }
 
@@ -130,7 +155,9 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
     if (hasRole(user.permissions, 'edit')) {
       if (body.type !== undefined && body.type !== asset.type) throw new HttpError(400, 'body/type cannot change');
       checkReferences(locId, body, asset);
-      return store.updateAsset(assetId, body as Partial<WireAsset>);
+      // reordered floors keep the default on the same floor unless the body moves it
+      const patch = (body.floors && body.default_floor === undefined ? { ...body, ...keepDefault(asset, body.floors) } : body) as Partial<WireAsset>;
+      return store.updateAsset(assetId, patch);
     }
     if (asset.type !== 'ticket' || !hasRole(user.permissions, 'service')) requireRole(user, 'edit');
     // the service role moves a ticket through its statuses, nothing else

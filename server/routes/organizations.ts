@@ -9,6 +9,7 @@ import {
   CreateLocationRequest, CreateOrganizationRequest, UpdateLocationRequest, UpdateOrganizationRequest,
 } from '../../src/shared/schemas/organizations.js';
 import { hasRole } from '../auth.js';
+import { isReordering } from '../store/buildingFloors.js';
 import type { RouteContext } from './context.js';
 import { HttpError, currentUser, locationFor, organizationFor, organizationScopeFor, requireRole, setStreamHeaders } from './guard.js';
 
@@ -101,8 +102,8 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
     if (body.timezone !== undefined && !validTimezone(body.timezone)) throw new HttpError(400, `body/timezone is not a known timezone: ${body.timezone}`);
     if (body.buildings !== undefined) {
       // only a reordering of the location's own buildings
-      const same = body.buildings.length === loc.buildings.length && body.buildings.every((b) => loc.buildings.includes(b));
-      if (!same) throw new HttpError(400, 'body/buildings must be a reordering of the location\'s buildings');
+      // (each once: a building named twice would crowd out another, which then stood in no list)
+      if (!isReordering(body.buildings, loc.buildings)) throw new HttpError(400, 'body/buildings must be a reordering of the location\'s buildings');
     }
     return store.updateLocation(locId, body);
   });

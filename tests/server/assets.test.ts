@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_SEQUENCE_HEADER } from '../../src/shared/protocol.js';
 import type { ImageResponse, TicketValue, VoteResponse, WireAsset } from '../../src/shared/rest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storeFingerprint } from '../integration/support/attack.js';
 
 describe('server assets', () => {
   let t: TestServer;
@@ -149,6 +150,64 @@ describe('server assets', () => {
       expect(await get(tokens.edit, building.id)).toMatchObject({ floors: [roof.id], default_floor: 0 });
       for (const id of [roof.id, upper.id, building.id, other.id]) await remove(id);
       expect(await buildingsOf(tokens.edit)).toEqual(before);
+    });
+
+    it('refuses floors a building does not hold: none for a new one, a reordering after, a default among them; nothing stored changes', async () => {
+      const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+      const send = (method: 'POST' | 'PATCH', path: string, json: unknown) => t.api(path, { method, token: tokens.edit, json });
+      const stored = (id: string) => t.server.store.assets.get(id)!;
+      const someFloor = [...t.server.store.assets.values()].find((a) => a.location_id === loc && a.type === 'floor')!;
+      const buildingsBefore = await buildingsOf(tokens.edit);
+      const before = storeFingerprint(t);
+      // a floor of another building, an id that is nothing, a default with no floors, a desk with floors
+      for (const [body, text] of [
+        [{ type: 'building', name: 'Thief', floors: [someFloor.id] }, 'body/floors must be empty for a new building'],
+        [{ type: 'building', name: 'Ghost', floors: ['999999'] }, 'body/floors must be empty for a new building'],
+        [{ type: 'building', name: 'Far default', default_floor: 3 }, 'body/default_floor must index the building\'s floors (0 to 0)'],
+        [{ type: 'shape', subtype: 'desk', name: 'Desk with floors', parent_id: someFloor.id, floors: [someFloor.id] }, 'body/floors is a building\'s field'],
+      ] as const) {
+        const res = await send('POST', base, body);
+        expect(res.status, body.name).toBe(400);
+        expect(await message(res)).toContain(text);
+      }
+      expect(storeFingerprint(t), 'nothing created').toBe(before);
+      expect(await buildingsOf(tokens.edit)).toEqual(buildingsBefore);
+
+      const building = await create({ type: 'building', name: 'Annex C', floors: [] });
+      const ground = await floor(building.id, 'C 0', 0);
+      const upper = await floor(building.id, 'C 1', 1);
+      const kept = storeFingerprint(t);
+      for (const [json, text] of [
+        [{ floors: [ground.id, ground.id] }, 'reordering'],
+        [{ floors: [ground.id] }, 'reordering'],
+        [{ floors: [ground.id, upper.id, someFloor.id] }, 'reordering'],
+        [{ floors: [ground.id, '999999'] }, 'reordering'],
+        [{ default_floor: 2 }, '(0 to 1)'],
+        [{ default_floor: -1 }, '(0 to 1)'],
+      ] as const) {
+        const res = await send('PATCH', `${base}/${building.id}`, json);
+        expect(res.status, JSON.stringify(json)).toBe(400);
+        expect(await message(res)).toContain(text);
+      }
+      const desk = [...t.server.store.assets.values()].find((a) => a.location_id === loc && a.subtype === 'desk' && !a.unpublished)!;
+      expect((await send('PATCH', `${base}/${desk.id}`, { default_floor: 0 })).status, 'default_floor on a desk').toBe(400);
+      expect(storeFingerprint(t), 'nothing changed').toBe(kept);
+
+      // a reordering is taken, the default floor stays the same floor
+      expect((await send('PATCH', `${base}/${building.id}`, { floors: [upper.id, ground.id] })).status).toBe(200);
+      expect(await get(tokens.regular, building.id)).toMatchObject({ floors: [upper.id, ground.id], default_floor: 1 });
+      // every floor of the location stands in exactly one list: its parent's
+      const assets = [...t.server.store.assets.values()].filter((a) => a.location_id === loc);
+      for (const f of assets.filter((a) => a.type === 'floor')) {
+        expect(assets.filter((a) => a.floors?.includes(f.id)).map((a) => a.id), f.name).toEqual([f.parent_id]);
+      }
+      expect(stored(building.id).floors).toEqual([upper.id, ground.id]);
+
+      // a location's buildings likewise: a building named twice would crowd another out of every list
+      const res = await t.api(locationPath(), { method: 'PATCH', token: tokens.edit, json: { buildings: buildingsBefore.map(() => building.id).concat(building.id) } });
+      expect(res.status).toBe(400);
+      expect(await buildingsOf(tokens.edit)).toEqual([...buildingsBefore, building.id]);
+      for (const id of [ground.id, upper.id, building.id]) await remove(id);
     });
 
     it('names an unpublished building to the edit role only', async () => {
