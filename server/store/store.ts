@@ -25,6 +25,10 @@ import { createVisibilityIndex, hiddenBeforeFlips, noFlips, type Flips, type Ind
 
 const NO_IDS: ReadonlySet<Id> = new Set();
 
+function sameIds(a: readonly Id[] | undefined, b: readonly Id[] | undefined): boolean {
+  return a === b || (!!a && !!b && a.length === b.length && a.every((id, i) => id === b[i]));
+}
+
 /** Rows kept per sensor; older ones are dropped so a long simulation stays bounded. */
 export const HISTORY_MAX_ROWS = 5_000;
 /** A user's location follows their tag's readings at most this often while they stay on one floor, ms. */
@@ -278,17 +282,49 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
   function nameInLists(asset: WireAsset) {
     if (asset.type === 'building') {
       const loc = s.locations.get(asset.location_id);
-      if (loc && !loc.buildings.includes(asset.id)) store.updateLocation(loc.id, { buildings: [...loc.buildings, asset.id] });
+      if (loc && !loc.buildings.includes(asset.id)) setBuildings(loc, [...loc.buildings, asset.id], isAssetPublic(asset));
       return;
     }
     const building = asset.type === 'floor' && asset.parent_id ? s.assets.get(asset.parent_id) : undefined;
     if (building?.type !== 'building' || building.floors?.includes(asset.id)) return;
-    store.updateAsset(building.id, withFloor(building, asset, (id) => s.assets.get(id)));
+    patchList(building, withFloor(building, asset, (id) => s.assets.get(id)));
   }
   /** the floor out of the building's list that named it, when it moves to another parent */
   function unnameFromBuilding(floorId: Id, buildingId: Id | null) {
     const building = buildingId ? s.assets.get(buildingId) : undefined;
-    if (building?.type === 'building' && building.floors?.includes(floorId)) store.updateAsset(building.id, withoutFloor(building, floorId));
+    if (building?.type === 'building' && building.floors?.includes(floorId)) patchList(building, withoutFloor(building, floorId));
+  }
+  /**
+   * Whether a public asset's `floors` / `targets` patch leaves its public form
+   * as it was: what joined or left the list is hidden. The public then gets
+   * nothing, not even a new version or update time, so nothing tells it that
+   * something hidden happened (docs/server.md "Lists that name hidden assets").
+   */
+  function keepsPublicForm(asset: WireAsset, patch: Partial<WireAsset>): boolean {
+    if (!isAssetPublic(asset)) return false;
+    const hidden = index.hidden(asset.location_id);
+    const before = publicAsset(asset, hidden);
+    const after = publicAsset({ ...asset, ...patch }, hidden);
+    return sameIds(before.floors, after.floors) && before.default_floor === after.default_floor && sameIds(before.targets, after.targets);
+  }
+  /** a building's floors or a portal's targets as a member joins or leaves: quietly when the public form stays */
+  function patchList(asset: WireAsset, patch: Partial<WireAsset>) {
+    if (!keepsPublicForm(asset, patch)) {
+      store.updateAsset(asset.id, patch);
+      return;
+    }
+    Object.assign(asset, patch);
+    index.refresh(asset);
+    publisher.publishAudiences(locationScope(asset.location_id), [], [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
+  }
+  /** a location's buildings as one joins or leaves: on the shared stream only when the public sees that one */
+  function setBuildings(loc: WireLocation, buildings: Id[], publicSees: boolean) {
+    if (publicSees) {
+      store.updateLocation(loc.id, { buildings });
+      return;
+    }
+    loc.buildings = buildings;
+    publishOrg(loc.organization_id, [], [locationChange(loc, 'modified').edit]);
   }
 
   function recordMeasurement(sensor: WireSensor, value: WireMeasurementValue): LiveChange {
@@ -464,6 +500,7 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
       s.assets.delete(id);
       s.votes.delete(id);
       const changed = new Map<Id, WireAsset>();
+      const quiet = new Set<Id>();
       const touch = (a: WireAsset, patch: Partial<WireAsset>) => {
         Object.assign(a, patch, { version: a.version + 1, update_timestamp: now() });
         changed.set(a.id, a);
@@ -482,21 +519,29 @@ export function createStore(clock: ServerClock, publisher: Publisher): Store {
         const patch: Partial<WireAsset> = {};
         if (r.floors?.includes(id)) Object.assign(patch, withoutFloor(r, id));
         if (r.targets?.includes(id)) patch.targets = r.targets.filter((x) => x !== id);
-        if (patch.floors || patch.targets) touch(r, patch);
+        if (!patch.floors && !patch.targets) continue;
+        if (keepsPublicForm(r, patch)) {
+          // a hidden floor or portal left the list: the public form, version included, stays as the public knows it
+          Object.assign(r, patch);
+          changed.set(r.id, r);
+          quiet.add(r.id);
+        } else {
+          touch(r, patch);
+        }
       }
       const flips = index.removed(asset);
       for (const r of changed.values()) if (!children.includes(r)) index.refresh(r);
       const after = index.hidden(asset.location_id);
       const deleted: LiveChange[] = [{ collection: 'assets', kind: 'deleted', id }];
       const changedAll: LiveChange[] = [...changed.values()].map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: c }));
-      const changedShown: LiveChange[] = [...changed.values()].filter((c) => !after.assets.has(c.id))
+      const changedShown: LiveChange[] = [...changed.values()].filter((c) => !after.assets.has(c.id) && !quiet.has(c.id))
         .map((c) => ({ collection: 'assets', kind: 'modified', id: c.id, data: publicAsset(c, after) }));
       const shown = publicSideEffects(asset.location_id, flips, id, new Set(changed.keys()));
       publisher.publishAudiences(locationScope(asset.location_id), [...changedShown, ...(wasPublic ? deleted : []), ...shown], [...changedAll, ...deleted]);
       publishFlippedPositions(asset.location_id, flips, new Set([id]));
       // first out of the location's list, so the list sent for what flipped never names it
       const loc = s.locations.get(asset.location_id);
-      if (loc?.buildings.includes(id)) store.updateLocation(loc.id, { buildings: loc.buildings.filter((b) => b !== id) });
+      if (loc?.buildings.includes(id)) setBuildings(loc, loc.buildings.filter((b) => b !== id), wasPublic);
       publishFlippedBuildings(asset.location_id, flips);
     },
     createSensor(locationId, body) {

@@ -7,87 +7,14 @@
 // tracked colleague's tag reports from one. It learns nothing of that floor;
 // the edit user's own streams carry it.
 
-import mqtt, { type MqttClient } from 'mqtt';
-import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MQTT_PROTOCOL_VERSION } from '../../src/shared/constants.js';
 import {
-  PUSHER_EVENT, STREAM_ID_HEADER, mqttTopicFilter, pusherChannel, type LiveChange, type LivePacket, type StreamScope,
+  STREAM_ID_HEADER, mqttTopicFilter, pusherChannel, type StreamScope,
 } from '../../src/shared/protocol.js';
 import { restPaths, type MeasurementsResponse, type WireAsset, type WireUser } from '../../src/shared/rest.js';
-import type { Settings } from '../../src/shared/types.js';
-import { decodePacket } from '../../server/live/packetCodec.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { until } from './support/attack.js';
-
-const NOT_AUTHORIZED = 135;
-/** long enough for a packet published now to have arrived on loopback */
-const settle = () => new Promise((r) => setTimeout(r, 300));
-
-/** Everything one account's live client received, decoded. */
-interface Ear {
-  packets: LivePacket[];
-  changes(): LiveChange[];
-  close(): Promise<void>;
-}
-
-function ear(): Ear & { hear(payload: string): void; closers: Array<() => Promise<void>> } {
-  const packets: LivePacket[] = [];
-  const closers: Array<() => Promise<void>> = [];
-  return {
-    packets,
-    closers,
-    hear(payload) { packets.push(decodePacket(payload)); },
-    changes: () => packets.flatMap((p) => p.changes),
-    async close() { for (const c of closers) await c(); },
-  };
-}
-
-async function settingsOf(t: TestServer, token: string): Promise<Settings> {
-  const res = await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Settings;
-}
-
-/**
- * A pusher-js client of `token` joining `scopes`; every event of every
- * channel is kept (bind_global). Resolves with the channels the server refused.
- */
-async function listenPusher(t: TestServer, token: string, scopes: StreamScope[]): Promise<Ear & { refused: string[] }> {
-  const pc = (await settingsOf(t, token)).pusher_config!;
-  const client = new Pusher(pc.app_key, {
-    cluster: pc.cluster, wsHost: pc.ws_host, wsPort: pc.ws_port, forceTLS: false, enabledTransports: ['ws'],
-    channelAuthorization: { endpoint: `${t.baseUrl}/pusher/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${token}` } },
-  });
-  const out = ear();
-  out.closers.push(async () => { client.disconnect(); });
-  client.bind_global((event: string, data: unknown) => { if (event === PUSHER_EVENT && typeof data === 'string') out.hear(data); });
-  const refused: string[] = [];
-  await Promise.all(scopes.map((scope) => new Promise<void>((resolve) => {
-    const channel = client.subscribe(pusherChannel(scope));
-    channel.bind('pusher:subscription_succeeded', () => resolve());
-    channel.bind('pusher:subscription_error', () => { refused.push(pusherChannel(scope)); resolve(); });
-  })));
-  return { ...out, refused };
-}
-
-/** An mqtt.js client of `token` subscribing `filters`; resolves with the granted QoS (or reason code) of each. */
-async function listenMqtt(t: TestServer, token: string, filters: string[]): Promise<Ear & { granted: number[] }> {
-  const config = (await settingsOf(t, token)).mqtt_config!;
-  const client: MqttClient = await mqtt.connectAsync(config.mqtt_url!, {
-    protocolVersion: MQTT_PROTOCOL_VERSION, username: config.username, password: config.password, clientId: config.client_id, reconnectPeriod: 0,
-  });
-  const out = ear();
-  out.closers.push(async () => { await client.endAsync(true); });
-  client.on('message', (_topic, payload) => out.hear(payload.toString()));
-  const granted: number[] = [];
-  for (const filter of filters) {
-    const answer = await client.subscribeAsync(filter, { qos: 1 })
-      .then((g) => g.map((x) => x.qos), (err: { packet?: { granted?: number[] } }) => err.packet?.granted ?? [-1]);
-    granted.push(...answer);
-  }
-  return { ...out, granted };
-}
+import { NOT_AUTHORIZED, listenMqtt, listenPusher, settingsOf, settle, type Ear } from './support/listen.js';
 
 describe.each(['pusher', 'mqtt'] as const)('security: positions on hidden floors over %s', (transport) => {
   let t: TestServer;
