@@ -12,15 +12,12 @@
 //   3. Node's own fetch (undici, as the engine runs under vitest) decodes it.
 //   node --import tsx bench/restCompression.ts [rounds=5]
 
-import { request } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
-import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import { restPaths } from '../src/shared/rest.js';
-import { REOPEN_SEED } from './lib/reopenRuns.js';
 import { cpuMs, fmt, median, publish, renderTable, type BenchRow } from './lib/report.js';
+import { BROWSER_ACCEPT, rawGet, startRestBenchServer } from './lib/restServer.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
-const BROWSER_ACCEPT = 'gzip, deflate, br, zstd';
 const LINKS_MBIT = [10, 50];
 
 interface Codec { name: string; compress(b: Buffer): Buffer; decompress(b: Buffer): Buffer }
@@ -33,20 +30,10 @@ const codecs: Codec[] = [
   })),
 ];
 
-/** A GET whose body is counted as it arrives on the socket, not decoded. */
-function raw(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string; wire: number; body: Buffer; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, encoding: String(res.headers['content-encoding'] ?? 'identity'), wire: body.length, body, ms: performance.now() - t0 });
-      });
-      res.on('error', reject);
-    }).on('error', reject).end();
-  });
+/** A GET's status, coding, body as it came and time. */
+async function raw(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string; wire: number; body: Buffer; ms: number }> {
+  const res = await rawGet(url, headers);
+  return { status: res.status, encoding: String(res.headers['content-encoding'] ?? 'identity'), wire: res.body.length, body: res.body, ms: res.ms };
 }
 
 function decode(encoding: string, body: Buffer): Buffer {
@@ -57,19 +44,13 @@ function decode(encoding: string, body: Buffer): Buffer {
 }
 
 async function main(): Promise<void> {
-  const server: StoreyServer = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, seed: REOPEN_SEED });
+  const { baseUrl, org, loc, auth, close } = await startRestBenchServer();
   try {
-    const { email, password } = server.seed.accounts.regular;
-    const login = await fetch(`${server.baseUrl}/login`, { method: 'POST', body: new URLSearchParams({ email, password }) });
-    const { token } = (await login.json()) as { token: string };
-    const org = server.seed.accounts.regular.organizationId;
-    const loc = server.seed.locationIds[0]!;
     const loads = [['assets', restPaths.assets(org, loc)], ['sensors', restPaths.sensors(org, loc)]] as const;
-    const auth = { authorization: `Bearer ${token}` };
 
     // 1. codecs and levels on the real bodies
     const plain = new Map<string, Buffer>();
-    for (const [name, path] of loads) plain.set(name, (await raw(`${server.baseUrl}${path}`, { ...auth, 'accept-encoding': 'identity' })).body);
+    for (const [name, path] of loads) plain.set(name, (await raw(`${baseUrl}${path}`, { ...auth, 'accept-encoding': 'identity' })).body);
     const total = [...plain.values()].reduce((n, b) => n + b.length, 0);
     const levelRows: string[][] = [];
     for (const codec of codecs) {
@@ -106,7 +87,7 @@ async function main(): Promise<void> {
       for (let r = 0; r < ROUNDS; r++) {
         for (const [side, accept] of (r % 2 ? [['browser', BROWSER_ACCEPT], ['identity', 'identity']] : [['identity', 'identity'], ['browser', BROWSER_ACCEPT]]) as Array<['identity' | 'browser', string]>) {
           const t0 = cpuMs();
-          const res = await raw(`${server.baseUrl}${path}`, { ...auth, 'accept-encoding': accept });
+          const res = await raw(`${baseUrl}${path}`, { ...auth, 'accept-encoding': accept });
           const cpu = cpuMs() - t0;
           if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
           if (!decode(res.encoding, res.body).equals(plain.get(name)!)) throw new Error(`${name}: the ${res.encoding} body does not decode to the plain one`);
@@ -122,7 +103,7 @@ async function main(): Promise<void> {
     }
 
     // 3. Node's fetch (undici) asks for and decodes it by itself
-    const res = await fetch(`${server.baseUrl}${loads[0][1]}`, { headers: auth });
+    const res = await fetch(`${baseUrl}${loads[0][1]}`, { headers: auth });
     const decoded = await res.json() as unknown[];
     const same = JSON.stringify(decoded) === plain.get('assets')!.toString('utf8');
     publish('The server as configured: a browser\'s Accept-Encoding vs identity (medians, alternating)', rows, [
@@ -130,7 +111,7 @@ async function main(): Promise<void> {
     ]);
     if (!same) process.exitCode = 1;
   } finally {
-    await server.close();
+    await close();
   }
 }
 

@@ -8,42 +8,27 @@
 //   node --import tsx bench/restEtags.ts [rounds=7]
 
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
-import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import { restPaths } from '../src/shared/rest.js';
-import { REOPEN_SEED } from './lib/reopenRuns.js';
 import { cpuMs, median, publish, type BenchRow } from './lib/report.js';
+import { BROWSER_ACCEPT, rawGet, startRestBenchServer } from './lib/restServer.js';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
-const BROWSER_ACCEPT = 'gzip, deflate, br, zstd';
 
-/** A GET whose bytes are counted as they arrive on the socket, not decoded. */
-function raw(url: string, headers: Record<string, string>): Promise<{ status: number; etag: string; wire: number; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    request(url, { headers }, (res) => {
-      let wire = 0;
-      res.on('data', (c: Buffer) => { wire += c.length; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: String(res.headers.etag ?? ''), wire, ms: performance.now() - t0 }));
-      res.on('error', reject);
-    }).on('error', reject).end();
-  });
+/** A GET's status, tag, bytes on the wire and time. */
+async function raw(url: string, headers: Record<string, string>): Promise<{ status: number; etag: string; wire: number; ms: number }> {
+  const res = await rawGet(url, headers);
+  return { status: res.status, etag: String(res.headers.etag ?? ''), wire: res.body.length, ms: res.ms };
 }
 
 async function main(): Promise<void> {
-  const server: StoreyServer = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, seed: REOPEN_SEED });
+  const { baseUrl, org, loc, auth, close } = await startRestBenchServer();
   try {
-    const { email, password } = server.seed.accounts.regular;
-    const login = await fetch(`${server.baseUrl}/login`, { method: 'POST', body: new URLSearchParams({ email, password }) });
-    const { token } = (await login.json()) as { token: string };
-    const org = server.seed.accounts.regular.organizationId;
-    const loc = server.seed.locationIds[0]!;
     const loads = [['assets', restPaths.assets(org, loc)], ['sensors', restPaths.sensors(org, loc)], ['locations', restPaths.locations(org)]] as const;
-    const headers = { authorization: `Bearer ${token}`, 'accept-encoding': BROWSER_ACCEPT };
+    const headers = { ...auth, 'accept-encoding': BROWSER_ACCEPT };
 
     const rows: BenchRow[] = [];
     for (const [name, path] of loads) {
-      const url = `${server.baseUrl}${path}`;
+      const url = `${baseUrl}${path}`;
       const { etag } = await raw(url, headers);
       const sides = { full: { wire: [] as number[], cpu: [] as number[], ms: [] as number[] }, revalidated: { wire: [] as number[], cpu: [] as number[], ms: [] as number[] } };
       for (let r = 0; r < ROUNDS; r++) {
@@ -71,7 +56,7 @@ async function main(): Promise<void> {
     // what the tag adds to a 200: the hash against the serialization it follows
     const hashRows: BenchRow[] = [];
     for (const [name, path] of loads) {
-      const body = await (await fetch(`${server.baseUrl}${path}`, { headers: { authorization: headers.authorization } })).json() as unknown;
+      const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: headers.authorization } })).json() as unknown;
       const hash: number[] = []; const stringify: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         let t0 = cpuMs();
@@ -89,7 +74,7 @@ async function main(): Promise<void> {
     publish('Reopen loads revalidated (If-None-Match → 304) vs loaded whole (200), regular user, medians, alternating', rows);
     publish('What the ETag costs a 200: sha256 of the body vs its serialization', hashRows);
   } finally {
-    await server.close();
+    await close();
   }
 }
 
