@@ -151,7 +151,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   // before every route and the static files, so each answer is compressed for a client that accepts it
   await registerCompression(app);
   // global onSend hooks run before compression's (per route): the tag is of the JSON, a 304 carries no body
-  await registerEtags(app);
+  const validators = await registerEtags(app);
   const limits = await registerRateLimits(app, options.rateLimits);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -200,7 +200,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
   });
 
   const ctx: RouteContext = {
-    store, outbox, openId: options.openId ?? null, publicUrl, limits,
+    store, outbox, openId: options.openId ?? null, publicUrl, limits, validators,
     transport: () => transport,
     port: () => port,
     mailCode: () => { throw new Error('account routes not registered'); },

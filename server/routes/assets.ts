@@ -18,7 +18,7 @@ import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import { VISIBILITY_MAX_DEPTH, publicAsset } from '../store/visibility.js';
 import { isReordering, keepDefault } from '../store/buildingFloors.js';
-import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, locationScopeFor } from './guard.js';
+import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, listValidity, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
 const VOICE_VALIDITY_MS = 3 * 86_400_000;
@@ -32,7 +32,7 @@ function expiredAt(asset: WireAsset): number | null {
   return null;
 }
 
-export async function assetRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function assetRoutes(fastify: FastifyInstance, { store, validators }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const now = () => store.clock.now();
   const base = '/v1/organizations/:orgId/locations/:locId/assets';
@@ -84,6 +84,10 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
     const { type, filter_expired: filterExpired } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
+    const scope = locationScopeFor(store, user, locId);
+    setStreamHeaders(store, reply, scope);
+    // with filter_expired the body changes with the clock, not only with the store
+    if (!filterExpired && validators.revalidate(req, reply, listValidity(store, scope))) return reply;
     const types = type ? new Set(type.split(',').map((t) => t.trim()).filter(Boolean)) : null;
     const t = now();
     const out: WireAsset[] = [];
@@ -96,7 +100,6 @@ export async function assetRoutes(fastify: FastifyInstance, { store }: RouteCont
       }
       out.push(publicAsset(a, hidden));
     }
-    setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
 

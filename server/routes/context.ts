@@ -2,6 +2,7 @@
 // transport (known once the server listens) and sign-in configuration.
 
 import type { OpenIdOptions } from '../auth.js';
+import type { ListValidators } from '../etags.js';
 import type { LiveTransport } from '../live/transport.js';
 import type { Outbox } from '../mail.js';
 import type { RateLimiter } from '../rateLimits.js';
@@ -23,6 +24,8 @@ export interface RouteContext {
   publicUrl(): string;
   /** per-client and per-account limits of the routes attackers repeat */
   limits: RateLimiter;
+  /** the large lists' tags kept with their stream position (a revalidation builds no body) */
+  validators: ListValidators;
   /** sends a one-time-code mail; set by the account routes, used by invites */
   mailCode(userId: string, purpose: MailCodePurpose): void;
 }

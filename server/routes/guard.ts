@@ -4,10 +4,11 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
-import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, locationStreamScope, organizationStreamScope, type StreamScope } from '../../src/shared/protocol.js';
+import { STREAM_ID_HEADER, STREAM_SEQUENCE_HEADER, locationStreamScope, organizationStreamScope, scopeKey, type StreamScope } from '../../src/shared/protocol.js';
 import type { WireAsset, WireLocation, WireOrganization, WireUser } from '../../src/shared/rest.js';
 import type { Id, Role } from '../../src/shared/types.js';
 import { hasRole } from '../auth.js';
+import type { ListValidity } from '../etags.js';
 import type { Store } from '../store/store.js';
 import { NOTHING_HIDDEN, type Hidden } from '../store/visibility.js';
 
@@ -118,6 +119,22 @@ export function canFollowScope(store: Store, user: WireUser, scope: StreamScope)
   if (!canReachOrganization(user, scope.organizationId) || !store.organizations.has(scope.organizationId)) return false;
   if (scope.kind === 'location' && store.locations.get(scope.locationId)?.organization_id !== scope.organizationId) return false;
   return scope.audience !== 'edit' || hasRole(user.permissions, 'edit');
+}
+
+/**
+ * Where both streams of the caller's scope stand (the public and the edit
+ * audience's): every change of the location (or organization), whoever may
+ * see it, moves at least one of them, so while this string stands a list's
+ * body stands too (the validators of server/etags.ts), for `scope`'s audience.
+ */
+export function listValidity(store: Store, scope: StreamScope): ListValidity {
+  if (scope.kind === 'user') throw new TypeError('a list of a user scope has no validator');
+  const [shared, edit] = scope.kind === 'location'
+    ? [locationStreamScope(scope.organizationId, scope.locationId), locationStreamScope(scope.organizationId, scope.locationId, 'edit')]
+    : [organizationStreamScope(scope.organizationId), organizationStreamScope(scope.organizationId, 'edit')];
+  const a = store.publisher.position(shared);
+  const b = store.publisher.position(edit);
+  return { audience: scopeKey(scope), version: `${a.stream_id}:${a.stream_sequence} ${b.stream_id}:${b.stream_sequence}` };
 }
 
 /** Stream position of the scope this response reflects (docs/protocol.md §5). */

@@ -11,7 +11,7 @@ import {
 import { hasRole } from '../auth.js';
 import { isReordering } from '../store/buildingFloors.js';
 import type { RouteContext } from './context.js';
-import { HttpError, currentUser, locationFor, organizationFor, organizationScopeFor, requireRole, setStreamHeaders } from './guard.js';
+import { HttpError, currentUser, locationFor, organizationFor, organizationScopeFor, requireRole, setStreamHeaders, listValidity } from './guard.js';
 
 function validTimezone(tz: string): boolean {
   try {
@@ -22,7 +22,7 @@ function validTimezone(tz: string): boolean {
   }
 }
 
-export async function organizationRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function organizationRoutes(fastify: FastifyInstance, { store, validators }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/organizations', async (req): Promise<WireOrganization[]> => {
     const user = currentUser(req);
@@ -65,7 +65,9 @@ export async function organizationRoutes(fastify: FastifyInstance, { store }: Ro
   app.get('/v1/organizations/:orgId/locations', { schema: { params: Params('orgId') } }, async (req, reply) => {
     const { orgId } = req.params;
     const org = organizationFor(store, currentUser(req), orgId);
-    setStreamHeaders(store, reply, organizationScopeFor(currentUser(req), orgId));
+    const scope = organizationScopeFor(currentUser(req), orgId);
+    setStreamHeaders(store, reply, scope);
+    if (validators.revalidate(req, reply, listValidity(store, scope))) return reply;
     const all = hasRole(currentUser(req).permissions, 'edit');
     // a hidden (unpublished) building is named to the edit role only
     return org.locations.map((id) => store.locations.get(id)!).map((l) => (all ? l : store.publicLocation(l))) satisfies WireLocation[];

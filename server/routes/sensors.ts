@@ -16,10 +16,10 @@ import type { RouteContext } from './context.js';
 import { isPositionHidden, isSensorHidden, namesGoneZone, publicSensor, publicZones } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
 import {
-  HttpError, canReachOrganization, currentUser, hiddenFor, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
+  HttpError, canReachOrganization, currentUser, hiddenFor, listValidity, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
 } from './guard.js';
 
-export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function sensorRoutes(fastify: FastifyInstance, { store, validators }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const base = '/v1/organizations/:orgId/locations/:locId/sensors';
   /** a sensor serving an asset the caller may not see answers like one that does not exist */
@@ -36,10 +36,12 @@ export async function sensorRoutes(fastify: FastifyInstance, { store }: RouteCon
     const { include_inactive: all } = req.query;
     const user = currentUser(req);
     locationFor(store, user, orgId, locId);
+    const scope = locationScopeFor(store, user, locId);
+    setStreamHeaders(store, reply, scope);
+    if (validators.revalidate(req, reply, listValidity(store, scope))) return reply;
     const hidden = hiddenFor(store, user, locId);
     const out: WireSensor[] = [];
     for (const s of store.sensors.values()) if (s.location_id === locId && (all || s.active) && !isSensorHidden(s, hidden)) out.push(publicSensor(s, hidden));
-    setStreamHeaders(store, reply, locationScopeFor(store, user, locId));
     return out;
   });
 

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STREAM_SEQUENCE_HEADER } from '../../src/shared/protocol.js';
 import { restPaths, type WireAsset } from '../../src/shared/rest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// A viewer reopened on an unchanged location revalidates its lists: strong
-// ETags and If-None-Match → 304, per body as each caller gets it, so no role
-// is ever told "unchanged" about a body it would not be sent.
+// A viewer reopened on an unchanged location revalidates its lists: weak
+// ETags (of the JSON, whichever coding carries it) and If-None-Match → 304,
+// per body as each caller gets it, so no role is ever told "unchanged" about a
+// body it would not be sent; a revalidation does not even build the body.
 
 describe('server ETags', () => {
   let t: TestServer;
@@ -44,14 +45,57 @@ describe('server ETags', () => {
       const first = await get(path, tokens.regular);
       expect(first.status, name).toBe(200);
       const tag = first.headers.get('etag');
-      expect(tag, `${name}: a strong tag`).toMatch(/^"[^"]+"$/);
+      expect(tag, `${name}: a weak tag`).toMatch(/^W\/"[^"]+"$/);
       expect(first.headers.get('cache-control'), name).toBe('private, no-cache');
       expect((await first.arrayBuffer()).byteLength, name).toBeGreaterThan(0);
       const again = await get(path, tokens.regular, tag);
       expect(again.status, `${name}: unchanged`).toBe(304);
       expect((await again.arrayBuffer()).byteLength, `${name}: no body`).toBe(0);
       expect(again.headers.get('etag'), name).toBe(tag);
+      const vary = (res: Response) => (res.headers.get('vary') ?? '').toLowerCase().split(/,\s*/).filter(Boolean);
+      expect(vary(again), `${name}: the Vary of its 200 (RFC 9110 §15.4.5)`).toEqual(expect.arrayContaining(vary(first)));
       if (name !== 'locations') expect(again.headers.get(STREAM_SEQUENCE_HEADER), `${name}: where the stream stands`).toBe(first.headers.get(STREAM_SEQUENCE_HEADER));
+    }
+  });
+
+  it('gives the JSON one weak tag whichever coding carries it, and revalidates it under any coding', async () => {
+    const { assets } = lists();
+    const under = async (coding: string, etag?: string) =>
+      t.api(assets, { token: tokens.regular, headers: { 'accept-encoding': coding, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const tags: Record<string, string> = {};
+    for (const coding of ['br', 'gzip', 'identity']) {
+      const res = await under(coding);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-encoding') ?? 'identity', coding).toBe(coding);
+      await res.arrayBuffer();
+      tags[coding] = res.headers.get('etag')!;
+    }
+    // one JSON, one tag; weak, because the bytes of each coding differ (a strong tag names the bytes: RFC 9110 §8.8.3)
+    expect(new Set(Object.values(tags)).size).toBe(1);
+    expect(tags.br).toMatch(/^W\//);
+    expect((await under('identity', tags.br)).status, 'a tag got with br, revalidated without').toBe(304);
+    expect((await under('gzip', `"elsewhere", ${tags.br}`)).status, 'a list of tags naming it').toBe(304);
+    expect((await under('br', tags.br!.slice(2))).status, 'its strong form, compared weakly').toBe(304);
+    expect((await under('br', '"elsewhere"')).status, 'another tag').toBe(200);
+  });
+
+  it('revalidates the large lists without serializing them', async () => {
+    for (const [name, path] of Object.entries(lists())) {
+      const tag = await tagOf(path, tokens.regular);
+      const longest = { length: 0 };
+      const stringify = JSON.stringify.bind(JSON);
+      const spy = vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+        const text = stringify(...args);
+        if (typeof text === 'string') longest.length = Math.max(longest.length, text.length);
+        return text;
+      });
+      try {
+        expect((await get(path, tokens.regular, tag)).status, name).toBe(304);
+      } finally {
+        spy.mockRestore();
+      }
+      const body = (await (await get(path, tokens.regular)).text()).length;
+      expect(longest.length, `${name}: the longest JSON written for a 304 (the body is ${body} characters)`).toBeLessThan(Math.min(body, 200));
     }
   });
 
@@ -85,6 +129,28 @@ describe('server ETags', () => {
     expect((await get(assets, tokens.regular, regular)).status, 'nothing changed for a regular user').toBe(304);
     // and a user of another organization never gets a 304 for this location
     expect((await get(assets, tokens.otherOrg, regular)).status).toBe(403);
+  });
+
+  it('answers 200 when the public list changed though the public stream did not: a tag reading on a hidden floor', async () => {
+    const s = t.server.store;
+    const { sensors } = lists();
+    const hiddenFloor = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'floor' && a.hidden)!;
+    const employee = [...s.assets.values()].find((a) => a.location_id === loc && a.type === 'employee' && s.isAssetPublic(a) && a.data_provider_refs.location)!;
+    const tagId = employee.data_provider_refs.location!;
+    const publicStream = { kind: 'location', organizationId: org, locationId: loc } as const;
+    const tag = await tagOf(sensors, tokens.regular);
+    expect((await get(sensors, tokens.regular, tag)).status, 'kept').toBe(304);
+    const before = s.publisher.position(publicStream).stream_sequence;
+    const time = s.clock.now() + 1_000;
+    const value = { time, valid_for: 600_000, x: 1.5, y: 2.5, floor_id: hiddenFloor.id, floor: 0, zones: [] };
+    expect((await t.api(`${t.url}/v2/measurements`, { method: 'POST', token: tokens.edit, json: { measurements: [{ sensor_id: tagId, value }] } })).status).toBe(200);
+    expect(s.publisher.position(publicStream).stream_sequence, 'the public stream says nothing of it').toBe(before);
+    // the public's list says when (not where): a body the old tag does not name
+    const res = await get(sensors, tokens.regular, tag);
+    expect(res.status).toBe(200);
+    const sensor = ((await res.json()) as Array<{ id: string; last_measurement: { time: number; floor_id?: string } | null }>).find((x) => x.id === tagId)!;
+    expect(sensor.last_measurement).toMatchObject({ time });
+    expect(sensor.last_measurement!.floor_id).toBeUndefined();
   });
 
   it('ignores If-None-Match on errors and writes', async () => {
