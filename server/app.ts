@@ -301,7 +301,7 @@ function formatSchemaErrors(errors: FastifySchemaValidationError[], dataVar: str
 function reasonPhrase(status: number): string {
   const phrases: Record<number, string> = {
     400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-    409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+    409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
     503: 'Service Unavailable',
   };
   return phrases[status] ?? 'Error';

@@ -11,7 +11,9 @@ import {
   CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsParams, MeasurementsQuery, SensorsQuery,
   UpdateSensorRequest,
 } from '../../src/shared/schemas/sensors.js';
+import { firstUnkeptReading } from '../store/historyLimit.js';
 import { pageMeasurements } from '../store/measurementPages.js';
+import { HISTORY_MAX_ROWS } from '../store/store.js';
 import type { RouteContext } from './context.js';
 import { isPositionHidden, isSensorHidden, namesGoneZone, publicSensor, publicZones } from '../store/visibility.js';
 import type { WireUser } from '../../src/shared/rest.js';
@@ -138,6 +140,12 @@ export async function sensorRoutes(fastify: FastifyInstance, { store, validators
       if (!sensor || !loc || !canReachOrganization(user, loc.organization_id)) {
         throw new HttpError(400, `body/measurements/${i}/sensor_id: unknown sensor ${m.sensor_id}`);
       }
+    }
+    // a reading of any age is taken (docs/server.md "Late readings"), but not one the store would drop at once
+    const unkept = firstUnkeptReading(measurements.map((m) => ({ sensorId: m.sensor_id, time: m.value.time })), (id) => store.history.get(id), HISTORY_MAX_ROWS);
+    if (unkept >= 0) {
+      const { sensor_id: sensorId, value } = measurements[unkept]!;
+      throw new HttpError(422, `body/measurements/${unkept}/value/time: ${new Date(value.time).toISOString()} is older than the ${HISTORY_MAX_ROWS} newest readings this server keeps for sensor ${sensorId}; nothing was stored`);
     }
     store.addMeasurements(measurements.map((m) => ({ sensorId: m.sensor_id, value: m.value as WireMeasurementValue })));
     return { accepted: measurements.length };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASUREMENT_PAGE_LIMIT } from '../../src/shared/constants.js';
 import { STREAM_SEQUENCE_HEADER } from '../../src/shared/protocol.js';
 import { restPaths, type MeasurementsQuery, type MeasurementsResponse, type WireSensor } from '../../src/shared/rest.js';
+import { HISTORY_MAX_ROWS } from '../../server/store/store.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('server sensors and measurements', () => {
@@ -150,6 +151,59 @@ describe('server sensors and measurements', () => {
       const otherSensor = [...t.server.store.sensors.values()].find((s) => s.location_id === t.server.seed.otherLocationId)!;
       expect((await post(edit, { measurements: [{ sensor_id: otherSensor.id, value: { time: 1 } }] })).status).toBe(400);
       expect(t.server.store.history.get(sensor.id)!.length).toBe(rows);
+    });
+
+    const newSensor = async () => {
+      const res = await t.api(restPaths.sensors(org, loc), { method: 'POST', token: edit, json: { type: 'co2' } });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as WireSensor).id;
+    };
+    const reading = (sensorId: string, time: number, value = 400) => ({ sensor_id: sensorId, value: { time, valid_for: 600_000, value } });
+
+    it('takes a reading of any age: a year and a day late, it is paged on its day and sent live', async () => {
+      const sensorId = await newSensor();
+      const scope = { kind: 'location' as const, organizationId: org, locationId: loc };
+      const before = t.server.publisher.position(scope).stream_sequence;
+      const time = Date.now() - 366 * 86_400_000;
+      const res = await post(edit, { measurements: [reading(sensorId, time, 612)] });
+      expect(res.status).toBe(200);
+      expect(t.server.publisher.position(scope).stream_sequence, 'sent live').toBe(before + 1);
+      const page = await measurements('co2', { start: time - 60_000, end: time + 60_000, sensor_id: [sensorId] });
+      expect(page.rows.map((r) => [r[0], r[3]])).toEqual([[time, 612]]);
+    });
+
+    it('refuses with 422, storing nothing, a batch with a reading older than the newest 5,000 it keeps of the sensor', async () => {
+      const sensorId = await newSensor();
+      const now = Date.now();
+      const full = Array.from({ length: HISTORY_MAX_ROWS }, (_, i) => reading(sensorId, now - (HISTORY_MAX_ROWS - i) * 60_000));
+      expect((await post(edit, { measurements: full })).status).toBe(200);
+      const kept = JSON.stringify(t.server.store.history.get(sensorId));
+      const scope = { kind: 'location' as const, organizationId: org, locationId: loc };
+      const before = t.server.publisher.position(scope).stream_sequence;
+
+      // older than all it keeps: answered "accepted" and dropped on arrival until 2026-11-24
+      const late = now - (HISTORY_MAX_ROWS + 10) * 60_000;
+      const res = await post(edit, { measurements: [reading(sensorId, now), reading(sensorId, late)] });
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({
+        statusCode: 422,
+        message: `body/measurements/1/value/time: ${new Date(late).toISOString()} is older than the ${HISTORY_MAX_ROWS} newest readings this server keeps for sensor ${sensorId}; nothing was stored`,
+      });
+      expect(JSON.stringify(t.server.store.history.get(sensorId)), 'nothing stored').toBe(kept);
+      expect(t.server.publisher.position(scope).stream_sequence, 'nothing sent').toBe(before);
+      // one batch alone may not overflow a sensor either: its oldest item would go
+      const fresh = await newSensor();
+      const overflow = Array.from({ length: HISTORY_MAX_ROWS + 1 }, (_, i) => reading(fresh, now - i * 1_000));
+      const refused = await post(edit, { measurements: overflow });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { message: string }).message).toContain(`body/measurements/${HISTORY_MAX_ROWS}/value/time`);
+      expect(t.server.store.history.get(fresh)).toBeUndefined();
+
+      // newer than the oldest it keeps: taken, and every reading accepted is paged
+      const inside = now - (HISTORY_MAX_ROWS - 1) * 60_000 + 30_000;
+      expect((await post(edit, { measurements: [reading(sensorId, inside, 505)] })).status).toBe(200);
+      const page = await measurements('co2', { start: inside - 1, end: inside + 1, sensor_id: [sensorId] });
+      expect(page.rows.map((r) => r[3])).toContain(505);
     });
   });
 });
