@@ -310,6 +310,8 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     warn: (message) => feed.post('warning', 'validation', message),
     late: lateReadings,
+    // a booking an open room popup read as not over ends: its report of today is read again then
+    wakeAt: (key, at, task) => scheduler.scheduleAt(key, at, task),
   }, modules.reports);
   /** report views still waiting for live data say whether the server can be reached: their wait's words follow the connection */
   function connectionMoved(): void {

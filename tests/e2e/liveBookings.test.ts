@@ -102,4 +102,33 @@ describe("another person's booking in an open room popup", () => {
     await bookings.scrollIntoViewIfNeeded();
     await shot(looker, 'live-bookings-02-ended-booking-listed-earlier');
   });
+
+  it('moves a booking that ends on time from "Now" to "Earlier" as completed as planned, and the room is free, without reopening', async () => {
+    const roomId = freeRoom();
+    const looking = await openPopup(looker, roomId);
+    const bookings = looking.getByRole('region', { name: 'Recent bookings' });
+    await expect.poll(() => bookings.innerText(), { timeout: 30_000 }).not.toMatch(/Loading bookings/);
+    // the room's reservation system lists a stand-up that began five minutes ago and ends in 15 s
+    const sensorId = server.server.store.assets.get(roomId)!.data_provider_refs.reservation!;
+    const endsAt = Date.now() + 15_000;
+    const standUp = { start: endsAt - 315_000, end: endsAt, subject: 'Stand-up', user_id: server.accounts.service.userId, booking_ref: `e2e-ends-${endsAt}` };
+    server.server.store.addMeasurement(sensorId, { time: Date.now(), valid_for: 86_400_000, events: [standUp] });
+    const coming = bookings.getByRole('list', { name: 'Coming up' });
+    await expect.poll(() => coming.innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/Stand-up\s+Now/);
+    const status = looking.locator('.status-word');
+    const whileBooked = await status.innerText();
+    await bookings.scrollIntoViewIfNeeded();
+    await shot(looker, 'live-bookings-03-running-until-its-end');
+
+    // its end passes with the popup open: it leaves "Coming up", is listed "Earlier" as it went, and the room's
+    // status follows, within a few seconds of the end (the worker reads today again at that instant)
+    await expect.poll(() => bookings.getByRole('list', { name: 'Earlier' }).innerText().catch(() => ''), { timeout: 25_000 })
+      .toMatch(/Stand-up\s+Completed as planned/);
+    expect(Date.now() - endsAt, 'listed within 5 s of its end').toBeLessThan(5_000);
+    expect(await coming.count()).toBe(0);
+    expect(whileBooked).toBe('reserved');
+    expect(await status.innerText()).toBe('free');
+    await bookings.scrollIntoViewIfNeeded();
+    await shot(looker, 'live-bookings-04-ended-on-time-listed-earlier');
+  });
 });

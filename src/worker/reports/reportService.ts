@@ -44,6 +44,26 @@ export const KEPT_RUNS_BYTES = 32 * 2 ** 20;
  */
 export const TODAY_REREAD_AFTER_MS = REALTIME_TIMELINE_INTERVAL_MS;
 
+/** The scheduler's key of a run's next booking end (`wakeAt`), followed by the run's key. */
+export const BOOKING_END_KEY = 'report:booking-end:';
+
+/**
+ * When a room report's answer goes out of date by the clock alone: the first end, after it began reading at
+ * `readAt`, of a booking it read as running ("unknown": its outcome open) or to come (left out of "Earlier"), or
+ * cancelled for later (listed once its planned end is over). Infinity when none is ahead.
+ */
+export function nextBookingEnd(rows: Iterable<ReportRow>, readAt: number): number {
+  let next = Infinity;
+  for (const row of rows) {
+    if (row.kind !== 'room') continue;
+    for (const b of row.items) {
+      const end = b.class === 'removed' ? b.plannedEnd : b.class === 'unknown' || b.class === 'upcoming' ? b.actualEnd : Infinity;
+      if (end > readAt && end < next) next = end;
+    }
+  }
+  return next;
+}
+
 export interface ReportServiceOptions {
   store: Store;
   config(): ResolvedConfig;
@@ -66,6 +86,11 @@ export interface ReportServiceOptions {
   kept?: { runs?: number; bytes?: number };
   /** late readings of closed days seen live: a kept run covering one is run again when reopened */
   late?: LateDays;
+  /**
+   * calls `task` at `at` (the engine's one scheduler, on the corrected clock), replacing what was set under `key`:
+   * a room report of today a view is open on is read again when a booking it read as not over ends
+   */
+  wakeAt?(key: string, at: number, task: () => void): void;
 }
 
 interface Run {
@@ -183,7 +208,23 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     const run = runs.get(key);
     if (!run || (watchers.get(key) ?? 0) > 0 || run.meta.progress.state !== 'done' || !readsToday(run)) return;
     const at = readAt.get(run);
-    if (at !== undefined && o.now() - at >= TODAY_REREAD_AFTER_MS) runs.delete(key);
+    // a minute on, or a booking it read as not over has ended since (its "Earlier" would lack it)
+    if (at !== undefined && (o.now() - at >= TODAY_REREAD_AFTER_MS || nextBookingEnd(run.rows.values(), at) <= o.now())) runs.delete(key);
+  }
+
+  /**
+   * A done room report of today a view is open on: read again when the first booking it read as not over ends,
+   * so an open popup lists it under "Earlier" with how it went, as it leaves "Coming up" (the live sensor).
+   */
+  function followEnds(run: Run): void {
+    const at = readAt.get(run);
+    if (!o.wakeAt || at === undefined || run.request.kind !== 'room' || run.meta.progress.state !== 'done' || !readsToday(run)) return;
+    const end = nextBookingEnd(run.rows.values(), at);
+    if (end === Infinity) return;
+    o.wakeAt(`${BOOKING_END_KEY}${run.key}`, end, () => {
+      // closed meanwhile (read at its next opening, dropIfStale), or replaced by a newer run: nothing to do
+      if (runs.get(run.key) === run && (watchers.get(run.key) ?? 0) > 0) restart(run.request, run.key);
+    });
   }
 
   /** The role gate of spec §6 for a request: the user's permissions against the configured minimum role of its kind. */
@@ -206,6 +247,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
     else touch(run);
     watchers.set(key, (watchers.get(key) ?? 0) + 1);
     view.bound = { key, run };
+    followEnds(run);
     trim();
   }
 
@@ -281,7 +323,10 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       }
       meta.progress = progress;
       // a run dropped meanwhile (reset) counts for nothing; a kept one may now pass the bounds
-      if (runs.get(key) === run) trim();
+      if (runs.get(key) === run) {
+        if ((watchers.get(key) ?? 0) > 0) followEnds(run);
+        trim();
+      }
       o.markDirty(key);
     });
     return run;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ReportMeta, ReportRequest, RoomRow } from '../../../src/shared/reports/types.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../../src/shared/rest.js';
 import { createConfigResolver } from '../../../src/worker/derive/configResolver.js';
-import { createReportService, TODAY_REREAD_AFTER_MS } from '../../../src/worker/reports/reportService.js';
+import { BOOKING_END_KEY, createReportService, TODAY_REREAD_AFTER_MS } from '../../../src/worker/reports/reportService.js';
 import type { ViewSource } from '../../../src/worker/views/viewHub.js';
 import { loadedStore, wireDesk, wireOccupancySensor } from '../engine/harness.js';
 
@@ -35,6 +35,8 @@ function setup() {
   const read: string[] = [];
   /** the booking the reservation system lists today, once made */
   let booked: { start: number; end: number; subject: string; user_id: string; booking_ref: string } | null = null;
+  /** what the service asked the engine's scheduler to wake it for, by key (the latest under each) */
+  const wakes = new Map<string, { at: number; task: () => void }>();
   const fetchPage = async (type: string, q: MeasurementsQuery): Promise<MeasurementsResponse> => {
     const dayKey = new Date(q.start!).toISOString().slice(0, 10);
     if (type === 'reservation' && !q.ignore_previous_validity) read.push(dayKey);
@@ -44,12 +46,17 @@ function setup() {
   const service = createReportService({
     store, config: () => config.location(), roles: () => ['regular'], permissions: () => ['USER_UPDATE_SELF'], now: () => now,
     fetchPage, cache: null, markDirty: () => undefined, ready: () => true, rolesKnown: () => true, offline: () => false, warn: () => undefined,
+    wakeAt: (key, at, task) => { wakes.set(key, { at, task }); },
   });
   return {
-    service, read,
+    service, read, wakes,
+    /** the scheduler's clock reaches what is due: each wake due by now runs once */
+    tick: () => {
+      for (const [key, wake] of [...wakes]) if (wake.at <= now) { wakes.delete(key); wake.task(); }
+    },
     open: (request: ReportRequest) => service.source({ view: 'report', report: request }),
     later: (ms: number) => { now += ms; },
-    book: (start: number) => { booked = { start, end: start + 30 * MIN, subject: 'Huddle', user_id: 'u1', booking_ref: 'b1' }; },
+    book: (start: number, minutes = 30) => { booked = { start, end: start + minutes * MIN, subject: 'Huddle', user_id: 'u1', booking_ref: 'b1' }; },
   };
 }
 
@@ -153,5 +160,74 @@ describe('kept report runs and today', () => {
     const lastWeek = await done(open(roomsOf('f1', { from: '2025-02-10', to: '2025-02-16' })));
     expect(service.followsBookings()).toBe(false);
     lastWeek.close!();
+  });
+
+  describe('a booking ending while a view is open', () => {
+    const items = (view: ViewSource) => (view.entry('r1') as RoomRow).items.map((b) => `${b.ref} ${b.class}`);
+
+    it('reads today again at the end of a booking it read as running, so the popup lists how it went', async () => {
+      const { open, read, book, later, wakes, tick } = setup();
+      // running when read: its outcome is open
+      book(NOW - 5 * MIN);
+      const popup = await done(open(roomsOf('f1')));
+      expect(items(popup)).toEqual(['b1 unknown']);
+      const before = readsOfToday(read);
+      expect([...wakes.values()].map((w) => w.at)).toEqual([NOW + 25 * MIN]);
+      expect([...wakes.keys()][0]!.startsWith(BOOKING_END_KEY)).toBe(true);
+
+      // a millisecond before its end nothing is due; at its end today is read again, and it ended as planned
+      later(25 * MIN - 1);
+      tick();
+      expect(state(popup)).toBe('done');
+      later(1);
+      tick();
+      expect(state(popup)).toBe('loading');
+      await done(popup);
+      expect(items(popup)).toEqual(['b1 completed_as_planned']);
+      expect(readsOfToday(read)).toBe(before + 1);
+      // nothing is left to end: no further wake
+      expect(wakes.size).toBe(0);
+      popup.close!();
+    });
+
+    it('reads today again at the end of a booking it read as still to come', async () => {
+      const { open, read, book, later, wakes, tick } = setup();
+      book(NOW + 10 * MIN);
+      const popup = await done(open(roomsOf('f1')));
+      expect(items(popup)).toEqual(['b1 upcoming']);
+      expect([...wakes.values()].map((w) => w.at)).toEqual([NOW + 40 * MIN]);
+      const before = readsOfToday(read);
+      later(40 * MIN);
+      tick();
+      await done(popup);
+      expect(items(popup)).toEqual(['b1 completed_as_planned']);
+      expect(readsOfToday(read)).toBe(before + 1);
+      popup.close!();
+    });
+
+    it('reads nothing at an end once no view is open, and a kept run whose booking ended since is read again at its opening', async () => {
+      const { open, read, book, later, tick } = setup();
+      // a ten-minute booking ending 30 s after the read: sooner than the minute's bound
+      book(NOW - 9.5 * MIN, 10);
+      (await done(open(roomsOf('f1')))).close!();
+      const before = readsOfToday(read);
+      later(30_000);
+      tick();
+      expect(readsOfToday(read)).toBe(before);
+      const again = open(roomsOf('f1'));
+      expect(state(again)).toBe('loading');
+      await done(again);
+      expect(items(again)).toEqual(['b1 completed_as_planned']);
+      expect(readsOfToday(read)).toBe(before + 1);
+      again.close!();
+    });
+
+    it('sets no wake for a report of a period over before today', async () => {
+      const { open, book, wakes } = setup();
+      book(NOW - 5 * MIN);
+      const lastWeek = await done(open(roomsOf('f1', { from: '2025-02-10', to: '2025-02-16' })));
+      expect(wakes.size).toBe(0);
+      lastWeek.close!();
+    });
   });
 });
