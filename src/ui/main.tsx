@@ -10,7 +10,7 @@ import { createWorkerEngine } from './engine/workerEngine.js';
 import { START_MARKS, startUp } from './engine/startUp.js';
 import { dropPainted, PAINTED_MAX_MS } from './lib/paintedFloor.js';
 import { appUpdate } from './lib/appUpdate.js';
-import { failureDetail, markStarting, showFailure } from './lib/startFailure.js';
+import { ENGINE_STOPPED, ENGINE_STOPPED_ADVICE, failureDetail, markStarting, showFailure } from './lib/startFailure.js';
 import { pageUpdateEnv, watchForUpdates } from './lib/updateWatch.js';
 import { yieldTask } from './lib/yieldTask.js';
 import './styles.css';
@@ -31,9 +31,25 @@ markStarting();
 // longer than this, whatever a step below waits for
 setTimeout(dropPainted, PAINTED_MAX_MS);
 
+/** takes React's tree down; set once the app is rendered */
+let unmountApp: (() => void) | null = null;
+let engineStopped = false;
+/** The engine threw and was ended: the app reading it goes, and the page says so, with Reload (docs/ui.md). */
+function stopApp(): void {
+  unmountApp?.();
+  unmountApp = null;
+  showFailure(ENGINE_STOPPED, ENGINE_STOPPED_ADVICE);
+}
+
 try {
   const host = apiHost();
-  const engine = createWorkerEngine(() => showFailure('The app\'s engine could not be loaded.'));
+  const engine = createWorkerEngine({
+    unavailable: () => showFailure('The app\'s engine could not be loaded.'),
+    stopped: () => {
+      engineStopped = true;
+      stopApp();
+    },
+  });
   // each step in a task of its own: on a reopen they run under index.html's painted floor, and the
   // browser paints and takes a click between them (issue 14: no main-thread task over 50 ms)
   await yieldTask();
@@ -72,7 +88,9 @@ try {
   // the first screen's wait ends in the task that worked out the floor's draw order: React's root in the next
   await yieldTask();
   performance.mark(START_MARKS.render);
-  await renderApp(engine.client, host, engine.hold);
+  unmountApp = await renderApp(engine.client, host, engine.hold);
+  // stopped while the app was being rendered: its first screen would stand over the failure
+  if (engineStopped) stopApp();
 } catch (error) {
   // a step of the start failed (a chunk that did not load, an error): the viewer will not draw, and the
   // person is told so at once rather than looking at the picture for seconds and "Starting…" for ever

@@ -20,8 +20,11 @@ function FirstCommit({ onCommitted }: { onCommitted(): void }) {
   return null;
 }
 
-/** `hold`: the mirrors' hold (engine/renderHold.ts), taken while React renders the first screen. */
-export async function renderApp(client: EngineClient, host: string, hold?: Pick<RenderHold, 'take'>): Promise<void> {
+/**
+ * `hold`: the mirrors' hold (engine/renderHold.ts), taken while React renders the first screen. Answers how to
+ * take the app down again (the engine stopped: the failure screen takes #root).
+ */
+export async function renderApp(client: EngineClient, host: string, hold?: Pick<RenderHold, 'take'>): Promise<() => void> {
   const display = parseDisplayRoute(window.location.pathname, window.location.search);
   const root = createRoot(document.getElementById('root')!, {
     // nothing caught it: React has taken the screen down, so the person is told, with Reload (docs/ui.md)
@@ -46,4 +49,5 @@ export async function renderApp(client: EngineClient, host: string, hold?: Pick<
       </StrictMode>,
     );
   });
+  return () => root.unmount();
 }

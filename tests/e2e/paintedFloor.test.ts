@@ -13,7 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR, buildViewer, launchPersistentChromium, serveViewer, type ViewerServer } from './harness.js';
-import { popup, shot, signIn, worldTransform } from './people.js';
+import { popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
 let server: TestServer;
 let viewer: ViewerServer;
@@ -186,5 +186,34 @@ describe('the painted floor', () => {
     await page.locator('.floor-svg [data-asset-id]').first().waitFor({ timeout: 20_000 });
     expect(await failure.count()).toBe(0);
     await expect.poll(() => page.locator('.painted').count(), { timeout: 15_000 }).toBe(0);
+  });
+
+  it('says the app stopped when its running engine throws, ends the engine, and Reload by keyboard starts it again', async () => {
+    // the app runs on its floor (the Reload above); a person opens an asset's popup by mouse
+    const asset = await waitForHitPoint(page, '.floor-svg g.asset-room[data-asset-id]');
+    expect(asset).not.toBeNull();
+    await page.mouse.click(asset!.x, asset!.y);
+    await popup(page).waitFor();
+    const engine = page.workers().find((w) => /\/assets\/entry-[^/]+\.js$/.test(w.url()));
+    expect(engine, `the engine worker among ${page.workers().map((w) => w.url()).join(', ')}`).toBeDefined();
+    const closed = new Promise<void>((done) => engine!.once('close', () => done()));
+
+    // an error nothing catches, thrown by a task of the running engine (as a bug in a timer's task would)
+    await engine!.evaluate(() => { setTimeout(() => { throw new Error('a task of the engine failed'); }, 0); });
+    const stopped = page.getByRole('alert').filter({ hasText: 'Storey stopped working.' });
+    await stopped.waitFor({ timeout: 5_000 });
+    expect(await stopped.locator('p').innerText()).toBe("The app's engine stopped after an error. Reload the page to start it again.");
+    // the floor that would no longer follow anything is gone with its popup, and so is the engine
+    expect(await page.locator('.floor-svg').count()).toBe(0);
+    expect(await popup(page).count()).toBe(0);
+    await closed;
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reload');
+    await shot(page, '35-engine-stopped');
+
+    // Reload is focused: Enter starts the app again, on the floor
+    await page.keyboard.press('Enter');
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
+    await page.locator('.floor-svg [data-asset-id]').first().waitFor({ timeout: 20_000 });
+    expect(await stopped.count()).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { failureDetail, markRendered, markStarting, showFailure } from '../../src/ui/lib/startFailure.js';
+import { ENGINE_STOPPED, ENGINE_STOPPED_ADVICE, failureDetail, markRendered, markStarting, showFailure } from '../../src/ui/lib/startFailure.js';
 
 const INDEX = readFileSync(join(import.meta.dirname, '../../src/ui/index.html'), 'utf8');
 const GUARD = [...INDEX.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).find((text) => text.includes('__storeyStartFailed'))!;
@@ -94,5 +94,12 @@ describe('the app reporting its own failure', () => {
     markRendered();
     showFailure('Something went wrong: x.');
     expect(failure()!.querySelector('h1')!.textContent).toBe('Storey stopped working.');
+  });
+
+  it('says the engine stopped and to reload, not to check the connection, when the engine threw', () => {
+    reopened();
+    showFailure(ENGINE_STOPPED, ENGINE_STOPPED_ADVICE);
+    expect(failure()!.querySelector('p')!.textContent).toBe("The app's engine stopped after an error. Reload the page to start it again.");
+    expect(document.activeElement?.textContent).toBe('Reload');
   });
 });

@@ -39,16 +39,41 @@ export function isSavedSnapshot(message: { meta: unknown }): boolean {
   return (message.meta as { fromCache?: unknown } | null)?.fromCache === true;
 }
 
-/**
- * `onUnavailable`: the engine worker cannot run (its script did not load, or the engine's code did not: the
- * entry says so with ENGINE_UNAVAILABLE), so nothing will ever be drawn (docs/ui.md "If the app cannot start").
- */
-export function createWorkerEngine(onUnavailable: () => void = () => undefined): WorkerEngine {
+export interface WorkerFailures {
+  /**
+   * the engine worker cannot run (its script did not load, or the engine's code did not: the entry says so with
+   * ENGINE_UNAVAILABLE), so nothing will ever be drawn (docs/ui.md "If the app cannot start")
+   */
+  unavailable(): void;
+  /**
+   * an error nothing caught inside the running engine (a timer's task, a transport's callback): the worker is
+   * terminated before this is called, as its state is not known any more, and the client after it (docs/ui.md
+   * "If the app cannot start")
+   */
+  stopped(): void;
+}
+
+export function createWorkerEngine(failures: WorkerFailures = { unavailable: () => undefined, stopped: () => undefined }): WorkerEngine {
   const worker = new Worker(new URL('../../worker/entry.ts', import.meta.url), { type: 'module' });
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    worker.terminate();
+  };
   // a script that did not load is a plain error event; an uncaught error inside a running worker is an ErrorEvent
-  worker.addEventListener('error', (event) => { if (!(event instanceof ErrorEvent)) onUnavailable(); });
+  worker.addEventListener('error', (event) => {
+    if (ended) return;
+    if (!(event instanceof ErrorEvent)) { failures.unavailable(); return; }
+    console.error('[storey] the engine stopped', event.message, event.filename ? `(${event.filename}:${event.lineno})` : '');
+    // at once, it writes, sends and answers nothing more: a store left half-changed is never saved over the good one
+    end();
+    // the app goes first (its views' clean-ups may still call the engine, which answers nothing now), then the client
+    failures.stopped();
+    engine.terminate();
+  });
   worker.addEventListener('message', (event: MessageEvent) => {
-    if ((event.data as Record<string, unknown> | null)?.[ENGINE_UNAVAILABLE] === true) onUnavailable();
+    if ((event.data as Record<string, unknown> | null)?.[ENGINE_UNAVAILABLE] === true) failures.unavailable();
   });
   const remote = Comlink.wrap<EngineApi>(worker);
   const hold = createRenderHold();
@@ -63,15 +88,19 @@ export function createWorkerEngine(onUnavailable: () => void = () => undefined):
   if (!navigator.onLine) tellOnline();
   window.addEventListener('online', tellOnline);
   window.addEventListener('offline', tellOnline);
-  return {
+  let released = false;
+  const engine: WorkerEngine = {
     client,
     hold,
     terminate() {
+      if (released) return;
+      released = true;
       window.removeEventListener('online', tellOnline);
       window.removeEventListener('offline', tellOnline);
       client.dispose();
       remote[Comlink.releaseProxy]();
-      worker.terminate();
+      end();
     },
   };
+  return engine;
 }
