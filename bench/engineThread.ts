@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import { locationStreamScope } from '../src/shared/protocol.js';
 import { buildPage, launchBrowser, ROOT, VIEWPORT } from './lib/browser.js';
-import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
+import { FLOOR_PROBE_SCRIPT, LONG_TASK_MS, signInOnSettledFloor, type ProbeData } from './lib/floorProbe.js';
 import { fmt, median, percentile, publish, type BenchRow } from './lib/report.js';
 import { createTraffic } from './lib/traffic.js';
 
@@ -22,9 +22,6 @@ const PACKET = 10;
 const TICK_MS = 50;
 const LIVE_MS = 6_000;
 const ROUNDS = 2;
-const LONG_TASK_MS = 50;
-/** the floor counts as settled when nothing drawn changed for this long */
-const SETTLED_MS = 1_500;
 
 type Mode = 'worker' | 'main';
 interface LiveStats { p95: number; mean: number; fps: number; longTasks: number[] }
@@ -46,22 +43,8 @@ async function signedIn(browser: Browser, server: StoreyServer, mode: Mode): Pro
   await context.addInitScript({ content: FLOOR_PROBE_SCRIPT });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[${mode}] page error: ${error.message}`));
-  await page.goto(`${server.url}/?engine=${mode}`);
-  const { email, password } = server.seed.accounts.regular;
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  const t0 = Date.now();
-  for (;;) {
-    if (Date.now() - t0 > 60_000) throw new Error(`[${mode}] the floor did not settle`);
-    await page.waitForTimeout(250);
-    const ok = await page.evaluate((settle) => {
-      const p = (window as unknown as { __probe: ProbeData }).__probe;
-      const last = p.frames[p.frames.length - 1];
-      return !!last && last.fromCache === false && last.count > 0 && performance.now() - last.at > settle;
-    }, SETTLED_MS);
-    if (ok) return page;
-  }
+  await signInOnSettledFloor(page, `${server.url}/?engine=${mode}`, server.seed.accounts.regular, { timeoutMs: 60_000, label: `[${mode}] ` });
+  return page;
 }
 
 /** Publishes the live load on the location's public stream until stopped. */

@@ -18,7 +18,7 @@ import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import type { LiveChange } from '../src/shared/protocol.js';
 import { buildApp, launchBrowser, VIEWPORT } from './lib/browser.js';
 import { benchLocation } from './lib/fixture.js';
-import { describeTasks, FLOOR_PROBE_SCRIPT, tasksIn, type ProbeData } from './lib/floorProbe.js';
+import { describeTasks, FLOOR_PROBE_SCRIPT, LONG_TASK_MS, signInOnSettledFloor, tapViewMessages, tasksIn, type ProbeData } from './lib/floorProbe.js';
 import { fmt, median, percentile, publish, type BenchRow } from './lib/report.js';
 
 // the trace's main-thread tasks with their CPU time; V8's sampling profiler left out unless asked for (it costs
@@ -27,8 +27,6 @@ process.env.NO_SAMPLES ??= '1';
 const { longTaskBreakdown, startTrace } = await import('./lib/trace.js');
 type Tracer = Awaited<ReturnType<typeof startTrace>>;
 
-const LONG_TASK_MS = 50;
-const SETTLED_MS = 1_500;
 const LIVE_ROUNDS = 6;
 const STEPS_BACK = 16;
 const JUMPS = 10;
@@ -43,20 +41,9 @@ const SEED = { seed: 7, desks: 10_000, sensors: 20_000, buildings: 1, floorsPerB
 const PAGE_SCRIPT = `(() => {
   const data = { messages: [], frames: [], recording: false };
   window.__playbackBench = data;
-  const addListener = MessagePort.prototype.addEventListener;
-  MessagePort.prototype.addEventListener = function (type, listener, options) {
-    if (type === 'message' && typeof listener === 'function') {
-      const inner = listener;
-      listener = function (event) {
-        const args = event.data && event.data.argumentList;
-        const m = args && args[0] && args[0].value;
-        if (m && m.type === 'patch') data.messages.push({ at: performance.now(), n: Object.keys(m.upserted).length + m.removed.length });
-        else if (m && (m.type === 'snapshot' || m.type === 'snapshotPart')) data.messages.push({ at: performance.now(), n: Object.keys(m.entries).length });
-        return inner.call(this, event);
-      };
-    }
-    return addListener.call(this, type, listener, options);
-  };
+  ${tapViewMessages(`(m) => {
+    data.messages.push({ at: performance.now(), n: m.type === 'patch' ? Object.keys(m.upserted).length + m.removed.length : Object.keys(m.entries).length });
+  }`)}
   const tick = (t) => { if (data.recording) data.frames.push(t); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
 })();`;
@@ -125,25 +112,6 @@ async function end(page: Page, label: string, series: { at: number; tracer: Trac
     shown,
     count: shown.length,
   };
-}
-
-async function signIn(page: Page, server: StoreyServer): Promise<void> {
-  await page.goto(server.url);
-  const { email, password } = server.seed.accounts.regular;
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  const t0 = Date.now();
-  for (;;) {
-    if (Date.now() - t0 > 90_000) throw new Error('the floor did not settle');
-    await page.waitForTimeout(250);
-    const ok = await page.evaluate((settle) => {
-      const p = (window as unknown as BenchWindow).__probe;
-      const last = p.frames[p.frames.length - 1];
-      return !!last && last.fromCache === false && last.count > 0 && performance.now() - last.at > settle;
-    }, SETTLED_MS);
-    if (ok) return;
-  }
 }
 
 /** The live baseline: a new reading of every desk sensor of the floor, published by the server, round after round. */
@@ -246,7 +214,7 @@ async function main(): Promise<void> {
     await context.addInitScript({ content: PAGE_SCRIPT });
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await signIn(page, server);
+    await signInOnSettledFloor(page, server.url, server.seed.accounts.regular, { timeoutMs: 90_000, label: '' });
     const onScreen = new Set(await page.locator('[data-asset-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-asset-id')!)));
     const floorId = [...onScreen].map((id) => server.store.assets.get(id)).find((a) => a?.subtype === 'desk')!.parent_id!;
     drawn = await page.evaluate(() => {

@@ -4,6 +4,15 @@
 // floor's state — how many assets are drawn and whether they are saved data.
 // A state is stamped with the frame after the one that showed it, so the time
 // includes painting it.
+// Shared with them too: the long-task bound, when a floor counts as settled,
+// signing in until it is, and a tap on the view messages that reach the page.
+
+import type { Page } from 'playwright-core';
+
+/** A main-thread task longer than this is a long task (DESIGN §7: none over 50 ms). */
+export const LONG_TASK_MS = 50;
+/** The floor counts as settled when nothing drawn changed for this long. */
+export const FLOOR_SETTLED_MS = 1_500;
 
 export interface FloorFrame {
   /** ms since navigation start: the frame after the state was first seen (painted by then) */
@@ -50,6 +59,33 @@ export interface ProbeData {
 }
 
 /**
+ * Page script text (run before the page's own scripts) that calls `handler`, a JavaScript function's source
+ * text, with each view message (snapshot, snapshotPart, patch) as it reaches the page: on the MessagePorts of
+ * Comlink's proxied listeners. One wrapper of the ports serves every handler a page installs.
+ */
+export function tapViewMessages(handler: string): string {
+  return `(() => {
+    const taps = window.__viewTaps || (window.__viewTaps = []);
+    taps.push(${handler});
+    if (taps.length > 1) return;
+    const addListener = MessagePort.prototype.addEventListener;
+    MessagePort.prototype.addEventListener = function (type, listener, options) {
+      if (type === 'message' && typeof listener === 'function') {
+        const inner = listener;
+        listener = function (event) {
+          const args = event.data && event.data.argumentList;
+          const m = args && args[0] && args[0].value;
+          if (m && (m.type === 'snapshot' || m.type === 'snapshotPart' || m.type === 'patch')) for (const tap of taps) tap(m);
+          return inner.call(this, event);
+        };
+      }
+      return addListener.call(this, type, listener, options);
+    };
+  })();`;
+}
+
+/**
+ * The probe's source, run in the page before its own scripts./**
  * The probe's source, run in the page before its own scripts. Plain
  * JavaScript text: a serialised TypeScript function would carry the
  * bundler's helpers (`__name`), which do not exist in the page.
@@ -57,24 +93,12 @@ export interface ProbeData {
 export const FLOOR_PROBE_SCRIPT = `(() => {
   const data = { longTasks: [], longFrames: [], frames: [], submitAt: null, fcp: null, firstMessageAt: null, savedSnapshotAt: null };
   window.__probe = data;
-  // view messages reach the page on the MessagePorts of Comlink's proxied listeners
-  const addListener = MessagePort.prototype.addEventListener;
-  MessagePort.prototype.addEventListener = function (type, listener, options) {
-    if (type === 'message' && typeof listener === 'function') {
-      const inner = listener;
-      listener = function (event) {
-        const args = event.data && event.data.argumentList;
-        const m = args && args[0] && args[0].value;
-        if (m && (m.type === 'snapshot' || m.type === 'patch')) {
-          const at = performance.now();
-          if (data.firstMessageAt === null) data.firstMessageAt = at;
-          if (m.type === 'snapshot' && m.meta && m.meta.fromCache === true && data.savedSnapshotAt === null) data.savedSnapshotAt = at;
-        }
-        return inner.call(this, event);
-      };
-    }
-    return addListener.call(this, type, listener, options);
-  };
+  ${tapViewMessages(`(m) => {
+    if (m.type !== 'snapshot' && m.type !== 'patch') return;
+    const at = performance.now();
+    if (data.firstMessageAt === null) data.firstMessageAt = at;
+    if (m.type === 'snapshot' && m.meta && m.meta.fromCache === true && data.savedSnapshotAt === null) data.savedSnapshotAt = at;
+  }`)}
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) data.longTasks.push({ start: e.startTime, duration: e.duration });
@@ -145,4 +169,26 @@ export function describeTasks(data: ProbeData, tasks: ReadonlyArray<{ start: num
 /** Long tasks that started in [from, to) (ms since navigation start). */
 export function tasksIn(data: ProbeData, from: number, to: number): Array<{ start: number; duration: number }> {
   return data.longTasks.filter((t) => t.start >= from && t.start < to);
+}
+
+/**
+ * Signs in at `url` through the form as `account`, then waits until the floor is drawn from live data and
+ * has not changed for FLOOR_SETTLED_MS (the page runs FLOOR_PROBE_SCRIPT).
+ */
+export async function signInOnSettledFloor(page: Page, url: string, account: { email: string; password: string }, options: { timeoutMs: number; label: string }): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const t0 = Date.now();
+  for (;;) {
+    if (Date.now() - t0 > options.timeoutMs) throw new Error(`${options.label}the floor did not settle`);
+    await page.waitForTimeout(250);
+    const ok = await page.evaluate((settle) => {
+      const p = (window as unknown as { __probe: ProbeData }).__probe;
+      const last = p.frames[p.frames.length - 1];
+      return !!last && last.fromCache === false && last.count > 0 && performance.now() - last.at > settle;
+    }, FLOOR_SETTLED_MS);
+    if (ok) return;
+  }
 }
