@@ -206,6 +206,81 @@ describe('viewMirror', () => {
       expect(tasks.pending).toBe(0);
     });
 
+    describe('a change presented as one (a replay step)', () => {
+      /** a presenter the test runs by hand: the screen keeps its last frame from the call until the update's promise settles */
+      function presenter() {
+        const updates: Array<() => Promise<void>> = [];
+        let shown = 0;
+        return {
+          present: (update: () => Promise<void>) => { updates.push(update); },
+          /** the transition's update starts (after the old screen was captured); resolves when the screen shows it */
+          start: () => updates.shift()!().then(() => { shown += 1; }),
+          get waiting() { return updates.length; },
+          get shown() { return shown; },
+        };
+      }
+      type Meta = { time: number };
+      /** a replay of 300 entries on the screen at time 1: its snapshot applied (in three slices), never presented */
+      function replayShown(presentedSlice?: () => void) {
+        const tasks = manual();
+        const screen = presenter();
+        const m = createViewMirror<Entry, Meta>({ schedule: tasks.schedule, sliceEntries: 100, present: screen.present, presentedSlice });
+        m.apply({ type: 'snapshot', version: 1, entries: entries(300), meta: { time: 1 } });
+        tasks.run();
+        tasks.run();
+        expect(m.settled).toBe(true);
+        expect(screen.waiting).toBe(0);
+        return { tasks, screen, m };
+      }
+
+      it('applies a step of several parts only inside the presented update, meta and entries in the one change it shows', async () => {
+        const styled = vi.fn();
+        const { tasks, screen, m } = replayShown(styled);
+        // a step of 300 changed entries in two parts, the instant's time in the last
+        m.apply({ type: 'patch', version: 2, upserted: entries(200, 'blue'), removed: [] });
+        m.apply({ type: 'patch', version: 3, upserted: entries(100, 'blue', 200), removed: [], meta: { time: 2 } });
+        // nothing of it applies before the screen is held (the old one captured)
+        expect(screen.waiting).toBe(1);
+        expect(m.getSnapshot('k0')!.color).toBe('red');
+        expect(tasks.pending).toBe(0);
+        const shown = screen.start();
+        // in slices, a task each, while the screen shows what it showed
+        expect(m.getSnapshot('k0')!.color).toBe('blue');
+        expect(m.getMeta()).toEqual({ time: 1 });
+        tasks.run();
+        expect(m.getSnapshot('k250')!.color).toBe('red');
+        expect(screen.shown).toBe(0);
+        tasks.run();
+        expect(m.getSnapshot('k299')!.color).toBe('blue');
+        expect(m.getMeta()).toEqual({ time: 2 });
+        expect(m.settled).toBe(true);
+        await shown;
+        expect(screen.shown).toBe(1);
+        expect(m.version).toBe(3);
+        // the page's style was brought up to date after each of its three slices, none after the snapshot's
+        expect(styled).toHaveBeenCalledTimes(3);
+      });
+
+      it('applies a small step with its meta at once', () => {
+        const { screen, m } = replayShown();
+        expect(m.apply({ type: 'patch', version: 2, upserted: entries(5, 'blue'), removed: [], meta: { time: 2 } })).toBe(true);
+        expect(m.getSnapshot('k0')!.color).toBe('blue');
+        expect(m.getMeta()).toEqual({ time: 2 });
+        expect(screen.waiting).toBe(0);
+      });
+
+      it('ends a presented change left waiting when a new subscription resets the mirror', async () => {
+        const screen = presenter();
+        const m = createViewMirror<Entry, Meta>({ schedule: manual().schedule, sliceEntries: 100, present: screen.present });
+        m.apply({ type: 'snapshot', version: 1, entries: entries(10), meta: { time: 1 } });
+        m.apply({ type: 'patch', version: 2, upserted: entries(150, 'blue'), removed: [] });
+        m.reset();
+        await screen.start();
+        expect(screen.shown).toBe(1);
+        expect(m.getSnapshot('k0')!.color).toBe('red');
+      });
+    });
+
     it('drops what is not applied yet when a new subscription resets it', () => {
       const tasks = manual();
       const m = createViewMirror<Entry, null>({ schedule: tasks.schedule, sliceEntries: 100 });

@@ -19,7 +19,12 @@ export interface EngineClientOptions {
   /** called for failures of subscribe/unsubscribe, which have no caller to reject */
   onError?: (error: unknown) => void;
   /** how mirrors apply large messages (in slices, one task each, in the browser) */
-  mirror?: ViewMirrorOptions;
+  mirror?: Omit<ViewMirrorOptions, 'present' | 'presentedSlice'>;
+  /**
+   * the views whose changes that take several slices are shown as one (`ViewMirrorOptions.present`): a replay's
+   * step, whose map and time bar must change together
+   */
+  present?: { views: readonly ViewName[]; show: NonNullable<ViewMirrorOptions['present']>; slice?: () => void };
 }
 
 export interface ViewHandle<V extends ViewName> {
@@ -71,7 +76,12 @@ export function createEngineClient(api: EngineLike, options: EngineClientOptions
   }
 
   function openView<V extends ViewName>(initial: Extract<ViewSpec, { view: V }>): ViewHandle<V> {
-    const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>(options.mirror);
+    const presents = options.present?.views.includes(initial.view) ?? false;
+    const mirror = createViewMirror<ViewTypes[V]['entry'], ViewTypes[V]['meta']>({
+      ...options.mirror,
+      present: presents ? options.present!.show : undefined,
+      presentedSlice: presents ? options.present!.slice : undefined,
+    });
     let spec = initial;
     let closed = false;
     // each subscription gets a generation; messages of an older one are dropped

@@ -58,6 +58,20 @@ export interface ViewMirrorOptions {
   atOnce?: (message: ViewSnapshotMessage<unknown, unknown>) => boolean;
   /** while held, messages are taken but not applied (React renders the first screen from what is there) */
   hold?: MirrorHold;
+  /**
+   * Shows a change that takes more than one slice as one (a replay's step: the map and the bar's time together,
+   * docs/reports.md "A step on the screen"): calls `update`, which applies the slices, and keeps the screen as it
+   * was until the promise it returns settles, once every message taken meanwhile is applied and React rendered
+   * it (the View Transitions API pauses rendering meanwhile, workerEngine.ts). Only patches are presented: a
+   * snapshot is a floor being drawn, which says so.
+   */
+  present?: (update: () => Promise<void>) => void;
+  /**
+   * Called after React rendered each slice of a presented change, inside the slice's task: the page's style is
+   * brought up to date there (workerEngine.ts), a slice at a time, rather than all of the change's in the one
+   * frame that shows it. Counted in the slice's time, so the slice size accounts for it.
+   */
+  presentedSlice?: () => void;
 }
 
 /**
@@ -138,6 +152,9 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
   let scheduled = false;
   /** a slice waits for the hold's release */
   let held = false;
+  /** a presented change (options.present): waiting for its update to be called, or applying in it */
+  let presenting: 'no' | 'waiting' | 'applying' = 'no';
+  let presented: (() => void) | null = null;
 
   function add<L>(set: Set<L>, listener: L): () => void {
     set.add(listener);
@@ -248,18 +265,54 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       if (wholeJob) quota = 0;
     }
     notify(changed, keysChanged, metaChanged);
-    if (t0 !== undefined && now && quota <= 0 && !wholeJob) {
+    const used = sliceSize - quota;
+    const inPresented = presenting === 'applying' && (changed.size > 0 || metaChanged);
+    if (inPresented && options.presentedSlice) queueMicrotask(options.presentedSlice);
+    if (t0 !== undefined && now && !wholeJob && (quota <= 0 || used >= SLICE_MIN_ENTRIES)) {
+      const size = sliceSize;
       // measured after React's render of this slice (a microtask queued before this one)
       queueMicrotask(() => {
         const spent = Math.max(0.5, now() - t0);
-        sliceSize = Math.round(Math.min(SLICE_MAX_ENTRIES, Math.max(SLICE_MIN_ENTRIES, sliceSize * Math.min(2, SLICE_TARGET_MS / spent))));
+        // the entries that take about the target, at this slice's cost: a slice that used its whole quota may
+        // grow (at most double), any slice that took too long shrinks it (one whose entries went unrendered, a
+        // replay not yet on the map, must not leave a size the next drawn step pays for in one task)
+        const fit = (used * SLICE_TARGET_MS) / spent;
+        const next = quota <= 0 ? Math.min(size * 2, fit) : Math.min(size, fit);
+        sliceSize = Math.round(Math.min(SLICE_MAX_ENTRIES, Math.max(SLICE_MIN_ENTRIES, next)));
       });
     }
     if (schedule && !scheduled && queue.length && !waitsForParts(queue[0]!)) {
       scheduled = true;
       schedule(() => { scheduled = false; slice(); });
     }
+    if (presenting === 'applying' && queue.length === 0) {
+      // all of it is in: shown once React has rendered this last slice (a microtask queued before this one)
+      presenting = 'no';
+      const done = presented;
+      presented = null;
+      queueMicrotask(() => done?.());
+    }
     return changed.size > 0 || metaChanged;
+  }
+
+  /**
+   * Whether a patch taken while nothing was queued starts a presented change: it does not fit one slice, or it
+   * carries no meta, so more parts of it follow (a large patch comes in parts, the meta in the last).
+   */
+  function presents(message: ViewMessage<T, M>): boolean {
+    if (!options.present || message.type !== 'patch') return false;
+    return message.meta === undefined || Object.keys(message.upserted).length + message.removed.length > sliceSize;
+  }
+
+  function present(): void {
+    presenting = 'waiting';
+    options.present!(() => new Promise<void>((resolve) => {
+      // reset meanwhile: nothing to apply
+      if (presenting !== 'waiting') { resolve(); return; }
+      presenting = 'applying';
+      presented = resolve;
+      slice();
+    }));
   }
 
   function notify(changed: Set<string>, keysChanged: boolean, metaChanged: boolean): void {
@@ -280,6 +333,12 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     apply(message) {
       const wasIdle = queue.length === 0;
       if (!take(message)) return false;
+      // a presented change applies when its update is called: what comes meanwhile joins it
+      if (presenting === 'waiting') return false;
+      if (wasIdle && presenting === 'no' && !held && !options.hold?.held() && presents(message)) {
+        present();
+        return false;
+      }
       // work already queued goes first; a slice is on its way for it (or the hold's release)
       return (wasIdle || !scheduled) && !held ? slice() : false;
     },
@@ -321,6 +380,11 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       accepted = 0;
       snapshotAccepted = false;
       queue.length = 0;
+      // a presented change ends with nothing more to apply
+      const done = presented;
+      presented = null;
+      presenting = 'no';
+      done?.();
     },
   };
 }

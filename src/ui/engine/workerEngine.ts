@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { ENGINE_UNAVAILABLE, type EngineApi, type ViewListener } from '../../shared/api.js';
 import { createEngineClient, type EngineClient, type EngineLike } from './engineClient.js';
+import { presentAsOne, styleNow } from './presentAsOne.js';
 import { createRenderHold, type RenderHold } from './renderHold.js';
 
 export interface WorkerEngine {
@@ -80,6 +81,7 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
   const client = createEngineClient(remote as unknown as EngineLike, {
     markCallback: (listener: ViewListener) => Comlink.proxy(listener),
     mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot, hold },
+    present: { views: ['playback'], show: presentAsOne, slice: styleNow },
   });
   // The page tells the worker too (docs/engine.md "Account calls offline"): a worker started while the browser
   // is offline hears no event of it, and under a browser's network emulation the worker's global gets none at
