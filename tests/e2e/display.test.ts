@@ -183,4 +183,21 @@ describe('room display in Chromium', () => {
     }
     await display.getByTestId('display-offline').waitFor({ state: 'detached', timeout: 30_000 });
   });
+
+  it('reloads by itself when its engine stops on an error, and shows the room again, nobody touching it', async () => {
+    const engine = display.workers().find((w) => /\/assets\/entry-[^/]+\.js$/.test(w.url()));
+    expect(engine, `the engine worker among ${display.workers().map((w) => w.url()).join(', ')}`).toBeDefined();
+    // an error nothing catches, thrown by a task of the running engine
+    await engine!.evaluate(() => { setTimeout(() => { throw new Error('a task of the engine failed'); }, 0); });
+    const stopped = display.getByRole('alert').filter({ hasText: 'Storey stopped working.' });
+    await stopped.waitFor({ timeout: 5_000 });
+    expect(await stopped.locator('p').allInnerTexts()).toEqual([
+      "The app's engine stopped after an error. Reload the page to start it again.", 'It reloads by itself in 10 s.',
+    ]);
+    await shot(display, 'display-07-engine-stopped');
+    // ten seconds on, the room again, from the saved display
+    await display.getByRole('heading', { name: room.name, level: 1 }).waitFor({ timeout: 25_000 });
+    expect(await stopped.count()).toBe(0);
+    await display.getByTestId('room-status').waitFor();
+  });
 });

@@ -77,6 +77,60 @@ describe("index.html's start guard", () => {
   });
 });
 
+describe("a room display's failure", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    sessionStorage.clear();
+    delete window.__storeyStartFailed;
+    document.body.innerHTML = '';
+  });
+
+  /** the guard on a display's page, its failure said, the page's reload counted */
+  function failOnDisplay(now: number) {
+    vi.setSystemTime(now);
+    document.body.innerHTML = '<div id="root"><div class="splash" role="status">Starting…</div></div>';
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, pathname: '/display/room/r1', reload });
+    new Function(GUARD)();
+    showFailure(ENGINE_STOPPED, ENGINE_STOPPED_ADVICE);
+    return reload;
+  }
+
+  it('reloads by itself, nobody being there to press Reload, and waits twice as long when it fails again within the hour', () => {
+    vi.useFakeTimers();
+    const t0 = Date.UTC(2026, 10, 24, 9);
+    let reload = failOnDisplay(t0);
+    expect([...failure()!.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      "The app's engine stopped after an error. Reload the page to start it again.", 'It reloads by itself in 10 s.',
+    ]);
+    expect(document.activeElement?.textContent).toBe('Reload');
+    vi.advanceTimersByTime(9_999);
+    expect(reload).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+
+    // the reloaded display fails again a minute later: 20 s; after an hour that ran well, 10 s again
+    reload = failOnDisplay(t0 + 60_000);
+    expect(failure()!.querySelectorAll('p')[1]!.textContent).toBe('It reloads by itself in 20 s.');
+    reload = failOnDisplay(t0 + 2 * 3_600_000);
+    expect(failure()!.querySelectorAll('p')[1]!.textContent).toBe('It reloads by itself in 10 s.');
+  });
+
+  it('never waits more than ten minutes', () => {
+    vi.useFakeTimers();
+    const t0 = Date.UTC(2026, 10, 24, 9);
+    for (let i = 0; i < 8; i++) failOnDisplay(t0 + i * 60_000);
+    expect(failure()!.querySelectorAll('p')[1]!.textContent).toBe('It reloads by itself in 600 s.');
+  });
+
+  it('leaves the viewer to the person in front of it: no reload by itself', () => {
+    reopened();
+    showFailure(ENGINE_STOPPED, ENGINE_STOPPED_ADVICE);
+    expect(failure()!.querySelectorAll('p')).toHaveLength(1);
+  });
+});
+
 describe('the app reporting its own failure', () => {
   afterEach(() => {
     delete window.__storeyStartFailed;
