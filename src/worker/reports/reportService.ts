@@ -44,6 +44,13 @@ export const KEPT_RUNS_BYTES = 32 * 2 ** 20;
  */
 export const TODAY_REREAD_AFTER_MS = REALTIME_TIMELINE_INTERVAL_MS;
 
+/**
+ * A run counts as holding a live change only when it began reading this long after the change's time: the
+ * change is dated by the server's clock, the run by ours corrected by the time sync, which is off by up to
+ * half that sync's round trip (hundreds of ms on a loaded machine). One that began closer is read again.
+ */
+export const READ_AFTER_MARGIN_MS = 5_000;
+
 /** The scheduler's key of a run's next booking end (`wakeAt`), followed by the run's key. */
 export const BOOKING_END_KEY = 'report:booking-end:';
 
@@ -345,7 +352,7 @@ export function createReportService(o: ReportServiceOptions): ReportService {
       if (kind !== 'room' || run.meta.progress.state === 'denied' || !readsToday(run)) continue;
       if (scope.kind === 'floor' ? scope.id !== floorId : scope.kind === 'building' ? scope.id !== buildingId : false) continue;
       const began = readAt.get(run);
-      if (began !== undefined && began > at) continue;
+      if (began !== undefined && began > at + READ_AFTER_MARGIN_MS) continue;
       // what it read of today predates the change: a run still paging stops, and its views follow the new one
       run.signal.cancelled = true;
       if ((watchers.get(key) ?? 0) > 0) restart(run.request, key);

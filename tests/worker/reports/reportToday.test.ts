@@ -162,6 +162,21 @@ describe('kept report runs and today', () => {
     lastWeek.close!();
   });
 
+  it('reads again for a change dated just before the run began: the two clocks may differ by that much', async () => {
+    const { service, open, read, book, later } = setup();
+    const popup = await done(open(roomsOf('f1')));
+    const before = readsOfToday(read);
+    // the run began reading at NOW by our clock; the server dated another person's change 2 s before that
+    later(MIN);
+    book(NOW - 5 * MIN);
+    service.bookingsChangedLive([{ roomId: 'r1', at: NOW - 2_000 }]);
+    expect(state(popup)).toBe('loading');
+    await done(popup);
+    expect((popup.entry('r1') as RoomRow).items.map((b) => b.ref)).toEqual(['b1']);
+    expect(readsOfToday(read)).toBe(before + 1);
+    popup.close!();
+  });
+
   describe('a booking ending while a view is open', () => {
     const items = (view: ViewSource) => (view.entry('r1') as RoomRow).items.map((b) => `${b.ref} ${b.class}`);
 
