@@ -8,6 +8,7 @@ import type { LiveChange, StreamPosition } from '../../src/shared/protocol.js';
 import type { Id } from '../../src/shared/types.js';
 import type { Engine } from '../../src/worker/engine.js';
 import type { StoreyServer } from '../../server/app.js';
+import { indexBuilt } from './benchEngine.js';
 import { createCloneStorage } from './cloneStorage.js';
 import {
   aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer,
@@ -15,6 +16,8 @@ import {
 } from './fixture.js';
 import { cpuMs, yieldToLoop } from './report.js';
 import { createTraffic, encodePackets, type Traffic } from './traffic.js';
+
+export { indexBuilt } from './benchEngine.js';
 
 export interface IngestRig {
   server: StoreyServer;
@@ -33,13 +36,6 @@ export interface IngestRig {
   sequence(): number;
 }
 
-/** the engine's key for the finder's index build slices (src/worker/engine.ts) */
-const SEARCH_BUILD_KEY = 'engine:search-build';
-
-/**
- * Waits until the finder's index, built in slices after the search view opened, is done: a one-time
- * cost of opening the finder, not of ingest, which otherwise lands in the first timed window.
- */
 /** The event loop gets a turn this often while packets are pushed, as the live transport gives it. */
 const YIELD_EVERY_MS = 2;
 
@@ -57,13 +53,6 @@ export async function pushPackets(rig: Pick<IngestRig, 'transport' | 'loc' | 'en
   rig.engine.internals.hub.flush();
   if (options.persist) await rig.engine.internals.persister.flush();
   return cpuMs() - c0;
-}
-
-export async function indexBuilt(engine: Engine): Promise<void> {
-  // the finder's code comes on first use; the search its view then runs starts the build
-  await engine.internals.modules.settled();
-  engine.internals.hub.flush();
-  while (engine.internals.scheduler.has(SEARCH_BUILD_KEY)) await new Promise<void>((resolve) => setTimeout(resolve, 5));
 }
 
 export async function openIngestRig(): Promise<IngestRig> {
