@@ -1,15 +1,19 @@
-// Ingest (DESIGN §7): live packets of ~280-byte changes in 1-, 10- and
-// 100-change packets, pushed through the engine's real path (transport
-// listener → decode → stream validation → store → facts → view patches of
-// the open views) into the seeded 10,000-desk / 20,000-sensor location, vs
-// the decode ceiling of the same packets and vs immer with one produce per
-// change (the rejected design), all measured in this run.
+// Ingest in Node, the breakdown of bench/ingestBrowser.ts (which measures the
+// targets where the engine runs: its worker in Chromium): live packets of
+// ~280-byte changes in 1-, 10- and 100-change packets, pushed through the
+// engine's real path (transport listener → decode → stream validation → store
+// → facts → view patches of the open views) into the seeded 10,000-desk /
+// 20,000-sensor location, vs the decode ceiling of the same packets and vs
+// immer with one produce per change (the rejected design), all measured in
+// this run. The reference server shares this process and its V8 heap, so the
+// rows are a breakdown, not the targets (docs/bench.md "Ingest in Chromium").
 
 import { produce } from 'immer';
 import { inflate } from 'pako';
 import { base64ToBytes, payloadText } from '../src/worker/decode.js';
 import type { LiveChange, LivePacket } from '../src/shared/protocol.js';
 import type { WireAsset, WireSensor } from '../src/shared/rest.js';
+import { decodeAll } from './lib/benchEngine.js';
 import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, publish, type BenchRow, yieldToLoop } from './lib/report.js';
 import { encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
@@ -23,23 +27,14 @@ const KIND_LABELS: Record<TrafficKind, string> = {
   occupancy: 'desk occupancy', environment: 'environment values', move: 'people moving', heartbeat: 'heartbeats', asset: 'desk modified',
 };
 const IMMER_CHANGES = 300;
+/** the targets' rows say what bench/ingestBrowser.ts holds them to; here they are a breakdown */
 const TARGET_RATIO = 0.5;
 const TARGET_10_PER_S = 50_000;
 /** issue 14: desk occupancy alone, the commonest live change, at 10-change packets */
 const TARGET_OCCUPANCY_RATIO = 0.3;
+const BREAKDOWN = (target: string) => `breakdown (${target} in Chromium)`;
 /** the engine's work is split into event-loop turns like a worker's message tasks; the hub's 50 ms flush timer fires between them */
 const YIELD_EVERY_MS = 2;
-
-/**
- * The decode ceiling: base64 (atob, as in the worker) + pako inflate + JSON.parse, nothing else, with the
- * engine's own decoder (`payloadText`: one pako stream and its buffers kept for every payload), so the
- * engine's decoding costs it what it costs the ceiling and the ratio is the engine's own work.
- */
-function decodeAll(payloads: string[]): number {
-  let changes = 0;
-  for (const p of payloads) changes += (JSON.parse(payloadText(p)) as LivePacket).changes.length;
-  return changes;
-}
 
 /** pako's one-shot inflate per payload (what the engine did before issue 14's slice 8), for the note */
 function decodeAllOneShot(payloads: string[]): number {
@@ -133,12 +128,12 @@ async function main(): Promise<void> {
     rows.push({
       bench: 'ingest', case: `engine, ${size}-change packets`, size: `${fmt(n)} ch`, value: bestEngine, unit: 'ch/s',
       baseline: bestCeiling, baselineLabel: 'ch/s', ratio: bestEngine / bestCeiling,
-      target: `≥ ${TARGET_RATIO.toFixed(2)}× ceiling`, pass: bestEngine / bestCeiling >= TARGET_RATIO,
+      target: BREAKDOWN(`≥ ${TARGET_RATIO.toFixed(2)}×`), pass: null,
     });
   }
   rows.push({
     bench: 'ingest', case: 'engine, 10-change packets (absolute)', size: '10k+20k loc', value: engineAt10, unit: 'ch/s',
-    baseline: null, baselineLabel: '', ratio: null, target: `≥ ${fmt(TARGET_10_PER_S)} ch/s`, pass: engineAt10 >= TARGET_10_PER_S,
+    baseline: null, baselineLabel: '', ratio: null, target: BREAKDOWN(`≥ ${fmt(TARGET_10_PER_S)} ch/s`), pass: null,
   });
 
   // the rejected design, on the same location and the same kind of packets
@@ -192,11 +187,11 @@ async function main(): Promise<void> {
     rows.push({
       bench: 'ingest', case: `engine, only ${KIND_LABELS[kind]} (10-ch)`, size: `${fmt(n)} ch`, value: perS, unit: 'ch/s',
       baseline: ceiling, baselineLabel: 'ch/s', ratio: perS / ceiling,
-      target: target ? `≥ ${TARGET_OCCUPANCY_RATIO.toFixed(2)}× ceiling` : 'breakdown', pass: target ? perS / ceiling >= TARGET_OCCUPANCY_RATIO : null,
+      target: target ? BREAKDOWN(`≥ ${TARGET_OCCUPANCY_RATIO.toFixed(2)}×`) : 'breakdown', pass: null,
     });
   }
 
-  publish('Ingest: live packets into a 10,000-desk / 20,000-sensor location', rows, [
+  publish('Ingest in Node (breakdown): live packets into a 10,000-desk / 20,000-sensor location', rows, [
     `mean change ${fmt(bytes)} bytes of JSON (mix: desk occupancy, environment, moves, heartbeats, whole-desk modifications)`,
     `location: ${engine.internals.store.assets.size} drawable assets, ${engine.internals.store.sensors.size} sensors; views open: ${views.map((v) => v.view).join(', ')}`,
     `engine rows include the hub's view flushes (every 50 ms while pushing, then one final flush): ${fmt(counter.patchEntries - patchBefore)} patch entries sent`,

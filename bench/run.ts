@@ -9,7 +9,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RESULTS_FILE_ENV, fmt, renderTable, verdict, type BenchRow } from './lib/report.js';
 
-const BENCHES = ['ingest', 'patches', 'reopen', 'reopenNode', 'rewrite', 'engineThread', 'memory', 'reports', 'reportsNode', 'finder', 'playback', 'playbackPage', 'timeline', 'ui'] as const;
+const BENCHES = ['ingestBrowser', 'ingest', 'patches', 'reopen', 'reopenNode', 'rewrite', 'engineThread', 'memory', 'reports', 'reportsNode', 'finder', 'playback', 'playbackPage', 'timeline', 'ui'] as const;
 const ROOT = resolve(import.meta.dirname, '..');
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -29,11 +29,12 @@ export interface Tracer {
   stop(): Promise<TraceEvent[]>;
 }
 
-export async function startTrace(page: Page): Promise<Tracer> {
+/** Traces the browser (every process) from `page`'s session; `categories`: others than the profiling ones above. */
+export async function startTrace(page: Page, categories: string[] = CATEGORIES.split(',')): Promise<Tracer> {
   const session: CDPSession = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   session.on('Tracing.dataCollected', (e) => { events.push(...(e.value as unknown as TraceEvent[])); });
-  await session.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES.split(','), recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' } as never);
+  await session.send('Tracing.start', { traceConfig: { includedCategories: categories, recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' } as never);
   return {
     async stop() {
       const done = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
