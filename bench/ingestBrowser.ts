@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { IngestPage } from './ingest/main.js';
+import type { Persisted } from './ingest/worker.js';
 import { buildPage, launchProfile, ROOT } from './lib/browser.js';
 import { benchLocation, startBenchServer } from './lib/fixture.js';
 import { fmt, publish, type BenchRow } from './lib/report.js';
@@ -34,10 +35,10 @@ const KIND_LABELS: Record<TrafficKind, string> = {
 };
 /**
  * Warm-up before the timed windows (JIT, facts cache, the views' first patches): windows of the mix in 10-change
- * packets. In a run of 12 such windows the engine's first took 1.2× the worker-thread CPU of the later ones, which
- * were flat from the second on (docs/bench.md "Ingest in Chromium").
+ * packets. In a run of eight such windows the engine's rate (worker thread) was 77k, 61k, 77k, then 94k–103k from
+ * the fourth on (docs/bench.md "Ingest in Chromium"); the notes print this run's.
  */
-const WARM_UP_WINDOWS = 2;
+const WARM_UP_WINDOWS = 5;
 const WARM_UP_CHANGES = 15_000;
 const TARGET_RATIO = 0.5;
 const TARGET_10_PER_S = 50_000;
@@ -54,7 +55,7 @@ interface TraceEvent { name: string; cat: string; ph: string; pid: number; tid: 
  * process; `poolTail`: the thread pool in the TAIL_MS after the phase's end (helpers finishing what it started)
  */
 interface PhaseCpu { worker: number; pool: number; poolTail: number; page: number; browser: number; wallMs: number }
-interface Window { changes: number; ceiling: PhaseCpu; engine: PhaseCpu }
+interface Window { changes: number; ceiling: PhaseCpu; engine: PhaseCpu; persisted: Persisted }
 
 type Measure = 'worker' | 'all';
 const cpuOf = (p: PhaseCpu, m: Measure) => (m === 'worker' ? p.worker : p.worker + p.pool);
@@ -123,17 +124,19 @@ async function main(): Promise<void> {
       await page.waitForTimeout(TAIL_MS);
       const events = await tracer.stop() as TraceEvent[];
       if (process.env.STOREY_TRACE_DUMP) dump(events);
-      const w = { changes, ceiling: phaseCpu(events, `${id}:ceiling`, ceiling.wallMs), engine: phaseCpu(events, `${id}:engine`, engine.wallMs) };
+      const w = { changes, ceiling: phaseCpu(events, `${id}:ceiling`, ceiling.wallMs), engine: phaseCpu(events, `${id}:engine`, engine.wallMs), persisted: engine.persisted };
       if (process.env.STOREY_INGEST_WINDOWS) {
         const f = (p: PhaseCpu) => `worker ${fmt(p.worker)} pool ${fmt(p.pool)} (+${fmt(p.poolTail)} after) page ${fmt(p.page)} browser ${fmt(p.browser)} wall ${fmt(p.wallMs)} ms`;
-        console.log(`${id} ${fmt(changes)} ch: ceiling ${f(w.ceiling)} | engine ${f(w.engine)} | ratio ${fmt(w.ceiling.worker / w.engine.worker)}× (worker), ${fmt((w.ceiling.worker + w.ceiling.pool) / (w.engine.worker + w.engine.pool))}× (+ helpers)`);
+        const q = w.persisted;
+        console.log(`${id} ${fmt(changes)} ch: ceiling ${f(w.ceiling)} | engine ${f(w.engine)} | persisted ${q.writes} writes (${q.full} full) ${q.entities} ent, ${q.prepared} rec ${fmt(q.prepareMs)} ms | ratio ${fmt(w.ceiling.worker / w.engine.worker)}× (worker), ${fmt((w.ceiling.worker + w.ceiling.pool) / (w.engine.worker + w.engine.pool))}× (+ helpers)`);
       }
       return w;
     }
 
     // warm-up: JIT, facts cache, the views' first patches; then the location's first full write is let finish
     const warm0 = performance.now();
-    for (let i = 0; i < WARM_UP_WINDOWS; i++) await window(packets(traffic.take(WARM_UP_CHANGES), 10), WARM_UP_CHANGES);
+    const warmUp: Window[] = [];
+    for (let i = 0; i < WARM_UP_WINDOWS; i++) warmUp.push(await window(packets(traffic.take(WARM_UP_CHANGES), 10), WARM_UP_CHANGES));
     await call((b) => b.persisted());
     const warmMs = performance.now() - warm0;
     const viewsBefore = await call((b) => Promise.resolve(b.views()));
@@ -204,8 +207,9 @@ async function main(): Promise<void> {
       `mean change ${fmt(meanChangeBytes(sample))} bytes of JSON (the mix of bench/ingest.ts); location: ${opened.assets} drawable assets, ${opened.sensors} sensors; views open (Comlink proxies to the page): ${opened.views.join(', ')}`,
       `timed by CPU, read from a Chrome trace (thread time): the worker thread between its marks; "worker + helpers" adds the renderer's thread pool (V8's GC and compile helpers) in the same span; best of ${RUNS} windows, the ceiling decoding the very packets the engine then takes; the targets read the worker thread (docs/bench.md "Ingest in Chromium")`,
       `all ${all.length} timed windows (${fmt(totalChanges)} changes): the engine ${fmt(sum('engine', 'worker'))} ms on the worker thread (${fmt(rate(totalChanges, sum('engine', 'worker')))} ch/s), ${fmt(sum('engine', 'pool'))} ms in the thread pool and ${fmt(sum('engine', 'poolTail'))} ms more there in the ${TAIL_MS} ms after (${fmt(rate(totalChanges, sum('engine', 'worker') + sum('engine', 'pool') + sum('engine', 'poolTail')))} ch/s with them), ${fmt(sum('engine', 'page'))} ms on the page's main thread (the views' messages), ${fmt(sum('engine', 'browser'))} ms in the browser process (IndexedDB's backend among others); the ceiling ${fmt(sum('ceiling', 'worker'))} ms on the worker thread, ${fmt(sum('ceiling', 'pool'))} + ${fmt(sum('ceiling', 'poolTail'))} ms in the pool`,
+      `the persister in the timed engine windows (the real idbStorage; its throttled writes land where they fall): ${all.reduce((n, w) => n + w.persisted.writes, 0)} writes begun (${all.reduce((n, w) => n + w.persisted.full, 0)} full rewrites), ${fmt(all.reduce((n, w) => n + w.persisted.entities, 0))} entities, ${all.reduce((n, w) => n + w.persisted.prepared, 0)} records of a rewrite made (${fmt(all.reduce((n, w) => n + w.persisted.prepareMs, 0))} ms), in ${all.filter((w) => w.persisted.writes + w.persisted.prepared > 0).length} of ${all.length} windows`,
       `wall clock at 10-change packets: engine ${fmt(wall10)} ch/s, ceiling ${fmt(wallCeil10)} ch/s`,
-      `warm-up: ${WARM_UP_WINDOWS} windows of ${fmt(WARM_UP_CHANGES)} changes (10-change packets), then the persister's queued writes awaited: ${fmt(warmMs / 1000)} s`,
+      `warm-up: ${WARM_UP_WINDOWS} windows of ${fmt(WARM_UP_CHANGES)} changes (10-change packets), then the persister's queued writes awaited: ${fmt(warmMs / 1000)} s; the engine's rate in them (worker thread, ratio to their ceiling): ${warmUp.map((w) => `${fmt(rate(w.changes, w.engine.worker) / 1000)}k (${fmt(w.ceiling.worker / w.engine.worker)}×)`).join(', ')}`,
       `views: ${fmt(viewsAfter.patchEntries - viewsBefore.patchEntries)} patch entries in ${fmt(viewsAfter.messages - viewsBefore.messages)} messages to the page in the timed windows`,
       ...(logged.length ? [`the engine logged: ${logged.slice(0, 5).join(' | ')}${logged.length > 5 ? ` (+${logged.length - 5})` : ''}`] : []),
     ]);

@@ -1,7 +1,8 @@
 // The ingest bench's engine worker (bench/ingestBrowser.ts): the app's own
 // engine (createProductionEngine: real idbStorage on the browser's IndexedDB,
-// the report page cache, the tab channel) in a dedicated worker, with the
-// capturing transport in place of Pusher so the bench hands it live payloads.
+// its calls counted, the report page cache, the tab channel) in a dedicated
+// worker, with the capturing transport in place of Pusher so the bench hands
+// it live payloads.
 // The page subscribes every view of the app through Comlink proxies, as the
 // app does. Each timed phase sits between two user-timing marks, which the
 // bench finds in its Chrome trace to read this thread's CPU time.
@@ -11,6 +12,8 @@ import type { ViewListener } from '../../src/shared/api.js';
 import type { Engine } from '../../src/worker/engine.js';
 import { createProductionEngine } from '../../src/worker/engineCode.js';
 import type { Logger } from '../../src/worker/ports.js';
+import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
+import type { StoragePort } from '../../src/worker/storage/index.js';
 import {
   aDesk, appViews, createCaptureTransport, decodeAll, expectOk, floorsByAssets, indexBuilt, loadBenchLocation, type BenchLocation,
 } from '../lib/benchEngine.js';
@@ -24,9 +27,21 @@ export interface Opened {
   views: string[];
 }
 
+/** What the persister asked of IndexedDB: writes begun (full rewrites among them), entities in them, records made ahead. */
+export interface Persisted {
+  writes: number;
+  full: number;
+  entities: number;
+  prepared: number;
+  /** worker-thread wall ms inside `prepare` (the serialization of a full rewrite's records) */
+  prepareMs: number;
+}
+
 export interface PhaseResult {
   changes: number;
   wallMs: number;
+  /** during the phase */
+  persisted: Persisted;
 }
 
 const transport = createCaptureTransport();
@@ -38,6 +53,24 @@ const logger: Logger = {
   warn: (message) => { logged.push(`warn: ${message}`); },
   error: (message) => { logged.push(`error: ${message}`); },
 };
+
+// the real idbStorage, its calls counted, so the bench can say when the persister's work fell in a window
+const counts: Persisted = { writes: 0, full: 0, entities: 0, prepared: 0, prepareMs: 0 };
+const idb = createIdbStorage();
+const storage: StoragePort = {
+  ...idb,
+  prepare(part, changes) {
+    const t0 = performance.now();
+    try { return idb.prepare(part, changes); } finally { counts.prepared += 1; counts.prepareMs += performance.now() - t0; }
+  },
+  write(key, write, options) {
+    counts.writes += 1;
+    if (write.full) counts.full += 1;
+    counts.entities += write.changes.length;
+    return idb.write(key, write, options);
+  },
+};
+
 let engine: Engine | null = null;
 let location: BenchLocation | null = null;
 /** the payloads of the next window, handed over before it (not timed) */
@@ -56,19 +89,21 @@ function opened(): { engine: Engine; location: BenchLocation } {
 
 /** Times `run` between the marks `${mark}:start` and `${mark}:end`. */
 async function phase(mark: string, run: () => Promise<number> | number): Promise<PhaseResult> {
+  const before = { ...counts };
   performance.mark(`${mark}:start`);
   const t0 = performance.now();
   const changes = await run();
   const wallMs = performance.now() - t0;
   performance.mark(`${mark}:end`);
   performance.clearMarks();
-  return { changes, wallMs };
+  const persisted = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v - before[k as keyof Persisted]])) as unknown as Persisted;
+  return { changes, wallMs, persisted };
 }
 
 const api = {
   /** Signs in, loads the location as the app does, opens every view of the app (their messages to `listener`), builds the finder's index. */
   async open(host: string, loc: BenchLocation, listener: ViewListener): Promise<Opened> {
-    engine = createProductionEngine({ transportFactory: transport.factory, logger });
+    engine = createProductionEngine({ transportFactory: transport.factory, storage, logger });
     location = loc;
     await engine.init({ host });
     expectOk(await engine.signIn(loc.account.email, loc.account.password), 'signIn');
