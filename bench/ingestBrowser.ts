@@ -43,8 +43,14 @@ const WARM_UP_CHANGES = 15_000;
 const TARGET_RATIO = 0.5;
 const TARGET_10_PER_S = 50_000;
 const TARGET_OCCUPANCY_RATIO = 0.3;
-/** what the CPU is read from: toplevel gives every thread's tasks with their thread time, user timing the worker's marks */
-const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing'];
+/**
+ * What the CPU is read from: toplevel gives every thread's tasks with their thread time, user timing the worker's
+ * marks, devtools.timeline the garbage collector's work on the worker thread (scavenges, major GC pauses, marking steps)
+ */
+const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline'];
+/** the worker thread's GC events: a scavenge (MinorGC), and a major GC's pause, its incremental marking steps, its sweeping */
+const MINOR_GC = /^(MinorGC|V8\.GC_SCAVENGER)/;
+const GC = /^(MajorGC|MinorGC|V8\.GC_)/;
 /** after each phase the worker idles this long inside the trace, so background work the phase started is seen */
 const TAIL_MS = 250;
 
@@ -54,7 +60,25 @@ interface TraceEvent { name: string; cat: string; ph: string; pid: number; tid: 
  * CPU ms of one phase: the worker thread, the renderer's thread pool, the renderer's main thread, the browser
  * process; `poolTail`: the thread pool in the TAIL_MS after the phase's end (helpers finishing what it started)
  */
-interface PhaseCpu { worker: number; pool: number; poolTail: number; page: number; browser: number; wallMs: number }
+interface PhaseCpu { worker: number; pool: number; poolTail: number; page: number; browser: number; wallMs: number; minorGc: number; majorGc: number }
+
+/** CPU ms of the GC's events on one thread between `fromUs` and `toUs`, outermost events only, as scavenges and major GC work. */
+function gcCpu(events: TraceEvent[], pid: number, tid: number, fromUs: number, toUs: number): { minor: number; major: number } {
+  const mine = events
+    .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.tdur !== undefined && e.dur !== undefined && GC.test(e.name))
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  let end = -Infinity;
+  const out = { minor: 0, major: 0 };
+  for (const e of mine) {
+    if (e.ts < end) continue;
+    end = e.ts + e.dur!;
+    const from = Math.max(e.ts, fromUs);
+    const to = Math.min(end, toUs);
+    if (to <= from) continue;
+    out[MINOR_GC.test(e.name) ? 'minor' : 'major'] += ((to - from) / Math.max(1, e.dur!)) * e.tdur! / 1000;
+  }
+  return out;
+}
 interface Window { changes: number; ceiling: PhaseCpu; engine: PhaseCpu; persisted: Persisted }
 
 type Measure = 'worker' | 'all';
@@ -77,7 +101,9 @@ function phaseCpu(events: TraceEvent[], mark: string, wallMs: number): PhaseCpu 
   const browser = threadCpu(events.filter((e) => e.pid === browserPid) as never, start.ts, end.ts);
   const tail = threadCpu(events.filter((e) => e.pid === start.pid) as never, end.ts, end.ts + TAIL_MS * 1000);
   const of = (rows: typeof renderer, suffix: string) => rows.filter((r) => r.thread.endsWith(suffix)).reduce((s, r) => s + r.cpuMs, 0);
+  const gc = gcCpu(events, start.pid, start.tid, start.ts, end.ts);
   return {
+    minorGc: gc.minor, majorGc: gc.major,
     worker: of(renderer, '/ DedicatedWorker thread'), pool: of(renderer, '/ thread pool'), poolTail: of(tail, '/ thread pool'), page: of(renderer, '/ CrRendererMain'),
     browser: browser.reduce((s, r) => s + r.cpuMs, 0), wallMs,
   };
@@ -113,7 +139,7 @@ async function main(): Promise<void> {
 
     let windows = 0;
     /** one window: the payloads handed over, then traced: the ceiling on them, the engine taking them */
-    async function window(payloads: string[], changes: number): Promise<Window> {
+    async function timedWindow(payloads: string[], changes: number): Promise<Window> {
       await call((b, p: string[]) => b.give(p), payloads);
       const id = `w${windows++}`;
       const tracer = await startTrace(page, TRACE_CATEGORIES);
@@ -126,7 +152,7 @@ async function main(): Promise<void> {
       if (process.env.STOREY_TRACE_DUMP) dump(events);
       const w = { changes, ceiling: phaseCpu(events, `${id}:ceiling`, ceiling.wallMs), engine: phaseCpu(events, `${id}:engine`, engine.wallMs), persisted: engine.persisted };
       if (process.env.STOREY_INGEST_WINDOWS) {
-        const f = (p: PhaseCpu) => `worker ${fmt(p.worker)} pool ${fmt(p.pool)} (+${fmt(p.poolTail)} after) page ${fmt(p.page)} browser ${fmt(p.browser)} wall ${fmt(p.wallMs)} ms`;
+        const f = (p: PhaseCpu) => `worker ${fmt(p.worker)} (GC ${fmt(p.minorGc)} minor, ${fmt(p.majorGc)} major) pool ${fmt(p.pool)} (+${fmt(p.poolTail)} after) page ${fmt(p.page)} browser ${fmt(p.browser)} wall ${fmt(p.wallMs)} ms`;
         const q = w.persisted;
         console.log(`${id} ${fmt(changes)} ch: ceiling ${f(w.ceiling)} | engine ${f(w.engine)} | persisted ${q.writes} writes (${q.full} full) ${q.entities} ent, ${q.prepared} rec ${fmt(q.prepareMs)} ms | ratio ${fmt(w.ceiling.worker / w.engine.worker)}× (worker), ${fmt((w.ceiling.worker + w.ceiling.pool) / (w.engine.worker + w.engine.pool))}× (+ helpers)`);
       }
@@ -136,7 +162,7 @@ async function main(): Promise<void> {
     // warm-up: JIT, facts cache, the views' first patches; then the location's first full write is let finish
     const warm0 = performance.now();
     const warmUp: Window[] = [];
-    for (let i = 0; i < WARM_UP_WINDOWS; i++) warmUp.push(await window(packets(traffic.take(WARM_UP_CHANGES), 10), WARM_UP_CHANGES));
+    for (let i = 0; i < WARM_UP_WINDOWS; i++) warmUp.push(await timedWindow(packets(traffic.take(WARM_UP_CHANGES), 10), WARM_UP_CHANGES));
     await call((b) => b.persisted());
     const warmMs = performance.now() - warm0;
     const viewsBefore = await call((b) => Promise.resolve(b.views()));
@@ -170,7 +196,7 @@ async function main(): Promise<void> {
     for (const size of PACKET_SIZES) {
       const n = CHANGES_PER_RUN[size]!;
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await window(packets(traffic.take(n), size), n));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n));
       all.push(...runs);
       if (size === 10) at10 = runs;
       const r = caseRows(`${size}-change packets`, `${fmt(n)} ch`, runs, TARGET_RATIO);
@@ -188,7 +214,7 @@ async function main(): Promise<void> {
     for (const [kind] of TRAFFIC_WEIGHTS) {
       const n = KIND_CHANGES[kind];
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await window(packets(traffic.take(n, kind), 10), n));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n, kind), 10), n));
       all.push(...runs);
       const target = kind === 'occupancy' ? TARGET_OCCUPANCY_RATIO : null;
       const r = caseRows(`only ${KIND_LABELS[kind]}, 10-ch`, `${fmt(n)} ch`, runs, target);
@@ -207,6 +233,7 @@ async function main(): Promise<void> {
       `mean change ${fmt(meanChangeBytes(sample))} bytes of JSON (the mix of bench/ingest.ts); location: ${opened.assets} drawable assets, ${opened.sensors} sensors; views open (Comlink proxies to the page): ${opened.views.join(', ')}`,
       `timed by CPU, read from a Chrome trace (thread time): the worker thread between its marks; "worker + helpers" adds the renderer's thread pool (V8's GC and compile helpers) in the same span; best of ${RUNS} windows, the ceiling decoding the very packets the engine then takes; the targets read the worker thread (docs/bench.md "Ingest in Chromium")`,
       `all ${all.length} timed windows (${fmt(totalChanges)} changes): the engine ${fmt(sum('engine', 'worker'))} ms on the worker thread (${fmt(rate(totalChanges, sum('engine', 'worker')))} ch/s), ${fmt(sum('engine', 'pool'))} ms in the thread pool and ${fmt(sum('engine', 'poolTail'))} ms more there in the ${TAIL_MS} ms after (${fmt(rate(totalChanges, sum('engine', 'worker') + sum('engine', 'pool') + sum('engine', 'poolTail')))} ch/s with them), ${fmt(sum('engine', 'page'))} ms on the page's main thread (the views' messages), ${fmt(sum('engine', 'browser'))} ms in the browser process (IndexedDB's backend among others); the ceiling ${fmt(sum('ceiling', 'worker'))} ms on the worker thread, ${fmt(sum('ceiling', 'pool'))} + ${fmt(sum('ceiling', 'poolTail'))} ms in the pool`,
+      `the garbage collector on the worker thread, inside those figures: the engine ${fmt(sum('engine', 'minorGc'))} ms of scavenges and ${fmt(sum('engine', 'majorGc'))} ms of major GC (pauses, marking steps, sweeping), in ${all.filter((w) => w.engine.majorGc > 1).length} of ${all.length} windows more than 1 ms of it; the ceiling ${fmt(sum('ceiling', 'minorGc'))} and ${fmt(sum('ceiling', 'majorGc'))} ms`,
       `the persister in the timed engine windows (the real idbStorage; its throttled writes land where they fall): ${all.reduce((n, w) => n + w.persisted.writes, 0)} writes begun (${all.reduce((n, w) => n + w.persisted.full, 0)} full rewrites), ${fmt(all.reduce((n, w) => n + w.persisted.entities, 0))} entities, ${all.reduce((n, w) => n + w.persisted.prepared, 0)} records of a rewrite made (${fmt(all.reduce((n, w) => n + w.persisted.prepareMs, 0))} ms), in ${all.filter((w) => w.persisted.writes + w.persisted.prepared > 0).length} of ${all.length} windows`,
       `wall clock at 10-change packets: engine ${fmt(wall10)} ch/s, ceiling ${fmt(wallCeil10)} ch/s`,
       `warm-up: ${WARM_UP_WINDOWS} windows of ${fmt(WARM_UP_CHANGES)} changes (10-change packets), then the persister's queued writes awaited: ${fmt(warmMs / 1000)} s; the engine's rate in them (worker thread, ratio to their ceiling): ${warmUp.map((w) => `${fmt(rate(w.changes, w.engine.worker) / 1000)}k (${fmt(w.ceiling.worker / w.engine.worker)}×)`).join(', ')}`,
@@ -230,7 +257,7 @@ function dump(events: TraceEvent[]): void {
     const key = `${threads.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`} | ${e.cat} | ${e.name} | ${e.ph}${e.tdur !== undefined ? ' tdur' : ''}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  console.log([...counts].sort((a, b) => b[1] - a[1]).slice(0, 60).map(([k, n]) => `${n}\t${k}`).join('\n'));
+  console.log([...counts].sort((a, b) => b[1] - a[1]).filter(([k]) => process.env.STOREY_TRACE_DUMP === '1' || new RegExp(process.env.STOREY_TRACE_DUMP!).test(k)).slice(0, 60).map(([k, n]) => `${n}\t${k}`).join('\n'));
 }
 
 await main();
