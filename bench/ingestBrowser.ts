@@ -22,7 +22,7 @@ import { buildPage, launchProfile, ROOT } from './lib/browser.js';
 import { benchLocation, startBenchServer } from './lib/fixture.js';
 import { fmt, publish, type BenchRow } from './lib/report.js';
 import { threadCpu } from './lib/threadCpu.js';
-import { startTrace } from './lib/trace.js';
+import { startTrace, summarise } from './lib/trace.js';
 import { createTraffic, encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
 
 const PACKET_SIZES = [1, 10, 100] as const;
@@ -51,6 +51,13 @@ const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline'];
 /** the worker thread's GC events: a scavenge (MinorGC), and a major GC's pause, its incremental marking steps, its sweeping */
 const MINOR_GC = /^(MinorGC|V8\.GC_SCAVENGER)/;
 const GC = /^(MajorGC|MinorGC|V8\.GC_)/;
+/**
+ * STOREY_INGEST_PROFILE=1 (diagnostic): the 10-change windows are traced with V8's sampling profiler too, and the
+ * worker thread's self time per function during the engine's phase is printed after the tables. The profiler costs
+ * the worker time of its own: the rows of such a run are not the targets' reading.
+ */
+const PROFILE = !!process.env.STOREY_INGEST_PROFILE;
+const PROFILE_TOP = 45;
 /** after each phase the worker idles this long inside the trace, so background work the phase started is seen */
 const TAIL_MS = 250;
 
@@ -113,7 +120,8 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const dist = mkdtempSync(join(tmpdir(), 'storey-bench-ingest-page-'));
   const profile = mkdtempSync(join(tmpdir(), 'storey-bench-ingest-profile-'));
-  await buildPage(join(ROOT, 'bench/ingest'), dist);
+  // a profiled run keeps the functions' names
+  await buildPage(join(ROOT, 'bench/ingest'), dist, { minify: !PROFILE });
   const server = await startBenchServer(undefined, undefined, { staticDir: dist });
   let context: BrowserContext | null = null;
   try {
@@ -139,10 +147,13 @@ async function main(): Promise<void> {
 
     let windows = 0;
     /** one window: the payloads handed over, then traced: the ceiling on them, the engine taking them */
-    async function timedWindow(payloads: string[], changes: number): Promise<Window> {
+    /** the worker thread's self ms per function in the profiled windows' engine phases (STOREY_INGEST_PROFILE) */
+    const profiled = new Map<string, number>();
+    let profiledMs = 0;
+    async function timedWindow(payloads: string[], changes: number, profile = false): Promise<Window> {
       await call((b, p: string[]) => b.give(p), payloads);
       const id = `w${windows++}`;
-      const tracer = await startTrace(page, TRACE_CATEGORIES);
+      const tracer = await startTrace(page, profile ? [...TRACE_CATEGORIES, 'disabled-by-default-v8.cpu_profiler'] : TRACE_CATEGORIES);
       const ceiling = await call((b, m: string) => b.ceiling(m), `${id}:ceiling`);
       if (ceiling.changes !== changes) throw new Error(`decoded ${ceiling.changes} of ${changes} changes`);
       await page.waitForTimeout(TAIL_MS);
@@ -150,6 +161,13 @@ async function main(): Promise<void> {
       await page.waitForTimeout(TAIL_MS);
       const events = await tracer.stop() as TraceEvent[];
       if (process.env.STOREY_TRACE_DUMP) dump(events);
+      if (profile) {
+        const mark = (name: string) => events.find((x) => x.name === name && x.cat.includes('blink.user_timing'))!;
+        const worker = summarise(events as never, mark(`${id}:engine:start`).ts, mark(`${id}:engine:end`).ts)
+          .find((t) => t.thread === 'DedicatedWorker thread');
+        for (const f of worker?.self ?? []) profiled.set(f.fn, (profiled.get(f.fn) ?? 0) + f.ms);
+        profiledMs += worker?.sampledMs ?? 0;
+      }
       const w = { changes, ceiling: phaseCpu(events, `${id}:ceiling`, ceiling.wallMs), engine: phaseCpu(events, `${id}:engine`, engine.wallMs), persisted: engine.persisted };
       if (process.env.STOREY_INGEST_WINDOWS) {
         const f = (p: PhaseCpu) => `worker ${fmt(p.worker)} (GC ${fmt(p.minorGc)} minor, ${fmt(p.majorGc)} major) pool ${fmt(p.pool)} (+${fmt(p.poolTail)} after) page ${fmt(p.page)} browser ${fmt(p.browser)} wall ${fmt(p.wallMs)} ms`;
@@ -196,7 +214,7 @@ async function main(): Promise<void> {
     for (const size of PACKET_SIZES) {
       const n = CHANGES_PER_RUN[size]!;
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n, PROFILE && size === 10));
       all.push(...runs);
       if (size === 10) at10 = runs;
       const r = caseRows(`${size}-change packets`, `${fmt(n)} ch`, runs, TARGET_RATIO);
@@ -240,6 +258,10 @@ async function main(): Promise<void> {
       `views: ${fmt(viewsAfter.patchEntries - viewsBefore.patchEntries)} patch entries in ${fmt(viewsAfter.messages - viewsBefore.messages)} messages to the page in the timed windows`,
       ...(logged.length ? [`the engine logged: ${logged.slice(0, 5).join(' | ')}${logged.length > 5 ? ` (+${logged.length - 5})` : ''}`] : []),
     ]);
+    if (PROFILE) {
+      console.log(`\nThe worker thread's self time in the engine's phase of the ${RUNS} profiled 10-change windows (${fmt(profiledMs)} ms sampled; the profiler's own cost included, so not a target's reading):`);
+      for (const [fn, ms] of [...profiled].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TOP)) console.log(`  ${fmt(ms).padStart(8)} ms  ${fmt((100 * ms) / Math.max(1, profiledMs)).padStart(5)} %  ${fn}`);
+    }
   } finally {
     await context?.close();
     await server.close();

@@ -19,8 +19,8 @@ export const CHROMIUM_ARGS = [
 ];
 export const VIEWPORT = { width: 1400, height: 900 };
 
-/** A production build of the page whose index.html is in `root` (the app: src/ui). */
-export async function buildPage(root: string, outDir: string): Promise<void> {
+/** A production build of the page whose index.html is in `root` (the app: src/ui); `minify: false` keeps the names (profiles). */
+export async function buildPage(root: string, outDir: string, options: { minify?: boolean } = {}): Promise<void> {
   // what ships: NODE_ENV decides React's production build
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
@@ -32,7 +32,7 @@ export async function buildPage(root: string, outDir: string): Promise<void> {
       worker: { format: 'es' },
       logLevel: 'error',
       mode: 'production',
-      build: { outDir, emptyOutDir: true, target: 'es2022' },
+      build: { outDir, emptyOutDir: true, target: 'es2022', ...(options.minify === false ? { minify: false } : {}) },
     });
   } finally {
     process.env.NODE_ENV = nodeEnv;
