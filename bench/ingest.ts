@@ -16,22 +16,13 @@ import type { WireAsset, WireSensor } from '../src/shared/rest.js';
 import { decodeAll } from './lib/benchEngine.js';
 import { openIngestRig } from './lib/ingestRig.js';
 import { cpuMs, fmt, publish, type BenchRow, yieldToLoop } from './lib/report.js';
-import { encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
+import {
+  encodePackets, INGEST_CHANGES_PER_RUN as CHANGES_PER_RUN, INGEST_KIND_CHANGES as KIND_CHANGES, INGEST_KIND_LABELS as KIND_LABELS, INGEST_PACKET_SIZES as PACKET_SIZES, INGEST_RUNS as RUNS,
+  INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO, meanChangeBytes, TRAFFIC_WEIGHTS,
+} from './lib/traffic.js';
 
-const PACKET_SIZES = [1, 10, 100] as const;
-/** changes per timed run, per packet size: about a second of engine work each */
-const CHANGES_PER_RUN: Record<number, number> = { 1: 6_000, 10: 15_000, 100: 20_000 };
-const RUNS = 2;
-const KIND_CHANGES: Record<TrafficKind, number> = { occupancy: 5_000, environment: 5_000, move: 500, heartbeat: 5_000, asset: 3_000 };
-const KIND_LABELS: Record<TrafficKind, string> = {
-  occupancy: 'desk occupancy', environment: 'environment values', move: 'people moving', heartbeat: 'heartbeats', asset: 'desk modified',
-};
 const IMMER_CHANGES = 300;
 /** the targets' rows say what bench/ingestBrowser.ts holds them to; here they are a breakdown */
-const TARGET_RATIO = 0.5;
-const TARGET_10_PER_S = 50_000;
-/** issue 14: desk occupancy alone, the commonest live change, at 10-change packets */
-const TARGET_OCCUPANCY_RATIO = 0.3;
 const BREAKDOWN = (target: string) => `breakdown (${target} in Chromium)`;
 /** the engine's work is split into event-loop turns like a worker's message tasks; the hub's 50 ms flush timer fires between them */
 const YIELD_EVERY_MS = 2;

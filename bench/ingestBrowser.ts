@@ -23,16 +23,11 @@ import { benchLocation, startBenchServer } from './lib/fixture.js';
 import { fmt, publish, type BenchRow } from './lib/report.js';
 import { threadCpu } from './lib/threadCpu.js';
 import { startTrace, summarise } from './lib/trace.js';
-import { createTraffic, encodePackets, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind } from './lib/traffic.js';
+import {
+  createTraffic, encodePackets, INGEST_CHANGES_PER_RUN as CHANGES_PER_RUN, INGEST_KIND_CHANGES as KIND_CHANGES, INGEST_KIND_LABELS as KIND_LABELS, INGEST_PACKET_SIZES as PACKET_SIZES, INGEST_RUNS as RUNS,
+  INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO, meanChangeBytes, TRAFFIC_WEIGHTS,
+} from './lib/traffic.js';
 
-const PACKET_SIZES = [1, 10, 100] as const;
-/** changes per timed window, per packet size (as bench/ingest.ts) */
-const CHANGES_PER_RUN: Record<number, number> = { 1: 6_000, 10: 15_000, 100: 20_000 };
-const RUNS = 2;
-const KIND_CHANGES: Record<TrafficKind, number> = { occupancy: 5_000, environment: 5_000, move: 500, heartbeat: 5_000, asset: 3_000 };
-const KIND_LABELS: Record<TrafficKind, string> = {
-  occupancy: 'desk occupancy', environment: 'environment values', move: 'people moving', heartbeat: 'heartbeats', asset: 'desk modified',
-};
 /**
  * Warm-up before the timed windows (JIT, facts cache, the views' first patches): windows of the mix in 10-change
  * packets. In a run of eight such windows the engine's rate (worker thread) was 77k, 61k, 77k, then 94k–103k from
@@ -40,9 +35,6 @@ const KIND_LABELS: Record<TrafficKind, string> = {
  */
 const WARM_UP_WINDOWS = 5;
 const WARM_UP_CHANGES = 15_000;
-const TARGET_RATIO = 0.5;
-const TARGET_10_PER_S = 50_000;
-const TARGET_OCCUPANCY_RATIO = 0.3;
 /**
  * What the CPU is read from: toplevel gives every thread's tasks with their thread time, user timing the worker's
  * marks, devtools.timeline the garbage collector's work on the worker thread (scavenges, major GC pauses, marking steps)

@@ -124,3 +124,22 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   }
   return out;
 }
+
+/**
+ * The ingest benches' plan, one for both (bench/ingestBrowser.ts, the targets, in Chromium; bench/ingest.ts, the
+ * breakdown, in Node): packet sizes, changes per timed window (about a second of engine work each), windows per
+ * case (the best counts), each kind's changes, and the targets of issue 14.
+ */
+export const INGEST_PACKET_SIZES = [1, 10, 100] as const;
+export const INGEST_CHANGES_PER_RUN: Record<number, number> = { 1: 6_000, 10: 15_000, 100: 20_000 };
+export const INGEST_RUNS = 2;
+export const INGEST_KIND_CHANGES: Record<TrafficKind, number> = { occupancy: 5_000, environment: 5_000, move: 500, heartbeat: 5_000, asset: 3_000 };
+export const INGEST_KIND_LABELS: Record<TrafficKind, string> = {
+  occupancy: 'desk occupancy', environment: 'environment values', move: 'people moving', heartbeat: 'heartbeats', asset: 'desk modified',
+};
+/** ≥ this × the decode ceiling, at every packet size */
+export const INGEST_TARGET_RATIO = 0.5;
+/** ≥ this many changes a second in 10-change packets */
+export const INGEST_TARGET_10_PER_S = 50_000;
+/** desk occupancy alone, the commonest live change, at 10-change packets: ≥ this × its ceiling */
+export const INGEST_TARGET_OCCUPANCY_RATIO = 0.3;
