@@ -25,16 +25,10 @@ import { threadCpu } from './lib/threadCpu.js';
 import { startTrace, summarise } from './lib/trace.js';
 import {
   createTraffic, encodePackets, INGEST_CHANGES_PER_RUN as CHANGES_PER_RUN, INGEST_KIND_CHANGES as KIND_CHANGES, INGEST_KIND_LABELS as KIND_LABELS, INGEST_PACKET_SIZES as PACKET_SIZES, INGEST_RUNS as RUNS,
-  INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO, meanChangeBytes, TRAFFIC_WEIGHTS,
+  INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO,
+  INGEST_WARM_UP_CHANGES as WARM_UP_CHANGES, INGEST_WARM_UP_WINDOWS as WARM_UP_WINDOWS, meanChangeBytes, TRAFFIC_WEIGHTS,
 } from './lib/traffic.js';
 
-/**
- * Warm-up before the timed windows (JIT, facts cache, the views' first patches): windows of the mix in 10-change
- * packets. In a run of eight such windows the engine's rate (worker thread) was 77k, 61k, 77k, then 94k–103k from
- * the fourth on (docs/bench.md "Ingest in Chromium"); the notes print this run's.
- */
-const WARM_UP_WINDOWS = 5;
-const WARM_UP_CHANGES = 15_000;
 /**
  * What the CPU is read from: toplevel gives every thread's tasks with their thread time, user timing the worker's
  * marks, devtools.timeline the garbage collector's work on the worker thread (scavenges, major GC pauses, marking steps)

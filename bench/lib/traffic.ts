@@ -137,6 +137,13 @@ export const INGEST_KIND_CHANGES: Record<TrafficKind, number> = { occupancy: 5_0
 export const INGEST_KIND_LABELS: Record<TrafficKind, string> = {
   occupancy: 'desk occupancy', environment: 'environment values', move: 'people moving', heartbeat: 'heartbeats', asset: 'desk modified',
 };
+/**
+ * Warm-up before the timed windows (JIT, facts cache, the views' first patches): windows of the mix in 10-change
+ * packets. V8 needs ~45,000 changes in Chromium (77k, 61k, 77k, then 94k–103k ch/s a window) and ~100,000 in Node
+ * to settle its optimizations (docs/bench.md "Ingest in Chromium", "Ingest by parts")
+ */
+export const INGEST_WARM_UP_WINDOWS = 5;
+export const INGEST_WARM_UP_CHANGES = 15_000;
 /** ≥ this × the decode ceiling, at every packet size */
 export const INGEST_TARGET_RATIO = 0.5;
 /** ≥ this many changes a second in 10-change packets */
