@@ -51,6 +51,16 @@ describe('report views against the reference server', () => {
     return { from: addDaysToKey(today, -days), to: addDaysToKey(today, -1) };
   };
 
+  /**
+   * The last working day (Monday to Friday) before today in the location's zone: weekends have no working hours,
+   * so a report of only a Saturday and a Sunday (the last two days, on a Monday) has no data for any desk
+   */
+  const lastWorkingDay = (): string => {
+    let day = addDaysToKey(dateKeyOf(Date.now(), timeZone), -1);
+    while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDaysToKey(day, -1);
+    return day;
+  };
+
   async function finished(engine: Engine, request: ReportRequest) {
     const view = await collect<ReportRow, ReportMeta>(engine, { view: 'report', report: request });
     await vi.waitFor(() => { expect(view.meta?.progress.state).not.toBe('loading'); }, WAIT);
@@ -210,7 +220,12 @@ describe('report views against the reference server', () => {
     const sensorPath = `/organizations/${org}/locations/${locationId}/sensors/${sensorId}`;
     expect((await t.api(sensorPath, { method: 'PATCH', token: edit, json: { asset_id: twin.id } })).status).toBe(200);
 
-    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: lastDays(2) };
+    // the public desk was used on the last working day (an hour of its morning), whatever the seed's history holds
+    // for it, so its row has data to be the public desk's
+    const day = lastWorkingDay();
+    s.addMeasurement(sensorId, { time: wallTime(day, 10), valid_for: 3_600_000, value: 1 });
+    s.addMeasurement(sensorId, { time: wallTime(day, 11), valid_for: 3_600_000, value: 0 });
+    const request: ReportRequest = { kind: 'desk', scope: { kind: 'location' }, period: { from: day, to: day } };
     const rowsOf = async (who: 'regular' | 'edit') => [...(await finished(await openEngine(who, `reports-shared-${who}`), request)).entries.values()] as DeskRow[];
     const regular = await rowsOf('regular');
     const mine = regular.find((r) => r.id === desk.id)!;
