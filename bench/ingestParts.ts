@@ -16,10 +16,9 @@ import { readFileSync } from 'node:fs';
 import { payloadText } from '../src/worker/decode.js';
 import type { ViewSpec } from '../src/shared/api.js';
 import { createCloneStorage } from './lib/cloneStorage.js';
-import { aDesk, appViews, benchLocation, createCaptureTransport, createViewCounter, floorsByAssets, openEngine, startBenchServer } from './lib/fixture.js';
-import { indexBuilt, pushPackets } from './lib/ingestRig.js';
+import { openIngestRig, pushPackets } from './lib/ingestRig.js';
 import { cpuMs, fmt, median, renderTable } from './lib/report.js';
-import { createTraffic, encodePackets, type TrafficKind } from './lib/traffic.js';
+import type { TrafficKind } from './lib/traffic.js';
 
 const CHANGES_PER_ROUND = 40_000;
 const WARM_UP_ROUNDS = 3;
@@ -52,29 +51,17 @@ function mainThreadMs(): number {
 
 async function runVariant(v: Variant, kind: TrafficKind | 'mix', rounds: number): Promise<Result> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const server = await startBenchServer();
-  const loc = benchLocation(server);
-  const transport = createCaptureTransport();
   const storage = createCloneStorage();
   if (!v.persist) {
     storage.write = async () => undefined;
     storage.prepare = (part) => ({ part, body: '' });
   }
-  const engine = await openEngine(server, { transportFactory: transport.factory, storage });
-  const floorId = floorsByAssets(engine)[0]!;
-  const counter = createViewCounter();
-  for (const spec of appViews(floorId, aDesk(engine, floorId)).filter(v.views)) await engine.subscribe(spec, counter.listener);
-  await indexBuilt(engine);
-  const traffic = createTraffic(server, loc.locationId);
-  const position = server.publisher.position(loc.scope);
-  let sequence = position.stream_sequence;
+  const { server, loc, transport, engine, traffic, packets, sequence } = await openIngestRig({ views: v.views, storage });
   // every round's packets made before any is timed (and before the server may go)
   const all: string[][] = [];
   for (let r = 0; r < WARM_UP_ROUNDS + rounds; r++) {
     const n = r < WARM_UP_ROUNDS ? WARM_UP_CHANGES : CHANGES_PER_ROUND;
-    const payloads = encodePackets(position.stream_id, sequence + 1, kind === 'mix' ? traffic.take(n) : traffic.take(n, kind), 10);
-    sequence += payloads.length;
-    all.push(payloads);
+    all.push(packets(kind === 'mix' ? traffic.take(n) : traffic.take(n, kind), 10));
   }
   if (v.dropServer) {
     await server.close();
@@ -98,7 +85,7 @@ async function runVariant(v: Variant, kind: TrafficKind | 'mix', rounds: number)
     const cpu = await pushPackets(rig, payloads);
     const main = mainThreadMs() - m0;
     const reached = engine.internals.session()?.position(loc.scope)?.stream_sequence;
-    if (reached !== position.stream_sequence + all.slice(0, r + 1).reduce((n, p) => n + p.length, 0)) {
+    if (reached !== sequence() - all.slice(r + 1).reduce((n, p) => n + p.length, 0)) {
       throw new Error(`stream position ${reached} after round ${r}: packets were dropped`);
     }
     engineUs.push((cpu * 1000) / CHANGES_PER_ROUND);

@@ -7,6 +7,7 @@ import type { ViewSpec } from '../../src/shared/api.js';
 import type { LiveChange, StreamPosition } from '../../src/shared/protocol.js';
 import type { Id } from '../../src/shared/types.js';
 import type { Engine } from '../../src/worker/engine.js';
+import type { StoragePort } from '../../src/worker/storage/index.js';
 import type { StoreyServer } from '../../server/app.js';
 import { indexBuilt } from './benchEngine.js';
 import { createCloneStorage } from './cloneStorage.js';
@@ -55,14 +56,22 @@ export async function pushPackets(rig: Pick<IngestRig, 'transport' | 'loc' | 'en
   return cpuMs() - c0;
 }
 
-export async function openIngestRig(): Promise<IngestRig> {
+/** What a rig may leave out (bench/ingestParts.ts): some of the app's views, or persistence's real cost. */
+export interface IngestRigOptions {
+  /** the app's views to open (default: every one) */
+  views?: (spec: ViewSpec) => boolean;
+  /** the engine's storage (default: cloneStorage) */
+  storage?: StoragePort;
+}
+
+export async function openIngestRig(options: IngestRigOptions = {}): Promise<IngestRig> {
   const server = await startBenchServer();
   const loc = benchLocation(server);
   const transport = createCaptureTransport();
-  const engine = await openEngine(server, { transportFactory: transport.factory, storage: createCloneStorage() });
+  const engine = await openEngine(server, { transportFactory: transport.factory, storage: options.storage ?? createCloneStorage() });
   const floorId = floorsByAssets(engine)[0]!;
   const counter = createViewCounter();
-  const views = appViews(floorId, aDesk(engine, floorId));
+  const views = appViews(floorId, aDesk(engine, floorId)).filter(options.views ?? (() => true));
   for (const spec of views) await engine.subscribe(spec, counter.listener);
   await indexBuilt(engine);
   const traffic = createTraffic(server, loc.locationId);
