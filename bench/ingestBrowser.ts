@@ -12,17 +12,15 @@
 // GC and compile helpers) beside it. bench/ingest.ts keeps the Node numbers
 // as a breakdown.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { IngestPage } from './ingest/main.js';
-import type { Persisted } from './ingest/worker.js';
+import type { BrowserContext } from 'playwright-core';
 import { buildPage, launchProfile, ROOT } from './lib/browser.js';
 import { benchLocation, startBenchServer } from './lib/fixture.js';
+import { cpuOf, openIngestSide, rate, TAIL_MS, type Measure, type PhaseCpu, type TraceEvent, type Window } from './lib/ingestPage.js';
 import { fmt, publish, type BenchRow } from './lib/report.js';
-import { threadCpu } from './lib/threadCpu.js';
-import { startTrace, summarise } from './lib/trace.js';
+import { summarise } from './lib/trace.js';
 import {
   createTraffic, encodePackets, INGEST_CHANGES_PER_RUN as CHANGES_PER_RUN, INGEST_KIND_CHANGES as KIND_CHANGES, INGEST_KIND_LABELS as KIND_LABELS, INGEST_PACKET_SIZES as PACKET_SIZES, INGEST_RUNS as RUNS,
   INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO,
@@ -30,77 +28,15 @@ import {
 } from './lib/traffic.js';
 
 /**
- * What the CPU is read from: toplevel gives every thread's tasks with their thread time, user timing the worker's
- * marks, devtools.timeline the garbage collector's work on the worker thread (scavenges, major GC pauses, marking steps)
- */
-const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline'];
-/** the worker thread's GC events: a scavenge (MinorGC), and a major GC's pause, its incremental marking steps, its sweeping */
-const MINOR_GC = /^(MinorGC|V8\.GC_SCAVENGER)/;
-const GC = /^(MajorGC|MinorGC|V8\.GC_)/;
-/**
  * STOREY_INGEST_PROFILE=1 (diagnostic): the 10-change windows are traced with V8's sampling profiler too, and the
- * worker thread's self time per function during the engine's phase is printed after the tables. The profiler costs
+ * worker thread's self time per function during the engine's phase is printed after the tables (the windows of
+ * another packet size with STOREY_INGEST_PROFILE_SIZE=1 or 100). The profiler costs
  * the worker time of its own: the rows of such a run are not the targets' reading.
  */
 const PROFILE = !!process.env.STOREY_INGEST_PROFILE;
 const PROFILE_TOP = 45;
-/** after each phase the worker idles this long inside the trace, so background work the phase started is seen */
-const TAIL_MS = 250;
-
-interface TraceEvent { name: string; cat: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: Record<string, unknown> }
-
-/**
- * CPU ms of one phase: the worker thread, the renderer's thread pool, the renderer's main thread, the browser
- * process; `poolTail`: the thread pool in the TAIL_MS after the phase's end (helpers finishing what it started)
- */
-interface PhaseCpu { worker: number; pool: number; poolTail: number; page: number; browser: number; wallMs: number; minorGc: number; majorGc: number }
-
-/** CPU ms of the GC's events on one thread between `fromUs` and `toUs`, outermost events only, as scavenges and major GC work. */
-function gcCpu(events: TraceEvent[], pid: number, tid: number, fromUs: number, toUs: number): { minor: number; major: number } {
-  const mine = events
-    .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.tdur !== undefined && e.dur !== undefined && GC.test(e.name))
-    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  let end = -Infinity;
-  const out = { minor: 0, major: 0 };
-  for (const e of mine) {
-    if (e.ts < end) continue;
-    end = e.ts + e.dur!;
-    const from = Math.max(e.ts, fromUs);
-    const to = Math.min(end, toUs);
-    if (to <= from) continue;
-    out[MINOR_GC.test(e.name) ? 'minor' : 'major'] += ((to - from) / Math.max(1, e.dur!)) * e.tdur! / 1000;
-  }
-  return out;
-}
-interface Window { changes: number; ceiling: PhaseCpu; engine: PhaseCpu; persisted: Persisted }
-
-type Measure = 'worker' | 'all';
-const cpuOf = (p: PhaseCpu, m: Measure) => (m === 'worker' ? p.worker : p.worker + p.pool);
-const rate = (n: number, ms: number) => n / (ms / 1000);
-
-/** The phase between the worker's marks `${mark}:start` and `${mark}:end`, by thread. */
-function phaseCpu(events: TraceEvent[], mark: string, wallMs: number): PhaseCpu {
-  const at = (name: string) => {
-    const e = events.find((x) => x.name === name && x.cat.includes('blink.user_timing'));
-    if (!e) throw new Error(`the trace lacks the worker's mark ${name}`);
-    return e;
-  };
-  const start = at(`${mark}:start`);
-  const end = at(`${mark}:end`);
-  const names = new Map<number, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'process_name') names.set(e.pid, String((e.args as { name?: unknown }).name));
-  const renderer = threadCpu(events.filter((e) => e.pid === start.pid) as never, start.ts, end.ts);
-  const browserPid = [...names].find(([, n]) => n === 'Browser')?.[0];
-  const browser = threadCpu(events.filter((e) => e.pid === browserPid) as never, start.ts, end.ts);
-  const tail = threadCpu(events.filter((e) => e.pid === start.pid) as never, end.ts, end.ts + TAIL_MS * 1000);
-  const of = (rows: typeof renderer, suffix: string) => rows.filter((r) => r.thread.endsWith(suffix)).reduce((s, r) => s + r.cpuMs, 0);
-  const gc = gcCpu(events, start.pid, start.tid, start.ts, end.ts);
-  return {
-    minorGc: gc.minor, majorGc: gc.major,
-    worker: of(renderer, '/ DedicatedWorker thread'), pool: of(renderer, '/ thread pool'), poolTail: of(tail, '/ thread pool'), page: of(renderer, '/ CrRendererMain'),
-    browser: browser.reduce((s, r) => s + r.cpuMs, 0), wallMs,
-  };
-}
+/** STOREY_INGEST_PROFILE_SIZE: the packet size whose windows are profiled (10 unless told) */
+const PROFILE_SIZE = Number(process.env.STOREY_INGEST_PROFILE_SIZE ?? 10);
 
 async function main(): Promise<void> {
   const t0 = performance.now();
@@ -113,15 +49,8 @@ async function main(): Promise<void> {
   try {
     const loc = benchLocation(server);
     context = await launchProfile(profile);
-    const page: Page = context.pages()[0] ?? await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => { errors.push(error.message); });
-    await page.goto(`${server.url}/index.html`);
-    await page.waitForFunction(() => '__ingest' in window);
-    const call = <R>(fn: (bench: IngestPage, arg: never) => Promise<R>, arg?: unknown): Promise<R> =>
-      page.evaluate(`(${fn.toString()})(window.__ingest, ${JSON.stringify(arg ?? null)})`) as Promise<R>;
-
-    const opened = await call((b, a: { host: string; loc: typeof loc }) => b.open(a.host, a.loc), { host: server.url, loc });
+    const side = await openIngestSide(context, `${server.url}/index.html`, server.url, loc);
+    const { call, opened } = side;
     const traffic = createTraffic(server, loc.locationId);
     const position = server.publisher.position(loc.scope);
     let sequence = position.stream_sequence;
@@ -131,30 +60,24 @@ async function main(): Promise<void> {
       return payloads;
     };
 
-    let windows = 0;
-    /** one window: the payloads handed over, then traced: the ceiling on them, the engine taking them */
     /** the worker thread's self ms per function in the profiled windows' engine phases (STOREY_INGEST_PROFILE) */
     const profiled = new Map<string, number>();
+    /** and the total (inclusive) time per function, for where a phase's time goes */
+    const profiledTotal = new Map<string, number>();
     let profiledMs = 0;
+    /** one window: the payloads handed over, then traced: the ceiling on them, the engine taking them */
     async function timedWindow(payloads: string[], changes: number, profile = false): Promise<Window> {
-      await call((b, p: string[]) => b.give(p), payloads);
-      const id = `w${windows++}`;
-      const tracer = await startTrace(page, profile ? [...TRACE_CATEGORIES, 'disabled-by-default-v8.cpu_profiler'] : TRACE_CATEGORIES);
-      const ceiling = await call((b, m: string) => b.ceiling(m), `${id}:ceiling`);
-      if (ceiling.changes !== changes) throw new Error(`decoded ${ceiling.changes} of ${changes} changes`);
-      await page.waitForTimeout(TAIL_MS);
-      const engine = await call((b, a: [string, number]) => b.ingest(a[0], a[1]), [`${id}:engine`, sequence]);
-      await page.waitForTimeout(TAIL_MS);
-      const events = await tracer.stop() as TraceEvent[];
+      const { window: w, events, id } = await side.window(payloads, changes, sequence, profile ? ['disabled-by-default-v8.cpu_profiler'] : []);
       if (process.env.STOREY_TRACE_DUMP) dump(events);
+      if (profile && process.env.STOREY_TRACE_OUT) writeFileSync(`${process.env.STOREY_TRACE_OUT}.${id}.json`, JSON.stringify(events));
       if (profile) {
         const mark = (name: string) => events.find((x) => x.name === name && x.cat.includes('blink.user_timing'))!;
         const worker = summarise(events as never, mark(`${id}:engine:start`).ts, mark(`${id}:engine:end`).ts)
           .find((t) => t.thread === 'DedicatedWorker thread');
         for (const f of worker?.self ?? []) profiled.set(f.fn, (profiled.get(f.fn) ?? 0) + f.ms);
+        for (const f of worker?.total ?? []) profiledTotal.set(f.fn, (profiledTotal.get(f.fn) ?? 0) + f.ms);
         profiledMs += worker?.sampledMs ?? 0;
       }
-      const w = { changes, ceiling: phaseCpu(events, `${id}:ceiling`, ceiling.wallMs), engine: phaseCpu(events, `${id}:engine`, engine.wallMs), persisted: engine.persisted };
       if (process.env.STOREY_INGEST_WINDOWS) {
         const f = (p: PhaseCpu) => `worker ${fmt(p.worker)} (GC ${fmt(p.minorGc)} minor, ${fmt(p.majorGc)} major) pool ${fmt(p.pool)} (+${fmt(p.poolTail)} after) page ${fmt(p.page)} browser ${fmt(p.browser)} wall ${fmt(p.wallMs)} ms`;
         const q = w.persisted;
@@ -200,7 +123,7 @@ async function main(): Promise<void> {
     for (const size of PACKET_SIZES) {
       const n = CHANGES_PER_RUN[size]!;
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n, PROFILE && size === 10));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n, PROFILE && size === PROFILE_SIZE));
       all.push(...runs);
       if (size === 10) at10 = runs;
       const r = caseRows(`${size}-change packets`, `${fmt(n)} ch`, runs, TARGET_RATIO);
@@ -226,7 +149,6 @@ async function main(): Promise<void> {
     }
     const viewsAfter = await call((b) => Promise.resolve(b.views()));
     const logged = await call((b) => b.logged());
-    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
 
     const totalChanges = all.reduce((s, w) => s + w.changes, 0);
     const sum = (side: 'ceiling' | 'engine', key: keyof PhaseCpu) => all.reduce((s, w) => s + w[side][key], 0);
@@ -234,7 +156,7 @@ async function main(): Promise<void> {
     const wallCeil10 = Math.max(...at10.map((w) => rate(w.changes, w.ceiling.wallMs)));
     console.log(`(${fmt((performance.now() - t0) / 1000)} s from the build to the last window)`);
     publish('Ingest in Chromium: the engine worker on real IndexedDB, live packets into a 10,000-desk / 20,000-sensor location', rows, [
-      `mean change ${fmt(meanChangeBytes(sample))} bytes of JSON (the mix of bench/ingest.ts); location: ${opened.assets} drawable assets, ${opened.sensors} sensors; views open (Comlink proxies to the page): ${opened.views.join(', ')}`,
+      `mean change ${fmt(meanChangeBytes(sample))} bytes of JSON (the mix of bench/ingest.ts); location: ${opened.assets} drawable assets, ${opened.sensors} sensors; views open (one-way ports to the page): ${opened.views.join(', ')}`,
       `timed by CPU, read from a Chrome trace (thread time): the worker thread between its marks; "worker + helpers" adds the renderer's thread pool (V8's GC and compile helpers) in the same span; best of ${RUNS} windows, the ceiling decoding the very packets the engine then takes; the targets read the worker thread (docs/bench.md "Ingest in Chromium")`,
       `all ${all.length} timed windows (${fmt(totalChanges)} changes): the engine ${fmt(sum('engine', 'worker'))} ms on the worker thread (${fmt(rate(totalChanges, sum('engine', 'worker')))} ch/s), ${fmt(sum('engine', 'pool'))} ms in the thread pool and ${fmt(sum('engine', 'poolTail'))} ms more there in the ${TAIL_MS} ms after (${fmt(rate(totalChanges, sum('engine', 'worker') + sum('engine', 'pool') + sum('engine', 'poolTail')))} ch/s with them), ${fmt(sum('engine', 'page'))} ms on the page's main thread (the views' messages), ${fmt(sum('engine', 'browser'))} ms in the browser process (IndexedDB's backend among others); the ceiling ${fmt(sum('ceiling', 'worker'))} ms on the worker thread, ${fmt(sum('ceiling', 'pool'))} + ${fmt(sum('ceiling', 'poolTail'))} ms in the pool`,
       `the garbage collector on the worker thread, inside those figures: the engine ${fmt(sum('engine', 'minorGc'))} ms of scavenges and ${fmt(sum('engine', 'majorGc'))} ms of major GC (pauses, marking steps, sweeping), in ${all.filter((w) => w.engine.majorGc > 1).length} of ${all.length} windows more than 1 ms of it; the ceiling ${fmt(sum('ceiling', 'minorGc'))} and ${fmt(sum('ceiling', 'majorGc'))} ms`,
@@ -245,8 +167,13 @@ async function main(): Promise<void> {
       ...(logged.length ? [`the engine logged: ${logged.slice(0, 5).join(' | ')}${logged.length > 5 ? ` (+${logged.length - 5})` : ''}`] : []),
     ]);
     if (PROFILE) {
-      console.log(`\nThe worker thread's self time in the engine's phase of the ${RUNS} profiled 10-change windows (${fmt(profiledMs)} ms sampled; the profiler's own cost included, so not a target's reading):`);
-      for (const [fn, ms] of [...profiled].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TOP)) console.log(`  ${fmt(ms).padStart(8)} ms  ${fmt((100 * ms) / Math.max(1, profiledMs)).padStart(5)} %  ${fn}`);
+      console.log(`\nThe worker thread's self time in the engine's phase of the ${RUNS} profiled ${PROFILE_SIZE}-change windows (${fmt(profiledMs)} ms sampled; the profiler's own cost included, so not a target's reading):`);
+      const top = (m: Map<string, number>) => {
+        for (const [fn, ms] of [...m].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TOP)) console.log(`  ${fmt(ms).padStart(8)} ms  ${fmt((100 * ms) / Math.max(1, profiledMs)).padStart(5)} %  ${fn}`);
+      };
+      top(profiled);
+      console.log('\nThe same samples as total time (a function with everything it called):');
+      top(profiledTotal);
     }
   } finally {
     await context?.close();

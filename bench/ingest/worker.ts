@@ -12,6 +12,7 @@ import type { ViewListener } from '../../src/shared/api.js';
 import type { Engine } from '../../src/worker/engine.js';
 import { createProductionEngine } from '../../src/worker/engineCode.js';
 import type { Logger } from '../../src/worker/ports.js';
+import { registerViewPortReceiver } from '../../src/worker/views/viewPort.js';
 import { createIdbStorage } from '../../src/worker/storage/idbStorage.js';
 import type { StoragePort } from '../../src/worker/storage/index.js';
 import {
@@ -160,4 +161,5 @@ const api = {
 
 export type IngestWorkerApi = typeof api;
 
+registerViewPortReceiver();
 Comlink.expose(api);

@@ -20,7 +20,8 @@ export const CHROMIUM_ARGS = [
 export const VIEWPORT = { width: 1400, height: 900 };
 
 /** A production build of the page whose index.html is in `root` (the app: src/ui); `minify: false` keeps the names (profiles). */
-export async function buildPage(root: string, outDir: string, options: { minify?: boolean } = {}): Promise<void> {
+/** A bench page of `root` (index.html) built into `outDir`; `base: './'` when it is served from a sub-folder. */
+export async function buildPage(root: string, outDir: string, options: { minify?: boolean; base?: string } = {}): Promise<void> {
   // what ships: NODE_ENV decides React's production build
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
@@ -32,6 +33,7 @@ export async function buildPage(root: string, outDir: string, options: { minify?
       worker: { format: 'es' },
       logLevel: 'error',
       mode: 'production',
+      ...(options.base ? { base: options.base } : {}),
       build: { outDir, emptyOutDir: true, target: 'es2022', ...(options.minify === false ? { minify: false } : {}) },
     });
   } finally {

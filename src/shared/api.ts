@@ -90,6 +90,13 @@ export interface ViewPatchMessage<T = unknown, M = unknown> {
 export type ViewMessage<T = unknown, M = unknown> = ViewSnapshotMessage<T, M> | ViewSnapshotPartMessage<T> | ViewPatchMessage<T, M>;
 export type ViewListener = (message: ViewMessage) => void;
 
+/**
+ * The Comlink transfer handler a view listener crosses to the worker by: a one-way MessagePort the worker posts
+ * each view message on, and a `null` when it lets the listener go (ui/engine/viewPort.ts makes the port,
+ * worker/views/viewPort.ts posts on it). Nothing comes back per message, unlike a Comlink.proxy's call.
+ */
+export const VIEW_PORT_HANDLER = 'storey.viewPort';
+
 /** Colour legend of a scale-coloured layer (environment sensors, clean desk…). */
 export interface Legend {
   layer: MapLayer;

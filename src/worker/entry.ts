@@ -8,6 +8,7 @@
 import * as Comlink from 'comlink';
 import { ENGINE_UNAVAILABLE, type EngineApi } from '../shared/api.js';
 import type { Engine, EngineDeps } from './engine.js';
+import { registerViewPortReceiver } from './views/viewPort.js';
 
 /** The engine's code: a module of its own, loaded with import(). */
 export type EngineCode = typeof import('./engineCode.js');
@@ -31,6 +32,8 @@ export interface StartOptions {
 
 /** Exposes a new engine's API (and nothing else of it) on the endpoint. */
 export function start(endpoint: Comlink.Endpoint, code: EngineCode, options: StartOptions = {}): Engine {
+  // view listeners arrive as one-way ports (views/viewPort.ts)
+  registerViewPortReceiver();
   const engine = code.createProductionEngine(options.deps);
   // Two sources tell the engine whether the browser is online: the worker's own global, and the page
   // (ui/engine/workerEngine.ts: a worker started offline hears no event of it, and under network emulation

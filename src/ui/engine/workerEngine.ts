@@ -4,7 +4,8 @@
 // Online/offline events reach the worker's own global, so the entry forwards them.
 
 import * as Comlink from 'comlink';
-import { ENGINE_UNAVAILABLE, type EngineApi, type ViewListener } from '../../shared/api.js';
+import { ENGINE_UNAVAILABLE, type EngineApi } from '../../shared/api.js';
+import { oneWayListener, registerViewPortSender } from './viewPort.js';
 import { createEngineClient, type EngineClient, type EngineLike } from './engineClient.js';
 import { presentAsOne, styleNow } from './presentAsOne.js';
 import { createRenderHold, type RenderHold } from './renderHold.js';
@@ -76,10 +77,12 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
   worker.addEventListener('message', (event: MessageEvent) => {
     if ((event.data as Record<string, unknown> | null)?.[ENGINE_UNAVAILABLE] === true) failures.unavailable();
   });
+  registerViewPortSender();
   const remote = Comlink.wrap<EngineApi>(worker);
   const hold = createRenderHold();
   const client = createEngineClient(remote as unknown as EngineLike, {
-    markCallback: (listener: ViewListener) => Comlink.proxy(listener),
+    // each view's messages come over a one-way port of its own (shared/viewPort.ts)
+    markCallback: oneWayListener,
     mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot, hold },
     present: { views: ['playback'], show: presentAsOne, slice: styleNow },
   });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionView, DrawState, EngineApi, ViewListener } from '../../../src/shared/api.js';
 import { ENGINE_UNAVAILABLE, SELF_KEY } from '../../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../../src/ui/engine/engineClient.js';
+import { oneWayListener, registerViewPortSender } from '../../../src/ui/engine/viewPort.js';
 import type { Engine } from '../../../src/worker/engine.js';
 import { boot, loadEngineCode, start, type EngineCode } from '../../../src/worker/entry.js';
 import { createMemoryStorage } from '../../../src/worker/storage/memoryStorage.js';
@@ -23,7 +24,9 @@ async function startOverChannel() {
     events,
   });
   const remote = Comlink.wrap<EngineApi>(port2);
-  const client = createEngineClient(remote as unknown as EngineLike, { markCallback: (l: ViewListener) => Comlink.proxy(l) });
+  // as the app's page does (ui/engine/workerEngine.ts): each view's messages over a one-way port
+  registerViewPortSender();
+  const client = createEngineClient(remote as unknown as EngineLike, { markCallback: oneWayListener });
   cleanups.push(async () => {
     client.dispose();
     await vi.waitFor(() => { expect(engine.internals.hub.specs()).toHaveLength(0); });
@@ -50,7 +53,7 @@ describe('worker entry', () => {
       expect(told.mock.calls).toEqual([[false], [true]]);
     });
 
-    it('serves views over Comlink: a snapshot, then a patch with only the changed desk', async () => {
+    it('serves views over one-way ports: a snapshot, then a patch with only the changed desk, and no call or answer per message', async () => {
       const { engine, remote, client } = await startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });
       feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1')], [wireOccupancySensor('s-d1', Date.now(), 0), wireOccupancySensor('s-d2', Date.now(), 0)]);
@@ -59,11 +62,17 @@ describe('worker entry', () => {
       const d2 = floor.mirror.getSnapshot('d2');
       const changed: string[] = [];
       floor.mirror.subscribeChanges((keys) => { changed.push(...keys); });
+      // what crosses between the two sides from here on
+      const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
 
       engine.internals.sink.apply(measurement('s-d1', 'occupancy', { time: Date.now() + 1, valid_for: 3_600_000, value: 1 }));
       await vi.waitFor(() => { expect((floor.mirror.getSnapshot('d1') as DrawState).status).toBe('occupied'); });
       expect(changed).toEqual(['d1']);
       expect(floor.mirror.getSnapshot('d2')).toBe(d2);
+      // the patch, and nothing else: no Comlink call carrying it (an id, a type) and no answer from the page
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(posted.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ type: 'patch', upserted: { d1: expect.objectContaining({ status: 'occupied' }) } })]);
+      posted.mockRestore();
     });
 
     it('releases the listener proxy when a view is closed', async () => {

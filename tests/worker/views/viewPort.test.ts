@@ -1,0 +1,76 @@
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { VIEW_PORT_HANDLER, type ViewListener, type ViewMessage } from '../../../src/shared/api.js';
+import { oneWayListener, registerViewPortSender } from '../../../src/ui/engine/viewPort.js';
+import { registerViewPortReceiver } from '../../../src/worker/views/viewPort.js';
+
+// The two halves of the view-port transfer handler (page: ui/engine/viewPort.ts; worker: worker/views/viewPort.ts),
+// here in one realm as the Node tests run both ends.
+
+const patch = (version: number): ViewMessage => ({ type: 'patch', version, upserted: { d1: { version } }, removed: [] });
+
+type Halves = Comlink.TransferHandler<unknown, unknown> & { sends: boolean; takes: boolean };
+const registered = () => Comlink.transferHandlers.get(VIEW_PORT_HANDLER) as Halves | undefined;
+
+afterEach(() => {
+  Comlink.transferHandlers.delete(VIEW_PORT_HANDLER);
+  vi.restoreAllMocks();
+});
+
+describe('view ports', () => {
+  it('make one handler of both halves whichever registers first, and registering again changes nothing', () => {
+    registerViewPortReceiver();
+    expect(registered()).toMatchObject({ sends: false, takes: true });
+    registerViewPortSender();
+    const both = registered();
+    expect(both).toMatchObject({ sends: true, takes: true });
+    registerViewPortSender();
+    registerViewPortReceiver();
+    expect(registered()).toBe(both);
+
+    Comlink.transferHandlers.delete(VIEW_PORT_HANDLER);
+    registerViewPortSender();
+    expect(registered()).toMatchObject({ sends: true, takes: false });
+    registerViewPortReceiver();
+    expect(registered()).toMatchObject({ sends: true, takes: true });
+  });
+
+  it('take only listeners marked one-way: another function still crosses as Comlink does it', () => {
+    registerViewPortSender();
+    const handler = registered()!;
+    expect(handler.canHandle(() => undefined)).toBe(false);
+    expect(handler.canHandle(oneWayListener(() => undefined))).toBe(true);
+    expect(handler.canHandle({ type: 'patch' })).toBe(false);
+  });
+
+  it('carry each message to the listener in order, and once let go close both ends and carry nothing more', async () => {
+    registerViewPortSender();
+    registerViewPortReceiver();
+    const handler = registered()!;
+    const got: ViewMessage[] = [];
+    const [port, transfer] = handler.serialize(oneWayListener((m) => { got.push(m); })) as [MessagePort, Transferable[]];
+    expect(transfer).toEqual([port]);
+    const send = handler.deserialize(port) as ViewListener & { [Comlink.releaseProxy]: () => void };
+    const closed = vi.spyOn(MessagePort.prototype, 'close');
+    send(patch(1));
+    send(patch(2));
+    await vi.waitFor(() => { expect(got.map((m) => m.version)).toEqual([1, 2]); });
+    send[Comlink.releaseProxy]();
+    send(patch(3));
+    // the worker's end closes at once, the page's when the release reaches it
+    await vi.waitFor(() => { expect(closed).toHaveBeenCalledTimes(2); });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(got.map((m) => m.version)).toEqual([1, 2]);
+    // letting go twice sends nothing more
+    send[Comlink.releaseProxy]();
+    expect(closed).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuse the direction a side does not take: a port reaching the page, a listener sent from the worker', () => {
+    registerViewPortSender();
+    expect(() => registered()!.deserialize(new MessageChannel().port1)).toThrow('A view port reached the page: only the worker takes them');
+    Comlink.transferHandlers.delete(VIEW_PORT_HANDLER);
+    registerViewPortReceiver();
+    expect(() => registered()!.serialize(oneWayListener(() => undefined))).toThrow('The worker sends no view ports');
+  });
+});
