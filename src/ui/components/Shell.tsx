@@ -6,86 +6,51 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DrawState, PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
+import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
+import type { ReportRequest } from '../../shared/reports/types.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useEmptyLayers } from '../hooks/useEmptyLayers.js';
-import { useServerReach } from '../hooks/useServerReach.js';
+import { browserLocation, useDeepLinkSync, type QueryLocation } from '../hooks/useDeepLinkSync.js';
 import { COMPACT_SCREEN, useMediaQuery } from '../hooks/useMediaQuery.js';
+import { usePlaybackDay } from '../hooks/usePlaybackDay.js';
+import { usePointPick } from '../hooks/usePointPick.js';
+import { useRememberedCdn } from '../hooks/useRememberedCdn.js';
+import { useServerReach } from '../hooks/useServerReach.js';
 import { useView, useViewEntries, useViewMeta, useViewReady } from '../hooks/useView.js';
-import { placeWords } from '../lib/placeWords.js';
-import { formatDeepLink, parseDeepLink, type DeepLink } from '../lib/deepLink.js';
+import { parseDeepLink, type DeepLink } from '../lib/deepLink.js';
+import { errorText } from '../lib/errorText.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
+import { dropPainted } from '../lib/paintedFloor.js';
+import { placeWords } from '../lib/placeWords.js';
+import { parseReportLink } from '../lib/reportLink.js';
 import { Choosers } from './Choosers.js';
-import { ConnectionBanner } from './ConnectionBanner.js';
 import { FloorViewer } from './FloorViewer.js';
 import { LayerPanel } from './LayerPanel.js';
-import { MyLocation } from './MyLocation.js';
-import { Notifications } from './Notifications.js';
-import { PeopleFinder } from './PeopleFinder.js';
-import { RoomFinder, type RoomSearch } from './RoomFinder.js';
-import { useRovingTabs } from '../hooks/useRovingTabs.js';
-import { EMPTY_TICKET_DRAFT, TicketForm, type TicketDraft } from './TicketForm.js';
+import { PlacePin } from './PlacePin.js';
 import { TopBar } from './TopBar.js';
 import { AssetFinder } from './finder/AssetFinder.js';
-import { PlacePin } from './PlacePin.js';
+import { PlaybackBar } from './reports/PlaybackBar.js';
+import { ReplayScope } from './reports/ReplayNote.js';
 import { RouteOverlay } from './route/RouteOverlay.js';
 import { RoutePanel, useRoute, type RouteTarget } from './route/RoutePanel.js';
-import { ReportsPanel, withDefaults } from './reports/ReportsPanel.js';
-import { PlaybackBar } from './reports/PlaybackBar.js';
-import { ReplayAside, ReplayScope } from './reports/ReplayNote.js';
-import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
-import { formatDay, formatTime } from '../lib/timeFormat.js';
-import type { Legend } from '../../shared/api.js';
-import type { ReportMark, ReportMeta } from '../../shared/reports/types.js';
-import { formatReportLink, parseReportLink } from '../lib/reportLink.js';
-import type { ReportRequest } from '../../shared/reports/types.js';
-import { errorText } from '../lib/errorText.js';
-import { clearPainted, dropPainted, SAVED_DATA_NOTICE } from '../lib/paintedFloor.js';
-
-type Panel = 'people' | 'rooms' | 'analytics' | 'report' | 'notifications' | 'me';
-// two rows beside the map (docs/ui.md, "Side panels"): what one looks up, then what one tells
-type TabRow = 'look' | 'tell';
-const TAB_ROWS: readonly TabRow[] = ['look', 'tell'];
-const PANELS: Array<{ id: Panel; title: string; row: TabRow }> = [
-  { id: 'people', title: 'People', row: 'look' },
-  { id: 'rooms', title: 'Rooms', row: 'look' },
-  { id: 'analytics', title: 'Reports', row: 'look' },
-  { id: 'notifications', title: 'Notifications', row: 'look' },
-  { id: 'report', title: 'Report an issue', row: 'tell' },
-  { id: 'me', title: 'My location', row: 'tell' },
-];
+import { Account } from './shell/Account.js';
+import { canReportLayer, reportLegend, useReportLayer } from './shell/reportLayer.js';
+import { ShellNotices, type ShellMessage } from './shell/ShellNotices.js';
+import { SidePanels, type Panel } from './shell/SidePanels.js';
 
 export interface ShellProps {
   session: SessionView;
   /** API host, for the image policy */
   apiHost: string;
   /** reads and writes the query string; injectable for tests */
-  location?: { search: string; replace(search: string): void };
+  location?: QueryLocation;
 }
 
-const browserLocation = {
-  get search() {
-    return window.location.search;
-  },
-  replace(search: string) {
-    window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
-  },
-};
-
-/** The report layer: any report this user may view (reportViewingRolesAtLeast, decided in the worker). */
-const canReportLayer = (session: SessionView) => Object.values(session.capabilities.reports).some(Boolean);
-
-/** The floor's legends plus the report layer's, titled with the report and its period. */
-function reportLegend(legends: Legend[], meta: ReportMeta | undefined): Legend[] {
-  if (!meta?.measure || !meta.request) return legends;
-  const { period, kind } = meta.request;
-  return [...legends, { layer: 'report', title: `${meta.measure.title} (${kind}, ${period.from} – ${period.to})`, unit: meta.measure.unit, stops: meta.measure.stops }];
-}
-
-/** What the centre shows while navigation is not ready: honest words for each step (never "none" before the data could arrive). */
 /** Navigation still on its way: a floor skeleton stands in, never an empty state. */
 const LOADING_NAVIGATION: ReadonlySet<SessionView['navigation']> = new Set(['idle', 'organizations', 'locations', 'structure', 'ready']);
 
+/** What the centre shows while navigation is not ready: honest words for each step (never "none" before the data could arrive). */
 export const NAVIGATION_WORDS: Record<Exclude<SessionView['navigation'], 'ready'>, string> = {
   idle: 'Starting…',
   organizations: 'Loading your organization…',
@@ -95,28 +60,6 @@ export const NAVIGATION_WORDS: Record<Exclude<SessionView['navigation'], 'ready'
   noLocations: 'This organization has no locations yet.',
   noFloors: 'This location has no floors to show.',
 };
-
-/**
- * The settings' CDN base URL, remembered per API host: offline the settings
- * cannot be loaded, and the saved floor's images must resolve to the same
- * URLs the offline image cache holds (docs/ui.md, offline shell).
- */
-function useRememberedCdn(apiHost: string, live: string | null): string | null {
-  const key = `storey:cdn:${apiHost}`;
-  useEffect(() => {
-    try {
-      if (live) localStorage.setItem(key, live);
-    } catch {
-      // storage unavailable: offline images fall back to the API host
-    }
-  }, [key, live]);
-  if (live) return live;
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
 
 export function Shell({ session, apiHost, location = browserLocation }: ShellProps) {
   const { api } = useEngine();
@@ -131,18 +74,12 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [sheetOpen, setSheetOpen] = useState(!!initialReport);
   const shownPanel: Panel | null = !compact || sheetOpen ? panel : null;
   const [report, setReport] = useState<ReportRequest>(initialReport ?? { kind: 'desk', scope: { kind: 'location' }, period: { from: '', to: '' } });
-  const [pick, setPick] = useState<null | 'ticket' | 'location'>(null);
-  // what the person wrote in "Report an issue": kept while another panel is shown, gone with the session
-  const [ticketDraft, setTicketDraft] = useState<TicketDraft>(EMPTY_TICKET_DRAFT);
-  // and what was typed in People and Rooms: the tabs select as the arrow keys pass them (docs/ui.md, "Side panels")
-  const [peopleQuery, setPeopleQuery] = useState('');
-  const [roomSearch, setRoomSearch] = useState<RoomSearch>({ query: '', filter: 'all' });
   // the centre of the view as the viewer last reported it, on its floor: none until a floor is drawn and fitted
   const [viewCentre, setViewCentre] = useState<{ floorId: string; x: number; y: number } | null>(null);
   // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
   const [picked, setPicked] = useState<{ floorId: string; x: number; y: number } | null>(null);
   const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
-  const [message, setMessage] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
+  const [message, setMessage] = useState<ShellMessage | null>(null);
   // the directions panel over the map: the viewer fits the floor beside it
   const [routePanel, setRoutePanel] = useState<HTMLElement | null>(null);
   const panelsRef = useRef<HTMLElement>(null);
@@ -176,31 +113,10 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const placePoint = ticketPoint ?? center;
   const building = buildings.find((b) => b.building.id === session.buildingId) ?? null;
 
-  // keep the URL in step, so a copied link opens the same view: in tasks of their own, the latest of a
-  // burst only (history.replaceState is a synchronous call to the browser: 30-120 ms of the cold load's
-  // effect flushes at load 8, issue 14), the query string made in one and written in the next (the first
-  // one made, qs' code compiled on first use, and the write were one 114 ms task at load 8)
-  useEffect(() => {
-    let timer = setTimeout(() => {
-      const base = formatDeepLink({ ...link, location: session.locationId ?? link.location, floor: floorId ?? link.floor });
-      const extra = panel === 'analytics' ? formatReportLink(report) : '';
-      const next = extra ? `${base ? `${base}&` : '?'}${extra}` : base;
-      if (next !== location.search) timer = setTimeout(() => location.replace(next), 0);
-    }, 0);
-    return () => clearTimeout(timer);
-  }, [link, floorId, session.locationId, location, panel, report]);
+  useDeepLinkSync(location, link, session.locationId, floorId, panel === 'analytics' ? report : null);
 
   // the `report` layer colours by the report chosen in the Reports tab (default: desks, last 7 days)
-  const reportLayerOn = link.layers.includes('report') && canReportLayer(session);
-  const reportSpec = useMemo(() => (reportLayerOn && session.locationId ? { view: 'report' as const, report: withDefaults(report, session.timeZone) } : null), [reportLayerOn, report, session]);
-  const reportLayer = useView(reportSpec);
-  const reportEntries = useViewEntries(reportLayer);
-  const reportMeta = useViewMeta(reportLayer);
-  const reportMarks = useMemo(() => {
-    const marks = new Map<string, ReportMark>();
-    for (const row of Object.values(reportEntries)) if (row.mark) marks.set(row.mark.assetId, row.mark);
-    return marks;
-  }, [reportEntries]);
+  const { reportMarks, reportMeta } = useReportLayer(link.layers.includes('report') && canReportLayer(session), session, report);
   const floorSpec = useMemo(() => (floorId ? { view: 'floor' as const, floorId, layers: link.layers } : null), [floorId, link.layers]);
   const floor = useView(floorSpec);
   const floorReady = useViewReady(floor);
@@ -213,51 +129,11 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     return entries.length ? placeWords({ x: placeX, y: placeY }, entries) : null;
   }, [panel, placeX, placeY, floor, floorReady]);
   // playback replaces what the viewer draws, never the live subscription, which stays open underneath
-  const [playbackDay, setPlaybackDay] = useState<string | null>(null);
-  // the instant last shown: a floor switched to during the replay of that day (People: Show) opens at it
-  const replayTime = useRef<{ day: string; time: number } | null>(null);
-  const playbackSpec = useMemo(() => {
-    if (!playbackDay || !floorId) return null;
-    const at = replayTime.current?.day === playbackDay ? { at: replayTime.current.time } : {};
-    return { view: 'playback' as const, floorId, layers: link.layers, day: playbackDay, ...at };
-  }, [playbackDay, floorId, link.layers]);
-  const playback = useView(playbackSpec);
-  const playbackMeta = useViewMeta(playback);
+  const { playbackDay, setPlaybackDay, playback, playbackMeta, replayAt, replayInstant } = usePlaybackDay(floorId, link.layers);
   // the layer panel tells the layers that draw nothing on the map it shows: the replay's, during one
   const emptyLayers = useEmptyLayers(playback ?? floor, link.layers);
-  useEffect(() => {
-    replayTime.current = playbackDay && playbackMeta?.day === playbackDay && playbackMeta.progress.state === 'done' ? { day: playbackDay, time: playbackMeta.time } : null;
-  }, [playbackDay, playbackMeta]);
-  // a popup opened on the replayed map, and the People and Rooms panels, show the replay's instant
-  const replayAt = useMemo(() => (playback && playbackDay && floorId ? { floorId, day: playbackDay } : null), [playback, playbackDay, floorId]);
-  const replayInstant = useMemo(
-    () => (replayAt ? { day: replayAt.day, time: playbackMeta?.progress.state === 'done' ? playbackMeta.time : null, backToLive: () => setPlaybackDay(null) } : null),
-    [replayAt, playbackMeta],
-  );
-  // a point being picked on the map is for the live floor
-  useEffect(() => { if (playbackDay) setPick(null); }, [playbackDay]);
-  // a pick started by a button gives the focus back to it when it ends (the map takes the focus meanwhile:
-  // the arrow keys move its marker), unless the person took the focus somewhere else
-  const pickOpener = useRef<HTMLElement | null>(null);
-  const startPick = (kind: 'ticket' | 'location' | null) => {
-    if (kind) pickOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setPick(kind);
-  };
-  useEffect(() => {
-    if (pick) return;
-    const opener = pickOpener.current;
-    pickOpener.current = null;
-    const active = document.activeElement;
-    const inMap = !active || active === document.body || !!centerRef.current?.contains(active);
-    if (opener?.isConnected && inMap) opener.focus();
-  }, [pick]);
-  // Escape ends picking a point, wherever the focus is (the button that started it says "(cancel)" too)
-  useEffect(() => {
-    if (!pick) return;
-    const onKey = (event: KeyboardEvent) => { if (event.key === 'Escape') setPick(null); };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [pick]);
+  const writable = useServerReach();
+  const { pick, setPick, startPick } = usePointPick(centerRef, playbackDay, writable);
   const floorMeta = useViewMeta(floor);
   const rooms = useView(session.locationId ? { view: 'rooms' } : null);
 
@@ -269,7 +145,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     [apiHost, cdnBaseUrl],
   );
 
-  const reportAllowed = Object.values(session.capabilities.reports).some(Boolean);
+  const reportAllowed = canReportLayer(session);
   const unavailable = useMemo(() => new Set<MapLayer>(reportAllowed ? [] : ['report']), [reportAllowed]);
 
   const floorName = useCallback(
@@ -282,12 +158,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     },
     [buildings],
   );
-  const writable = useServerReach();
   const app = useMemo<AppContextValue>(() => ({ session, rooms, timeZone, announce, floorName, writable }), [session, rooms, timeZone, announce, floorName, writable]);
-  // picking one's place writes it on the click: not while the server cannot take it
-  useEffect(() => {
-    if (!writable && pick === 'location') setPick(null);
-  }, [writable, pick]);
 
   const setFloor = (id: string) => {
     setLink((l) => ({ ...l, floor: id, asset: null }));
@@ -352,29 +223,14 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
 
   // messages float over the map, so they never push the layout
   const notices = (
-    <>
-              <ConnectionBanner />
-              {playback && playbackDay ? (
-                <p className="playback-indicator" role="status" data-testid="playback-indicator">
-                  {`Replay of ${formatDay(playbackDay, timeZone)}${playbackMeta ? ` at ${formatTime(playbackMeta.time, timeZone)}` : ''}, not live.`}
-                </p>
-              ) : null}
-              {structureMeta?.fromCache || floorMeta?.fromCache ? (
-                <p className="cache-indicator" role="status" data-testid="from-cache">
-                  {SAVED_DATA_NOTICE}
-                </p>
-              ) : null}
-              <div className="live-region" role="status" aria-live="polite">
-                {message ? (
-                  <span className={`message ${message.kind}`}>
-                    {message.text}
-                    <button type="button" className="dismiss" aria-label="Dismiss message" onClick={() => setMessage(null)}>
-                      ×
-                    </button>
-                  </span>
-                ) : null}
-              </div>
-    </>
+    <ShellNotices
+      playbackDay={playback ? playbackDay : null}
+      playbackMeta={playbackMeta}
+      timeZone={timeZone}
+      fromCache={!!(structureMeta?.fromCache || floorMeta?.fromCache)}
+      message={message}
+      onDismiss={() => setMessage(null)}
+    />
   );
 
   const layerPanel = (
@@ -385,17 +241,6 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
       empty={emptyLayers}
     />
   );
-  const canReport = session.capabilities.report;
-  const tabs = PANELS.filter((p) => (p.id === 'report' ? canReport : p.id === 'analytics' ? canReportLayer(session) : true));
-  // automatic activation (a panel is local and shows at once); a phone's closed sheet opens only on Enter or
-  // Space, as it would cover half of the map for a tab the arrows merely pass
-  const roving = useRovingTabs({
-    ids: tabs.map((p) => p.id),
-    selected: panel,
-    automatic: shownPanel !== null,
-    onSelect: (id) => setPanel(id),
-  });
-  const signedInAs = session.user ? `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email : '';
 
   return (
     <AppContext.Provider value={app}>
@@ -440,22 +285,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
           finder={session.locationId ? (
             <AssetFinder onShow={showResult} onRoute={session.config.wayfindingEnabled ? routeTo : null} multipleBuildings={buildings.length > 1} />
           ) : null}
-          account={(
-            <span className="user">
-              <span>{signedInAs}</span>
-              {session.roles.length ? <span className="roles"> ({session.roles.join(', ')})</span> : null}
-              <button
-                type="button"
-                onClick={() => {
-                  // before anything else: the next page load must not paint this user's floor
-                  clearPainted({ signedOut: true });
-                  void api.signOut();
-                }}
-              >
-                Sign out
-              </button>
-            </span>
-          )}
+          account={<Account session={session} />}
           layers={compact ? layerPanel : null}
         />
         <ReplayScope className={`body${shownPanel === 'analytics' ? ' reports-open' : ''}${compact ? ' compact' : ''}`} at={replayAt} instant={replayInstant}>
@@ -532,74 +362,30 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
               </button>
             ) : null}
           </main>
-          <aside className="right" id="panels" ref={panelsRef} tabIndex={-1} aria-label="Panels">
-            <div className="sheet-head">
-              <div role="tablist" aria-label="Panels" aria-orientation="horizontal" className="tabs" {...roving.listProps}>
-                {TAB_ROWS.map((row) => (
-                  <div key={row} role="none" className="tab-row">
-                    {tabs.filter((p) => p.row === row).map((p) => (
-                      <button
-                        key={p.id}
-                        role="tab"
-                        type="button"
-                        id={`tab-${p.id}`}
-                        aria-selected={shownPanel === p.id}
-                        aria-controls={shownPanel === p.id ? `panel-${p.id}` : undefined}
-                        {...roving.tabProps(p.id)}
-                        onClick={() => {
-                          setPanel(p.id);
-                          setSheetOpen(true);
-                        }}
-                      >
-                        {p.title}
-                      </button>
-                    ))}
-                  </div>
-                ))}
-              </div>
-              {compact && shownPanel ? (
-                <button type="button" className="sheet-hide" aria-controls={`panel-${shownPanel}`} aria-expanded onClick={() => setSheetOpen(false)}>
-                  Hide panel
-                </button>
-              ) : null}
-            </div>
-            {shownPanel ? (
-              <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel">
-                {panel === 'people' ? <PeopleFinder floorName={floorName} onShow={showPerson} query={peopleQuery} onQuery={setPeopleQuery} onGoTo={goToPerson} /> : null}
-                {panel === 'rooms' ? <RoomFinder floorName={floorName} onShow={showRoom} search={roomSearch} onSearch={setRoomSearch} /> : null}
-                {panel === 'report' && replayInstant ? (
-                  <ReplayAside title="Report an issue or give feedback" reason="An issue or feedback is for the floor as it is now: go back to live to report it." />
-                ) : panel === 'report' && floorId ? (
-                  <TicketForm
-                    floorId={floorId}
-                    draft={ticketDraft}
-                    onDraft={setTicketDraft}
-                    point={placePoint}
-                    placeSaid={placeSaid}
-                    picking={pick === 'ticket'}
-                    onPick={(on) => startPick(on ? 'ticket' : null)}
-                  />
-                ) : null}
-                {panel === 'analytics' && canReportLayer(session) ? (
-                  <ReportsPanel
-                    request={report}
-                    onChange={setReport}
-                    timeZone={timeZone ?? 'UTC'}
-                    buildingId={building?.building.id ?? null}
-                    buildingName={building?.building.name ?? null}
-                    floorId={floorId}
-                    floorName={floorName}
-                  />
-                ) : null}
-                {panel === 'notifications' ? <Notifications /> : null}
-                {panel === 'me' && replayInstant ? (
-                  <ReplayAside title="My location" reason="Your location is set on the floor as it is now: go back to live to set it." />
-                ) : panel === 'me' && floorId ? (
-                  <MyLocation floorId={floorId} center={center} picking={pick === 'location'} onPick={(on) => startPick(on ? 'location' : null)} />
-                ) : null}
-              </div>
-            ) : null}
-          </aside>
+          <SidePanels
+            session={session}
+            panel={panel}
+            shownPanel={shownPanel}
+            compact={compact}
+            onPanel={setPanel}
+            onSheet={setSheetOpen}
+            panelsRef={panelsRef}
+            floorId={floorId}
+            floorName={floorName}
+            onShowPerson={showPerson}
+            onGoToPerson={goToPerson}
+            onShowRoom={showRoom}
+            replaying={!!replayInstant}
+            placePoint={placePoint}
+            placeSaid={placeSaid}
+            center={center}
+            pick={pick}
+            onPick={startPick}
+            report={report}
+            onReport={setReport}
+            timeZone={timeZone}
+            building={building ? { id: building.building.id, name: building.building.name } : null}
+          />
         </ReplayScope>
       </div>
     </AppContext.Provider>
