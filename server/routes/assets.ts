@@ -169,7 +169,9 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
     if (keys.length !== 1 || keys[0] !== 'value' || !TICKET_STATUSES.includes(status as TicketStatus)) {
       throw new HttpError(400, `the service role may only set body/value/status to one of ${TICKET_STATUSES.join(', ')}`);
     }
-    return store.updateAsset(assetId, { value: { ...(asset.value as TicketValue), status: status as TicketStatus } });
+    const updated = store.updateAsset(assetId, { value: { ...(asset.value as TicketValue), status: status as TicketStatus } });
+    // answered as this caller sees it, as a GET would (its version the public's)
+    return publicAsset(updated, hiddenFor(store, user, locId));
   });
 
   app.delete(`${base}/:assetId`, { schema: { params: Params('orgId', 'locId', 'assetId') } }, async (req, reply) => {

@@ -1,7 +1,10 @@
 // Asset and sensor mutations: each changes the record, tells the visibility
 // index in the same step, and publishes the change to the edit audience as it
 // is and to the public as it sees it, with what flipped for the public besides.
+// A change the public cannot see leaves the public's version and ETag as they
+// were (docs/server.md "Versions per audience").
 
+import { dequal } from 'dequal';
 import type { LiveChange } from '../../src/shared/protocol.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { Id } from '../../src/shared/types.js';
@@ -11,7 +14,12 @@ import type { NamedLists } from './namedLists.js';
 import { makeAsset, makeSensor } from './records.js';
 import type { Store } from './store.js';
 import type { StoreContext } from './storeContext.js';
-import { isPublicByWalk, isSensorHidden, publicAsset, publicSensor } from './visibility.js';
+import { isPublicByWalk, isSensorHidden, publicAsset, publicSensor, type PublicStamp } from './visibility.js';
+
+/** Whether two public forms of an asset say the same, whatever their version and update time. */
+function samePublicForm(a: WireAsset, b: WireAsset): boolean {
+  return dequal({ ...a, version: 0, update_timestamp: 0 }, { ...b, version: 0, update_timestamp: 0 });
+}
 
 type AssetMutations = Pick<Store, 'createAsset' | 'updateAsset' | 'deleteAsset' | 'createSensor' | 'updateSensor' | 'deleteSensor'>;
 
@@ -19,6 +27,21 @@ export function createAssetMutations(ctx: StoreContext, audiences: Audiences, li
   const { s, index, publisher, now, nextId, mustGet, locationScope, isAssetPublic, assetById } = ctx;
   const { publicSideEffects, publishFlippedPositions, publishFlippedBuildings } = audiences;
   const { nameInLists, unnameFromBuilding, keepsPublicForm, setBuildings } = lists;
+
+  /**
+   * Moves an asset's version and update time past `before`, as every change
+   * does for the edit role. A change the public cannot see (`quiet`) leaves the
+   * public the version and time it knows; a change it sees moves those too.
+   */
+  function stampChange(asset: WireAsset, before: PublicStamp, quiet: boolean) {
+    const stamps = index.publicStamps(asset.location_id);
+    const known = stamps.get(asset.id);
+    const t = now();
+    if (quiet && !known) stamps.set(asset.id, { version: before.version, update_timestamp: before.update_timestamp });
+    else if (!quiet && known) Object.assign(known, { version: known.version + 1, update_timestamp: t });
+    asset.version = before.version + 1;
+    asset.update_timestamp = t;
+  }
 
   return {
     createAsset(locationId, body, ownerId) {
@@ -37,15 +60,23 @@ export function createAssetMutations(ctx: StoreContext, audiences: Audiences, li
       const asset = mustGet(s.assets, id, 'asset');
       const wasPublic = isAssetPublic(asset);
       const parentBefore = asset.parent_id ?? null;
+      const before = { ...asset };
+      const publicBefore = wasPublic ? { ...publicAsset(asset, index.hidden(asset.location_id)) } : null;
       Object.assign(asset, patch, {
         id: asset.id, uuid: asset.uuid, location_id: asset.location_id, owner_id: asset.owner_id,
-        creation_timestamp: asset.creation_timestamp, version: asset.version + 1, update_timestamp: now(),
+        creation_timestamp: asset.creation_timestamp, version: asset.version, update_timestamp: asset.update_timestamp,
       });
+      // the same values again: nothing changed, for anyone
+      if (dequal(before, asset)) return asset;
       const flips = index.refresh(asset);
       const after = index.hidden(asset.location_id);
+      const isPublic = isAssetPublic(asset);
+      // only what the public cannot see changed (a hidden floor in `floors`, a hidden portal in `targets`)
+      const quiet = isPublic && !!publicBefore && samePublicForm(publicBefore, publicAsset(asset, after));
+      stampChange(asset, before, quiet);
       const changes: LiveChange[] = [];
-      if (isAssetPublic(asset)) changes.push({ collection: 'assets', kind: wasPublic ? 'modified' : 'created', id, data: publicAsset(asset, after) });
-      else if (wasPublic) changes.push({ collection: 'assets', kind: 'deleted', id });
+      if (isPublic && !quiet) changes.push({ collection: 'assets', kind: wasPublic ? 'modified' : 'created', id, data: publicAsset(asset, after) });
+      else if (!isPublic && wasPublic) changes.push({ collection: 'assets', kind: 'deleted', id });
       changes.push(...publicSideEffects(asset.location_id, flips, id));
       // the edit stream sees everything, so only the asset itself changed there
       publisher.publishAudiences(locationScope(asset.location_id), changes, [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
@@ -70,8 +101,10 @@ export function createAssetMutations(ctx: StoreContext, audiences: Audiences, li
       s.votes.delete(id);
       const changed = new Map<Id, WireAsset>();
       const quiet = new Set<Id>();
-      const touch = (a: WireAsset, patch: Partial<WireAsset>) => {
-        Object.assign(a, patch, { version: a.version + 1, update_timestamp: now() });
+      const touch = (a: WireAsset, patch: Partial<WireAsset>, quietly = false) => {
+        const stamp = { version: a.version, update_timestamp: a.update_timestamp };
+        Object.assign(a, patch);
+        stampChange(a, stamp, quietly);
         changed.set(a.id, a);
       };
       // what stood in it moves to its parent, where it stands as seen as before: a child hidden only
@@ -91,8 +124,7 @@ export function createAssetMutations(ctx: StoreContext, audiences: Audiences, li
         if (!patch.floors && !patch.targets) continue;
         if (keepsPublicForm(r, patch)) {
           // a hidden floor or portal left the list: the public form, version included, stays as the public knows it
-          Object.assign(r, patch);
-          changed.set(r.id, r);
+          touch(r, patch, true);
           quiet.add(r.id);
         } else {
           touch(r, patch);

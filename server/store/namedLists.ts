@@ -28,7 +28,7 @@ export interface NamedLists {
    * Whether a public asset's `floors` / `targets` patch leaves its public form
    * as it was: what joined or left the list is hidden. The public then gets
    * nothing, not even a new version or update time, so nothing tells it that
-   * something hidden happened.
+   * something hidden happened (the edit role's version moves).
    */
   keepsPublicForm(asset: WireAsset, patch: Partial<WireAsset>): boolean;
   /** a location's buildings as one joins or leaves: on the shared stream only when the public sees that one */
@@ -36,7 +36,7 @@ export interface NamedLists {
 }
 
 export function createNamedLists(ctx: StoreContext, audiences: Audiences): NamedLists {
-  const { s, index, publisher } = ctx;
+  const { s, index } = ctx;
 
   function keepsPublicForm(asset: WireAsset, patch: Partial<WireAsset>): boolean {
     if (!ctx.isAssetPublic(asset)) return false;
@@ -45,15 +45,9 @@ export function createNamedLists(ctx: StoreContext, audiences: Audiences): Named
     const after = publicAsset({ ...asset, ...patch }, hidden);
     return sameIds(before.floors, after.floors) && before.default_floor === after.default_floor && sameIds(before.targets, after.targets);
   }
-  /** a building's floors or a portal's targets as a member joins or leaves: quietly when the public form stays */
+  /** a building's floors or a portal's targets as a member joins or leaves: an update, quiet for the public when its form stays */
   function patchList(asset: WireAsset, patch: Partial<WireAsset>) {
-    if (!keepsPublicForm(asset, patch)) {
-      ctx.store.updateAsset(asset.id, patch);
-      return;
-    }
-    Object.assign(asset, patch);
-    index.refresh(asset);
-    publisher.publishAudiences(ctx.locationScope(asset.location_id), [], [{ collection: 'assets', kind: 'modified', id: asset.id, data: asset }]);
+    ctx.store.updateAsset(asset.id, patch);
   }
   function setBuildings(loc: WireLocation, buildings: Id[], publicSees: boolean) {
     if (publicSees) {

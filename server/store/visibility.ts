@@ -29,6 +29,18 @@ export interface Hidden {
    */
   goneAssets: IdSet;
   goneSensors: IdSet;
+  /**
+   * The `version` and `update_timestamp` the public knows of assets changed
+   * since in what only the edit role sees (docs/server.md "Versions per
+   * audience"); an asset not named here shows the public its own.
+   */
+  publicStamps?: ReadonlyMap<Id, PublicStamp>;
+}
+
+/** An asset's version and update time as one audience knows them. */
+export interface PublicStamp {
+  version: number;
+  update_timestamp: number;
 }
 
 export const NOTHING_HIDDEN: Hidden = { assets: new Set(), sensors: new Set(), named: new Set(), goneAssets: new Set(), goneSensors: new Set() };
@@ -120,12 +132,14 @@ export function isSensorHidden(sensor: WireSensor, hidden: Hidden): boolean {
 /**
  * An asset as the public sees it: a building lists only the floors they may
  * see, its default floor pointing at the same floor as before (or the first);
- * a portal targets only the portals they may see.
+ * a portal targets only the portals they may see; the version and update time
+ * are the public's.
  */
 export function publicAsset(asset: WireAsset, hidden: Hidden): WireAsset {
   const floors = asset.floors;
   const targets = asset.targets;
-  let out = asset;
+  const stamp = hidden.publicStamps?.get(asset.id);
+  let out = stamp ? { ...asset, version: stamp.version, update_timestamp: stamp.update_timestamp } : asset;
   if (targets?.some((id) => hidden.assets.has(id))) out = { ...out, targets: targets.filter((id) => !hidden.assets.has(id)) };
   if (asset.type !== 'building' || !floors || !floors.some((id) => hidden.assets.has(id))) return out;
   const shown = floors.filter((id) => !hidden.assets.has(id));

@@ -9,7 +9,7 @@
 
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { Id } from '../../src/shared/types.js';
-import { isPublicByWalk, sensorsNamedBy, type Hidden, type IdSet } from './visibility.js';
+import { isPublicByWalk, sensorsNamedBy, type Hidden, type IdSet, type PublicStamp } from './visibility.js';
 
 /** What one mutation changed of a location's hidden sets. */
 export interface Flips {
@@ -29,6 +29,7 @@ export interface IndexedHidden extends Hidden {
   assets: ReadonlySet<Id>;
   goneAssets: ReadonlySet<Id>;
   goneSensors: ReadonlySet<Id>;
+  publicStamps: ReadonlyMap<Id, PublicStamp>;
 }
 
 export interface VisibilityIndex {
@@ -45,6 +46,12 @@ export interface VisibilityIndex {
   refresh(asset: WireAsset): Flips;
   /** after an asset was taken out of the store; one the public could not see is remembered as gone (Hidden.goneAssets) */
   removed(asset: WireAsset): Flips;
+  /**
+   * The public's version and update time of the location's assets that changed
+   * since in what only the edit role sees (Hidden.publicStamps), for the store
+   * to keep; kept through a rebuild, dropped with the asset or the location.
+   */
+  publicStamps(locationId: Id): Map<Id, PublicStamp>;
   /** after a location and everything in it was taken out */
   locationRemoved(locationId: Id): void;
   /** forgets everything and indexes `assets` afresh (after a bulk load that built records in place) */
@@ -75,6 +82,7 @@ export function hiddenBeforeFlips(after: Hidden, flips: Flips): Hidden {
     // an asset deleted while hidden was in `assets` before, so the gone sets of after answer for before too
     goneAssets: after.goneAssets,
     goneSensors: after.goneSensors,
+    publicStamps: after.publicStamps,
   };
 }
 
@@ -109,7 +117,15 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   const indexed = new Map<Id, Indexed>();
   /** parent id → ids of the assets naming it as parent (whether or not it exists) */
   const children = new Map<Id, Set<Id>>();
-  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set(), named: new Set(), goneAssets: new Set(), goneSensors: new Set() };
+  /** location id → asset id → the public's stamp (publicStamps) */
+  const stamps = new Map<Id, Map<Id, PublicStamp>>();
+  const NO_STAMPS: ReadonlyMap<Id, PublicStamp> = new Map();
+  function stampsOf(locationId: Id): Map<Id, PublicStamp> {
+    let map = stamps.get(locationId);
+    if (!map) stamps.set(locationId, (map = new Map()));
+    return map;
+  }
+  const NONE: IndexedHidden = { assets: new Set(), sensors: new Set(), named: new Set(), goneAssets: new Set(), goneSensors: new Set(), publicStamps: NO_STAMPS };
 
   function entry(locationId: Id): LocationEntry {
     let e = locations.get(locationId);
@@ -223,7 +239,7 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
   return {
     hidden(locationId) {
       const e = locations.get(locationId);
-      return e ? { assets: e.assets, sensors: e.sensors, named: e.named, goneAssets: e.goneAssets, goneSensors: e.goneSensors } : NONE;
+      return e ? { assets: e.assets, sensors: e.sensors, named: e.named, goneAssets: e.goneAssets, goneSensors: e.goneSensors, publicStamps: stampsOf(locationId) } : NONE;
     },
     has(assetId) {
       return indexed.has(assetId);
@@ -243,8 +259,10 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
       if (place(asset, flips)) refreshUnder(asset.id, flips);
       return flips;
     },
+    publicStamps: stampsOf,
     removed(asset) {
       const flips = emptyFlips();
+      stamps.get(asset.location_id)?.delete(asset.id);
       const rec = indexed.get(asset.id);
       if (!rec) return flips;
       const e = entry(rec.locationId);
@@ -270,6 +288,7 @@ export function createVisibilityIndex(lookup: (id: Id) => WireAsset | undefined)
         gone.push(id);
       }
       locations.delete(locationId);
+      stamps.delete(locationId);
       // an asset of another location standing on one of them (the store allows it; the routes do not)
       for (const id of gone) refreshUnder(id, emptyFlips());
     },
