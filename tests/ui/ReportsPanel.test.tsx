@@ -2,13 +2,14 @@
 // and Cancel, cancelled or failed with a way to run it again, nothing
 // measured, or done with charts whose legends name what they show.
 
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { SELF_KEY, type AssetDetail } from '../../src/shared/api.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   emptySkipped, type BookingItem, type EnvironmentRow, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
 } from '../../src/shared/reports/types.js';
+import { BOOKINGS_UPDATING } from '../../src/ui/components/reports/ReportDetails.js';
 import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
 import { ReportsPanel, summaryLines } from '../../src/ui/components/reports/ReportsPanel.js';
 import { REPORT_COLUMNS } from '../../src/ui/components/reports/reportColumns.js';
@@ -198,6 +199,23 @@ describe('RecentBookings in a room popup', () => {
     expect(within(section).getByText('Loading bookings…')).toBeTruthy();
     act(() => engine.emit('report', { meta: done }));
     expect(await within(section).findByText('No earlier bookings in the last 7 days.')).toBeTruthy();
+  });
+
+  it('keeps the earlier bookings while the week is read again, saying it is updating, then shows the new answer', async () => {
+    const loading: ReportMeta = { ...done, progress: progress({ state: 'loading' }) };
+    const { engine, section } = await openRoom([], { entries: { r1: roomRow([booking('Morning standup', -3, -2, 'completed_as_planned')]) }, meta: done });
+    expect(lines(await within(section).findByRole('list', { name: 'Earlier' }))).toEqual([expect.stringMatching(/Morning standup Completed as planned$/)]);
+    expect(within(section).queryByText(BOOKINGS_UPDATING)).toBeNull();
+    // a booking ended: the worker reads the week again (docs/reports.md "Kept runs and today")
+    act(() => engine.emit('report', { meta: loading }));
+    await within(section).findByText(BOOKINGS_UPDATING);
+    expect(within(section).queryByText('Loading bookings…')).toBeNull();
+    expect(lines(within(section).getByRole('list', { name: 'Earlier' }))).toEqual([expect.stringMatching(/Morning standup Completed as planned$/)]);
+    act(() => engine.emit('report', { upserted: { r1: roomRow([booking('Review', -1, -0.5, 'completed_as_planned'), booking('Morning standup', -3, -2, 'completed_as_planned')]) }, meta: done }));
+    await waitFor(() => { expect(within(section).queryByText(BOOKINGS_UPDATING)).toBeNull(); });
+    expect(lines(within(section).getByRole('list', { name: 'Earlier' }))).toEqual([
+      expect.stringMatching(/Review Completed as planned$/), expect.stringMatching(/Morning standup Completed as planned$/),
+    ]);
   });
 
   it('says there were none when the week had no bookings and none are coming', async () => {

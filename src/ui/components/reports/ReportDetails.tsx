@@ -9,8 +9,11 @@
 // instead of a "Loading…" that would never end; a run that failed while the
 // server cannot be reached says the same (the worker reads it again once live
 // data is back), and a failed run with the server there says it failed.
+// The week read again while the popup is open (a booking ended, another
+// person changed one that began) keeps the list it had, saying it is being
+// updated: the section does not blink "Loading bookings…" at every booking's end.
 
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { earlierBookings } from '../../../shared/reports/bookingList.js';
 import { addDaysToKey, dateKeyOf } from '../../../shared/reports/calendar.js';
 import { REPORT_WAITING_OFFLINE, type BookingItem, type RoomRow } from '../../../shared/reports/types.js';
@@ -27,6 +30,8 @@ import { useFloorContext } from '../floorContext.js';
 export const RECENT_BOOKINGS_SHOWN = 5;
 /** What the room popup says of its bookings while the server cannot be reached before the live load. */
 export const BOOKINGS_OFFLINE = 'Bookings need the connection to the server: they load once it is back.';
+/** Under the earlier bookings while the week is read again (the list shown is its last answer). */
+export const BOOKINGS_UPDATING = 'Updating the bookings…';
 
 export function ReportLine({ id }: { id: string }) {
   const { reportMarks } = useFloorContext();
@@ -85,8 +90,14 @@ export function RecentBookings({ roomId, upcoming }: RecentBookingsProps) {
   // read at each render: what ended meanwhile moves from "Coming up" to the past
   const now = Date.now();
   const ahead = upcoming.filter((e) => e.end > now).slice(0, RECENT_BOOKINGS_SHOWN);
+  // the room's bookings as this very week's last answer had them (the spec's object: a new week, floor or zone
+  // is another): shown again while the week is read again
+  const lastAnswer = useRef<{ spec: unknown; items: readonly BookingItem[] } | null>(null);
+  if (state === 'done' && spec) lastAnswer.current = { spec, items: row?.kind === 'room' ? row.items : [] };
   if (!spec || (state === 'denied' && ahead.length === 0)) return null;
-  const past = row?.kind === 'room' && state === 'done' ? earlierBookings(row.items, now).slice(0, RECENT_BOOKINGS_SHOWN) : [];
+  const rereading = state === 'loading' && lastAnswer.current?.spec === spec;
+  const items = state === 'done' ? (row?.kind === 'room' ? row.items : []) : rereading ? lastAnswer.current!.items : null;
+  const past = items ? earlierBookings(items, now).slice(0, RECENT_BOOKINGS_SHOWN) : [];
   return (
     <section className="recent-bookings" aria-label="Recent bookings">
       <h3>Recent bookings</h3>
@@ -100,7 +111,7 @@ export function RecentBookings({ roomId, upcoming }: RecentBookingsProps) {
         : state === 'error' && !reachable ? <p role="status">{BOOKINGS_OFFLINE}</p>
         : state === 'error' ? <p className="error">{`The bookings could not be loaded${progress?.message ? `: ${progress.message}` : '.'}`}</p>
         : state === 'cancelled' ? <p>Loading the bookings was cancelled.</p>
-        : state !== 'done' ? <p role="status">{progress?.message === REPORT_WAITING_OFFLINE ? BOOKINGS_OFFLINE : 'Loading bookings…'}</p>
+        : state !== 'done' && !rereading ? <p role="status">{progress?.message === REPORT_WAITING_OFFLINE ? BOOKINGS_OFFLINE : 'Loading bookings…'}</p>
         : past.length > 0 ? (
           <>
             <h4 id={pastId}>Earlier</h4>
@@ -108,6 +119,7 @@ export function RecentBookings({ roomId, upcoming }: RecentBookingsProps) {
           </>
         )
         : <p>{ahead.length > 0 ? 'No earlier bookings in the last 7 days.' : 'No bookings in the last 7 days.'}</p>}
+      {rereading ? <p role="status" className="updating">{BOOKINGS_UPDATING}</p> : null}
     </section>
   );
 }
