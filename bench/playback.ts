@@ -1,6 +1,6 @@
 // Floor playback (docs/reports.md "Playback"): what a step of a replay costs
 // in the worker on the 10,000-desk location loaded through the real REST
-// path, yesterday replayed on its busiest floor (about 5,800 assets), with the
+// path, the last working day replayed on its busiest floor (about 5,800 assets), with the
 // live floor view open underneath as the app keeps it. A step is
 // setPlaybackTime (every sensor the floor reads and every located person set
 // to the instant) and the hub's flush of the playback view (facts, draw
@@ -17,11 +17,12 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { DrawState, PlaybackMeta, ViewMessage } from '../src/shared/api.js';
 import { DEFAULT_LAYERS } from '../src/shared/constants.js';
-import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../src/shared/reports/calendar.js';
+import { calendarDay, wallToEpoch } from '../src/shared/reports/calendar.js';
 import { createPlaybackService } from '../src/worker/reports/playback.js';
 import { basisOf, unchanged } from '../src/worker/reports/playbackBasis.js';
 import { benchLocation, createViewCounter, floorsByAssets, openEngine, startBenchServer, waitUntil } from './lib/fixture.js';
 import { fmt, median, percentile, publish, yieldToLoop, type BenchRow } from './lib/report.js';
+import { lastWorkingDay, replayedDayNote, WORKING_DAY_HISTORY_DAYS } from './lib/workingDay.js';
 
 const LONG_TASK_MS = 50;
 
@@ -50,14 +51,16 @@ globalThis.setTimeout = ((fn: (...args: unknown[]) => void, ms?: number, ...args
 
 const LAYERS = [...DEFAULT_LAYERS, 'desks' as const];
 
-const server = await startBenchServer();
+// readings back to the last working day (yesterday only would leave a Monday's Friday empty)
+const server = await startBenchServer(undefined, undefined, { historyDays: WORKING_DAY_HISTORY_DAYS });
 const engine = await openEngine(server);
 const loc = benchLocation(server);
 const { store, hub, sink } = engine.internals;
 const floorId = floorsByAssets(engine)[0]!;
 const onFloor = store.assetsByFloor.get(floorId)?.size ?? 0;
 const tz = store.locations.get(loc.locationId)!.timezone;
-const day = addDaysToKey(dateKeyOf(Date.now(), tz), -1);
+// the last working day: on a Sunday or a Monday, yesterday is a nearly empty weekend day
+const day = lastWorkingDay(Date.now(), tz);
 const cal = calendarDay(day, tz);
 const size = `${onFloor.toLocaleString('en-US')} assets on the floor, ${store.sensors.size.toLocaleString('en-US')} sensors`;
 const rows: BenchRow[] = [];
@@ -253,7 +256,7 @@ rows.push({
 if (live.messages === 0) throw new Error('the live view got nothing');
 
 publish('Floor playback: a replay step in the worker vs a live flush of the same floor', rows, [
-  `Yesterday (${day}) on the busiest floor, layers ${LAYERS.join(', ')}; the live floor view open underneath.`,
+  `The ${replayedDayNote(day, Date.now(), tz)}, on the busiest floor, layers ${LAYERS.join(', ')}; the live floor view open underneath.`,
   'A step: setPlaybackTime (apply) and the hub\'s flush of the playback view (facts, draw states, diff, patch to the page).',
   'Baseline: the live sink taking one new reading of every desk sensor of the floor, then the same flush for the live view.',
   `Load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on this machine's cores.`,

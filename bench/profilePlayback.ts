@@ -1,5 +1,5 @@
 // Where a replay step's time goes (diagnostic, not a target): the playback
-// bench's location, yesterday replayed on its busiest floor with the live
+// bench's location, the last working day replayed on its busiest floor with the live
 // floor view open underneath, then forward steps of one size (as Page Up or
 // 3600× play makes them) under V8's sampling profiler: setPlaybackTime and
 // the hub's flush, as the worker runs them.
@@ -8,22 +8,25 @@
 
 import type { PlaybackMeta, ViewMessage } from '../src/shared/api.js';
 import { DEFAULT_LAYERS } from '../src/shared/constants.js';
-import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../src/shared/reports/calendar.js';
+import { calendarDay, wallToEpoch } from '../src/shared/reports/calendar.js';
 import { profiled, summarize, type Phases } from './lib/cpuProfile.js';
 import { benchLocation, floorsByAssets, openEngine, startBenchServer, waitUntil } from './lib/fixture.js';
 import { fmt, median, percentile, yieldToLoop } from './lib/report.js';
+import { lastWorkingDay, replayedDayNote, WORKING_DAY_HISTORY_DAYS } from './lib/workingDay.js';
 
 const stepMin = Number(process.argv[2] ?? 15);
 const count = Number(process.argv[3] ?? 48);
 const LAYERS = [...DEFAULT_LAYERS, 'desks' as const];
 
-const server = await startBenchServer();
+// readings back to the last working day (yesterday only would leave a Monday's Friday empty)
+const server = await startBenchServer(undefined, undefined, { historyDays: WORKING_DAY_HISTORY_DAYS });
 const engine = await openEngine(server);
 const loc = benchLocation(server);
 const { store, hub } = engine.internals;
 const floorId = floorsByAssets(engine)[0]!;
 const tz = store.locations.get(loc.locationId)!.timezone;
-const day = addDaysToKey(dateKeyOf(Date.now(), tz), -1);
+// the last working day: on a Sunday or a Monday, yesterday is a nearly empty weekend day
+const day = lastWorkingDay(Date.now(), tz);
 const cal = calendarDay(day, tz);
 
 await engine.subscribe({ view: 'floor', floorId, layers: LAYERS }, () => undefined);
@@ -64,6 +67,7 @@ const PHASES: Phases = [
   ['flush: compared with what was sent', ['dequal']],
   ['flush: other', ['flush']],
 ];
+console.log(replayedDayNote(day, Date.now(), tz));
 console.log(`${count} steps of ${stepMin} min on ${day}: ${fmt(median(times))} ms median, ${fmt(percentile(times, 0.95))} ms p95 (profiler on)`);
 console.log(summarize(profile, PHASES));
 await engine.dispose();

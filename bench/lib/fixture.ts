@@ -23,16 +23,17 @@ export const BENCH_SENSORS = 20_000;
 
 /**
  * The reference server seeded with one building of two visible floors (and the seed's hidden plant floor);
- * `staticDir`: a built page it serves from its own origin (a browser bench's).
+ * `staticDir`: a built page it serves from its own origin (a browser bench's); `historyDays`: local days of
+ * generated readings before today (yesterday only unless told).
  */
-export function startBenchServer(desks = BENCH_DESKS, sensors = BENCH_SENSORS, options: { staticDir?: string } = {}): Promise<StoreyServer> {
+export function startBenchServer(desks = BENCH_DESKS, sensors = BENCH_SENSORS, options: { staticDir?: string; historyDays?: number } = {}): Promise<StoreyServer> {
   return startStoreyServer({
     host: '127.0.0.1',
     port: 0,
     transport: 'pusher',
     simulate: false,
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
-    seed: { seed: 7, desks, sensors, buildings: 1, floorsPerBuilding: 2, employees: 24, historyDays: 1 },
+    seed: { seed: 7, desks, sensors, buildings: 1, floorsPerBuilding: 2, employees: 24, historyDays: options.historyDays ?? 1 },
   });
 }
 
