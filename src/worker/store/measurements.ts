@@ -14,6 +14,7 @@ import { placeAsset } from './located.js';
 import { RECENT_VALUES_KEPT, type Store } from './store.js';
 import type { MeasurementValue, Sensor } from '../../shared/types.js';
 import type { AssetSlot } from './assetMap.js';
+import type { SensorEntry } from './sensorMap.js';
 
 interface Context {
   logger: Logger;
@@ -33,23 +34,38 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   const value = normalizeMeasurementValue(data.value, { sensorId, type: sensor.type }, { logger });
   if (!value) return;
   const previous = sensor.last_measurement;
-  if (previous && value.time < previous.time) {
+  // the last reading's fields as the entry kept them, when it is the one the record holds (sensorMap.ts `seen`)
+  const seen = previous !== null && previous === entry.seen;
+  const previousTime = previous === null ? 0 : seen ? entry.seenTime : previous.time;
+  if (previous && value.time < previousTime) {
     logger.debug(`Ignoring measurement older than the last one (sensor ${sensorId})`);
     return;
   }
-  const newer = !previous || value.time > previous.time;
+  const newer = !previous || value.time > previousTime;
   if (newer) sensor.previous_measurement = previous;
   rememberValue(entry.recent, value, newer);
   sensor.last_measurement = value;
   const leftAt = sensor.left_at;
   const occupancy = newer && isOccupancySensorType(sensor.type);
-  if (occupancy) noteOccupancy(sensor, value);
-  // (a loaded sensor's time left may be missing rather than null)
-  const repeat = occupancy && repeatsOccupancy(previous, value) && (sensor.left_at ?? null) === (leftAt ?? null);
+  let repeat = false;
+  if (occupancy) {
+    const previousValue = previous === null ? null : seen ? entry.seenValue : previous.value;
+    noteOccupancy(sensor, value, previous !== null && isOccupiedValue(previousValue));
+    // a newer reading that says what the last one said, valid at least as long, with the time the desk was left
+    // unchanged (a loaded sensor's may be missing rather than null): a desk whose facts came from the last one
+    // and are still fresh looks the same with it. Occupancy sensors repeat their state periodically, so most of
+    // a live load's readings are such (issue 14)
+    repeat = previous !== null && previousValue === value.value && value.valid_to >= (seen ? entry.seenValidTo : previous.valid_to)
+      && (sensor.left_at ?? null) === (leftAt ?? null);
+  }
+  entry.seen = value;
+  entry.seenTime = value.time;
+  entry.seenValidTo = value.valid_to;
+  entry.seenValue = value.value;
   sensor.prev_value = newer ? sensor.value : sensor.prev_value;
   sensor.value = value.value;
   // a new status object only when the level changed: most readings repeat it, and each object kept costs the GC
-  if (value.battery_level !== null && value.battery_level !== sensor.last_status.battery_level) sensor.last_status = { battery_level: value.battery_level };
+  if (value.battery_level !== null) noteBattery(sensor, entry, value.battery_level);
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, value.time);
   // a location value places its assets (again after the batch, when it replaced one of the same time);
   // other readings place nothing, and are not walked again after the batch
@@ -60,15 +76,6 @@ export function applyMeasurement(store: Store, data: unknown, delta: StoreDelta,
   if (sensor.type === 'location') for (const slot of [...entry.fed]) reach(store, slot, sensor, value, previous, newer, repeat, delta);
   else if (entry.only) reach(store, entry.only, sensor, value, previous, newer, repeat, delta);
   else for (const slot of entry.fed) reach(store, slot, sensor, value, previous, newer, repeat, delta);
-}
-
-/**
- * A newer occupancy reading that says what the last one said, valid at least as long (and the time the desk
- * was left unchanged): a desk whose facts came from the last one and are still fresh looks the same with it.
- * Occupancy sensors repeat their state periodically, so most of a live load's readings are such (issue 14).
- */
-function repeatsOccupancy(previous: MeasurementValue | null, value: MeasurementValue): boolean {
-  return previous !== null && previous.value === value.value && value.valid_to >= previous.valid_to;
 }
 
 /** A reading of `sensor` reaches one asset it feeds. */
@@ -119,7 +126,7 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
   if (time === null) { logger.warn(`Ignoring heartbeat without a time (sensor ${sensorId})`); return; }
   sensor.last_communication_time = Math.max(sensor.last_communication_time ?? 0, time);
   const battery = toNumOrNull(data.battery_level);
-  if (battery !== null && battery !== sensor.last_status.battery_level) sensor.last_status = { battery_level: battery };
+  if (battery !== null) noteBattery(sensor, entry, battery);
   markPersist(delta, 'sensors', sensorId);
   // the devices and monitoring layers show battery and last communication
   if (entry.only) delta.beats.add(entry.only.id);
@@ -130,9 +137,22 @@ export function applyHeartbeat(store: Store, data: unknown, delta: StoreDelta, o
  * Clean desk (spec §9): the phase counts from when the desk was last left, so
  * it survives the periodic 'free' readings that follow; a new occupancy ends it.
  */
-function noteOccupancy(sensor: Sensor, value: MeasurementValue): void {
+function noteOccupancy(sensor: Sensor, value: MeasurementValue, wasOccupied: boolean): void {
   if (isOccupiedValue(value.value)) sensor.left_at = null;
-  else if (sensor.previous_measurement && isOccupiedValue(sensor.previous_measurement.value)) sensor.left_at = value.time;
+  else if (wasOccupied) sensor.left_at = value.time;
+}
+
+/**
+ * The battery level a reading or heartbeat reports: a new status object only when the level changed (most repeat
+ * it, and each object kept costs the GC), compared with the level the entry kept while the record still holds
+ * the status object it kept it for (sensorMap.ts `seenStatus`).
+ */
+function noteBattery(sensor: Sensor, entry: SensorEntry, level: number): void {
+  const status = sensor.last_status;
+  const known = status === entry.seenStatus ? entry.seenBattery : status.battery_level;
+  if (level !== known) sensor.last_status = { battery_level: level };
+  entry.seenStatus = sensor.last_status;
+  entry.seenBattery = level;
 }
 
 /** Keeps the last RECENT_VALUES_KEPT values of a sensor, newest first; a repeated time replaces its value. */

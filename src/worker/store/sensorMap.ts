@@ -21,6 +21,19 @@ export interface SensorEntry {
    * without touching the list, one object fewer to miss per reading (issue 14); kept by feed and unfeed
    */
   only: AssetSlot | null;
+  /**
+   * The last reading whose fields the entry keeps (`seenTime`, `seenValidTo`, `seenValue`): while the record's
+   * `last_measurement` is this very object, a new reading is compared with them and never reads the last
+   * reading itself, an object written a reading ago and by now elsewhere in the heap (issue 14). Anything else
+   * that sets `last_measurement` (a load, a record replaced) leaves it behind, and the object is read then.
+   */
+  seen: MeasurementValue | null;
+  seenTime: number;
+  seenValidTo: number;
+  seenValue: unknown;
+  /** the same for the record's `last_status`: its battery level while it is this very object */
+  seenStatus: Sensor['last_status'] | null;
+  seenBattery: number | null;
 }
 
 export class SensorMap extends Map<Id, Sensor> {
@@ -35,7 +48,10 @@ export class SensorMap extends Map<Id, Sensor> {
   /** The entry of `id`, made (empty) when there is none: the index links assets to it. */
   link(id: Id): SensorEntry {
     let entry = this.byId.get(id);
-    if (!entry) this.byId.set(id, (entry = { id, record: super.get(id), recent: [], fed: [], only: null }));
+    if (!entry) {
+      entry = { id, record: super.get(id), recent: [], fed: [], only: null, seen: null, seenTime: 0, seenValidTo: 0, seenValue: null, seenStatus: null, seenBattery: null };
+      this.byId.set(id, entry);
+    }
     return entry;
   }
 

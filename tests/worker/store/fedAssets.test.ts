@@ -183,6 +183,35 @@ describe('a sensor\'s one entry: its record, its recent values and the assets it
     expectIndexesAgree(store);
   });
 
+  it("compares a reading with the last reading the record holds now, not the one the entry kept when a change replaced it", () => {
+    const { store, apply } = loaded([wireDesk('d1', 'f1')], [wireOccupancySensor('s-d1', T0, 0)]);
+    // a live free reading: the entry keeps its fields (time, value, validity) and its battery level
+    apply(measurement('s-d1', 'occupancy', { time: T0 + 1_000, valid_for: 3_600_000, value: 0, battery_level: 90 }));
+    expect(store.sensors.get('s-d1')!.last_status).toEqual({ battery_level: 90 });
+    // the server's record of the sensor replaces it, with a later, occupied reading and another battery level
+    apply(sensorChange('modified', {
+      ...wireOccupancySensor('s-d1', T0 + 5_000, 1), last_status: { battery_level: 50 },
+    }));
+    const status = store.sensors.get('s-d1')!.last_status;
+    expect(status).toEqual({ battery_level: 50 });
+    // a reading older than the record's is ignored (the entry's kept time, T0 + 1 s, would have taken it)
+    const older = apply(measurement('s-d1', 'occupancy', { time: T0 + 3_000, valid_for: 3_600_000, value: 1, battery_level: 50 }));
+    expect(older.values.size + older.assets.size).toBe(0);
+    expect(store.sensors.get('s-d1')!.last_measurement).toMatchObject({ time: T0 + 5_000, value: 1 });
+    // a newer free reading: the desk was left at its time, as the record's occupied reading says (the entry's
+    // kept value, free, would have said it was never taken); the record's status object stays for the same level
+    apply(measurement('s-d1', 'occupancy', { time: T0 + 6_000, valid_for: 3_600_000, value: 0, battery_level: 50 }));
+    const sensor = store.sensors.get('s-d1')!;
+    expect(sensor.left_at).toBe(T0 + 6_000);
+    expect(sensor.previous_measurement).toMatchObject({ time: T0 + 5_000, value: 1 });
+    expect(sensor.last_status).toBe(status);
+    // and from there the kept fields are the new reading's: a repeat of it is newer and leaves the time left
+    apply(measurement('s-d1', 'occupancy', { time: T0 + 7_000, valid_for: 3_600_000, value: 0, battery_level: 49 }));
+    expect(store.sensors.get('s-d1')!.left_at).toBe(T0 + 6_000);
+    expect(store.sensors.get('s-d1')!.last_status).toEqual({ battery_level: 49 });
+    expect(recentTimes(store, 's-d1')).toEqual([T0 + 7_000, T0 + 6_000, T0 + 1_000]);
+  });
+
   it('reaches a desk that named the sensor before the sensor was loaded', () => {
     const { store, apply } = loaded([wireDesk('d1', 'f1', { data_providers: ['s-late'] })], []);
     // the desk names a provider nobody loaded: a reading of it is an unknown sensor's
