@@ -179,6 +179,46 @@ export function redrawState(prev: DrawState, facts: AssetFacts, layers: Readonly
   return state;
 }
 
+/**
+ * Every field of a draw state, each compared by `sameDrawState`: a field added to DrawState fails to compile
+ * here until it is listed, and the test of `sameDrawState` changes each listed field in turn.
+ */
+export const DRAW_STATE_FIELDS = Object.keys({
+  id: 1, kind: 1, statusKind: 1, layers: 1, x: 1, y: 1, angle: 1, width: 1, depth: 1, outline: 1, color: 1, alpha: 1, greyedOut: 1,
+  missingSymbol: 1, name: 1, label: 1, text: 1, status: 1, unpublished: 1, hiddenBy: 1, avatarUrl: 1, decoration: 1, heat: 1,
+} satisfies Record<keyof DrawState, 1>) as Array<keyof DrawState>;
+
+const sameList = <T>(a: readonly T[], b: readonly T[]) => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+function sameOutline(a: DrawState['outline'], b: DrawState['outline']): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]![0] !== b[i]![0] || a[i]![1] !== b[i]![1]) return false;
+  return true;
+}
+
+const sameHiddenBy = (a: HiddenBy | undefined, b: HiddenBy | undefined) =>
+  a === b || (!!a && !!b && a.id === b.id && a.kind === b.kind && a.name === b.name);
+
+/**
+ * Whether two draw states draw the same: every field, the lists by their items. What the view hub compares a
+ * floor entry with what it sent by (a field absent and one undefined draw alike); a generic deep comparison
+ * walked the keys of both, looked each up and listed them again per entry of every flush (issue 14).
+ */
+export function sameDrawState(a: DrawState, b: DrawState): boolean {
+  return a === b || (
+    a.id === b.id && a.kind === b.kind && a.statusKind === b.statusKind && a.x === b.x && a.y === b.y && a.angle === b.angle
+    && a.width === b.width && a.depth === b.depth && a.color === b.color && a.alpha === b.alpha && a.greyedOut === b.greyedOut
+    && a.missingSymbol === b.missingSymbol && a.name === b.name && a.label === b.label && a.text === b.text && a.status === b.status
+    && a.unpublished === b.unpublished && a.avatarUrl === b.avatarUrl && a.decoration === b.decoration && a.heat === b.heat
+    && (a.layers === b.layers || sameList(a.layers, b.layers)) && sameOutline(a.outline, b.outline) && sameHiddenBy(a.hiddenBy, b.hiddenBy)
+  );
+}
+
 const ROOM_STATUS_LABELS = ['free', 'reserved', 'occupied', 'occupied and reserved'];
 
 const LEFT_PHASES: readonly CleanDeskPhase[] = ['short_break', 'awaiting_clearing', 'policy_exceeded'];

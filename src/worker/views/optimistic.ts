@@ -145,6 +145,8 @@ export function createOptimisticOverlay(hooks: OptimisticHooks): OptimisticOverl
       return {
         // the drafts are what the hub sends and keeps as sent; the source's own part of a record stays its own
         kept: source.kept,
+        // a draft is an entry of the source's kind: compared as the source compares its entries
+        same: source.same,
         keys() {
           const own = source.keys();
           if (actions.size === 0) return own;

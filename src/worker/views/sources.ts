@@ -7,7 +7,7 @@ import { MANUAL_LOCATION_TIMEOUT_MS, type MapLayer } from '../../shared/constant
 import { floorVisibleToRoles } from '../../shared/roles.js';
 import type { Id, Role, User } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';
-import { legendsFor, redrawState, toDrawState } from '../derive/drawState.js';
+import { legendsFor, redrawState, sameDrawState, toDrawState } from '../derive/drawState.js';
 import type { FactsCache } from '../derive/factsCache.js';
 import type { AssetFacts } from '../derive/assetFacts.js';
 import type { Store } from '../store/store.js';
@@ -103,6 +103,7 @@ function floorSource(state: ViewState, floorId: Id, layerList: readonly MapLayer
   const drawn = new Map<string, Kept>();
   return {
     kept: drawn,
+    same: sameDrawState as ViewSource['same'],
     keys: () => saved()?.keys() ?? (floorReachable() ? store.assetsByFloor.get(floorId) ?? [] : []),
     entry(key, kept) {
       const view = saved();

@@ -40,6 +40,11 @@ export interface ViewSource<E = unknown, M = unknown> {
    * sent and what it came from, and `affected` asks the same map (issue 14). Without it the hub makes its own.
    */
   readonly kept?: Map<string, Kept>;
+  /**
+   * Whether a new entry draws as the one sent (both given, not the same object): the source's own comparison
+   * of its kind of entry (the floor view's draw states, issue 14); a deep comparison without it
+   */
+  same?(sent: unknown, entry: unknown): boolean;
 }
 
 /**
@@ -145,6 +150,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     const removed: string[] = [];
     let count = 0;
     if (affected !== null) {
+      const same = sub.source.same ?? deepEqual;
       const keys: Iterable<string> = affected === 'all'
         ? new Set([...sub.kept.keys(), ...sub.source.keys()])
         : affected;
@@ -162,7 +168,7 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
           if (kept!.from === undefined) { if (known) sub.kept.delete(key); } else if (!known) { sub.kept.set(key, kept!); spare = newKept(); }
         } else {
           if (!known) { sub.kept.set(key, kept!); spare = newKept(); }
-          if (prev === undefined || (prev !== entry && !deepEqual(prev, entry))) {
+          if (prev === undefined || (prev !== entry && !same(prev, entry))) {
             kept!.sent = entry;
             if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
             upserted[key] = entry;
