@@ -118,7 +118,21 @@ describe('phone-size screen in Chromium', () => {
     expect(withSheet.height).toBeLessThan(mapBefore.height);
     expect(withSheet.height).toBeGreaterThan(VIEWPORT.height * 0.4);
     await shot(page, 'phone-03-sheet');
-    await page.getByRole('button', { name: 'Hide panel' }).tap();
+    // the tabs run past the screen in one row: none lies under the sheet's button, and the row's edge fades where
+    // more tabs lie beyond it; the last tab reached by the keyboard scrolls into sight, and the other edge fades
+    const tablist = page.getByRole('tablist', { name: 'Panels' });
+    const hide = page.getByRole('button', { name: 'Hide panel' });
+    const row = (await tablist.boundingBox())!;
+    expect(row.x + row.width).toBeLessThanOrEqual((await hide.boundingBox())!.x);
+    expect(await tablist.getAttribute('data-more-right')).not.toBeNull();
+    expect(await tablist.getAttribute('data-more-left')).toBeNull();
+    await page.keyboard.press('End');
+    const last = page.getByRole('tab').last();
+    await expect.poll(async () => { const b = (await last.boundingBox())!; return b.x + b.width <= row.x + row.width + 1; }).toBe(true);
+    await expect.poll(() => tablist.getAttribute('data-more-right')).toBeNull();
+    expect(await tablist.getAttribute('data-more-left')).not.toBeNull();
+    await shot(page, 'phone-03b-sheet-tabs-scrolled');
+    await hide.tap();
     await expect.poll(() => page.getByRole('tabpanel').count()).toBe(0);
     await expect.poll(async () => (await box('main.center')).height).toBe(mapBefore.height);
   });

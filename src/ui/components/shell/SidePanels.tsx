@@ -3,11 +3,12 @@
 // in People, Rooms and "Report an issue" is kept here while another panel is
 // shown, and goes with the session; on a phone the panels are a sheet.
 
-import { useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import type { PersonEntry, RoomEntry, SessionView } from '../../../shared/api.js';
 import type { ReportRequest } from '../../../shared/reports/types.js';
 import type { PickKind } from '../../hooks/usePointPick.js';
 import { useRovingTabs } from '../../hooks/useRovingTabs.js';
+import { useScrollEdges } from '../../hooks/useScrollEdges.js';
 import { MyLocation } from '../MyLocation.js';
 import { Notifications } from '../Notifications.js';
 import { PeopleFinder } from '../PeopleFinder.js';
@@ -80,11 +81,14 @@ export function SidePanels(props: SidePanelsProps) {
     automatic: shownPanel !== null,
     onSelect: (id) => props.onPanel(id),
   });
+  // on a phone the tabs are one row that scrolls: its edges fade where more tabs lie (styles.css)
+  const tablistRef = useRef<HTMLDivElement>(null);
+  useScrollEdges(tablistRef, compact);
 
   return (
     <aside className="right" id="panels" ref={props.panelsRef} tabIndex={-1} aria-label="Panels">
       <div className="sheet-head">
-        <div role="tablist" aria-label="Panels" aria-orientation="horizontal" className="tabs" {...roving.listProps}>
+        <div role="tablist" aria-label="Panels" aria-orientation="horizontal" className="tabs" ref={tablistRef} {...roving.listProps}>
           {TAB_ROWS.map((row) => (
             <div key={row} role="none" className="tab-row">
               {tabs.filter((p) => p.row === row).map((p) => (
@@ -108,8 +112,9 @@ export function SidePanels(props: SidePanelsProps) {
           ))}
         </div>
         {compact && shownPanel ? (
-          <button type="button" className="sheet-hide" aria-controls={`panel-${shownPanel}`} aria-expanded onClick={() => props.onSheet(false)}>
-            Hide panel
+          // "Hide" on the screen, whose width the tabs need; its name says what it hides
+          <button type="button" className="sheet-hide" aria-label="Hide panel" title="Hide panel" aria-controls={`panel-${shownPanel}`} aria-expanded onClick={() => props.onSheet(false)}>
+            Hide
           </button>
         ) : null}
       </div>
