@@ -4,7 +4,7 @@
 // outline, "hidden" in its name); its popup says why. Published again, the mark
 // goes. (docs/ui.md "Unpublished assets")
 
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
@@ -54,10 +54,26 @@ async function clickAsset(id: string): Promise<void> {
   await popup(page).waitFor();
 }
 
+/**
+ * Where the button is once the popup has settled: the same box twice, 150 ms apart. A person reads the popup
+ * before clicking; a box read while its actions still arrive (the booking controls and their cancel buttons
+ * come with the room's live reservations) once sent the click onto "Cancel booking" under a loaded CI run.
+ */
+async function settledBox(button: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = await button.boundingBox();
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(150);
+    const now = await button.boundingBox();
+    if (now && last && now.x === last.x && now.y === last.y && now.width === last.width && now.height === last.height) return now;
+    last = now;
+  }
+  throw new Error('the button did not settle in 6 s');
+}
+
 async function publishRoom(button: 'Publish' | 'Unpublish', said: RegExp): Promise<void> {
   await clickAsset(roomId);
   const dialog = popup(page);
-  const box = (await dialog.getByRole('button', { name: button, exact: true }).boundingBox())!;
+  const box = await settledBox(dialog.getByRole('button', { name: button, exact: true }));
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(said);
   await dialog.getByRole('button', { name: 'Close details' }).click();
