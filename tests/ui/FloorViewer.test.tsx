@@ -402,6 +402,21 @@ describe('FloorViewer', () => {
       expect(dialog.style.height).toBe('320px');
     });
 
+    it("shows a room's booking controls with the popup's other actions in one render: nothing moves in under a pointer", async () => {
+      // what the popup's footer holds when it first appears (a control added a moment later moves the ones below it)
+      const first: string[][] = [];
+      const seen = new MutationObserver(() => {
+        const footer = document.querySelector('[data-testid="asset-popup"] footer');
+        if (footer && first.length === 0) first.push([...footer.querySelectorAll('button')].map((b) => b.textContent ?? ''));
+      });
+      seen.observe(document.body, { childList: true, subtree: true });
+      await renderViewer({ r1: room('r1', { status: 'free' }) }, { openId: 'r1' });
+      const dialog = await openedPopup();
+      await within(dialog).findByRole('button', { name: 'Book now' });
+      seen.disconnect();
+      expect(first[0]).toContain('Book now');
+    });
+
     it('shows reservation text of a free room and books it', async () => {
       const { engine } = await renderViewer({ r1: room('r1', { status: 'free' }) }, { openId: 'r1' });
       const dialog = await openedPopup();

@@ -4,7 +4,7 @@
 // The colour change comes back through the views.
 
 import { useId, useState } from 'react';
-import { SELF_KEY, type BookingLength } from '../../shared/api.js';
+import { SELF_KEY, type AssetDetail, type BookingLength } from '../../shared/api.js';
 import type { ReservationEvent } from '../../shared/types.js';
 import { useEngine } from '../hooks/engineContext.js';
 import { useApp } from '../hooks/appContext.js';
@@ -16,16 +16,23 @@ import { NeedsServer } from './NeedsServer.js';
 
 export interface BookingControlsProps {
   roomId: string;
+  /**
+   * The room's details when the caller has them (the popup): the controls then show with the popup's other
+   * actions in one render. Read from a view of their own they came a moment after, and the popup's edit
+   * controls moved down under a pointer on its way to them (a click meant for Publish cancelled a booking)
+   */
+  detail?: AssetDetail;
   /** the id of a reason already shown around these controls (the popup's footer says it once), else they say it */
   needsServerId?: string;
 }
 
-export function BookingControls({ roomId, needsServerId }: BookingControlsProps) {
+export function BookingControls({ roomId, needsServerId, detail: given }: BookingControlsProps) {
   const { api } = useEngine();
   const { session, announce, timeZone, writable } = useApp();
   const ownReasonId = useId();
-  const view = useView({ view: 'asset', assetId: roomId });
-  const detail = useViewEntry(view, SELF_KEY);
+  const view = useView(given ? null : { view: 'asset', assetId: roomId });
+  const read = useViewEntry(view, SELF_KEY);
+  const detail = given ?? read;
   const [duration, setDuration] = useState<number | 'next'>(30);
   const [subject, setSubject] = useState('');
   const [busy, setBusy] = useState(false);

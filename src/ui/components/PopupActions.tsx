@@ -125,7 +125,7 @@ export function PopupActions({ detail }: { detail: AssetDetail }) {
   return (
     <footer className="popup-actions" aria-label="Actions">
       {why ? <NeedsServer id={why} /> : null}
-      {booking ? <BookingControls roomId={detail.id} needsServerId={reasonId} /> : null}
+      {booking ? <BookingControls roomId={detail.id} detail={detail} needsServerId={reasonId} /> : null}
       {actions.vote || actions.closeTicket ? (
         <div className="action-row">
           {actions.vote ? <Votes detail={detail} why={why} /> : null}
