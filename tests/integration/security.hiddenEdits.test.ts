@@ -8,11 +8,11 @@
 // new version, no new ETag. The edit user's own streams carry all of it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqttTopicFilter, type LiveChange, type StreamScope } from '../../src/shared/protocol.js';
+import type { LiveChange } from '../../src/shared/protocol.js';
 import { restPaths, type WireAsset, type WireLocation } from '../../src/shared/rest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { until } from './support/attack.js';
-import { listenMqtt, listenPusher, settle, type Ear } from './support/listen.js';
+import { listenAsRegularAndEditor, settle, type Ear } from './support/listen.js';
 
 describe.each(['pusher', 'mqtt'] as const)('security: edits of hidden things over %s', (transport) => {
   let t: TestServer;
@@ -45,21 +45,7 @@ describe.each(['pusher', 'mqtt'] as const)('security: edits of hidden things ove
     tokens = await t.signInAll();
     org = t.accounts.edit.organizationId;
     loc = t.server.seed.locationIds[0]!;
-    const scope = (s: Partial<StreamScope>) => ({ organizationId: org, ...s }) as StreamScope;
-    const s = {
-      shared: scope({ kind: 'organization' }),
-      edit: scope({ kind: 'organization', audience: 'edit' }),
-      location: scope({ kind: 'location', locationId: loc }),
-      locationEdit: scope({ kind: 'location', locationId: loc, audience: 'edit' }),
-    };
-    if (transport === 'pusher') {
-      attacker = await listenPusher(t, tokens.regular, [s.shared, s.location]);
-      editor = await listenPusher(t, tokens.edit, [s.edit, s.locationEdit]);
-    } else {
-      // the widest filter the account may use
-      attacker = await listenMqtt(t, tokens.regular, [`eb/changes/${org}/#`]);
-      editor = await listenMqtt(t, tokens.edit, [mqttTopicFilter(s.edit), mqttTopicFilter(s.locationEdit)]);
-    }
+    ({ attacker, editor } = await listenAsRegularAndEditor(t, tokens, transport, org, loc));
   }, 30_000);
   afterAll(async () => {
     await attacker?.close();

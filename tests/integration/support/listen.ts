@@ -7,7 +7,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import Pusher from 'pusher-js';
 import { expect } from 'vitest';
 import { MQTT_PROTOCOL_VERSION } from '../../../src/shared/constants.js';
-import { PUSHER_EVENT, pusherChannel, type LiveChange, type LivePacket, type StreamScope } from '../../../src/shared/protocol.js';
+import { mqttTopicFilter, PUSHER_EVENT, pusherChannel, type LiveChange, type LivePacket, type StreamScope } from '../../../src/shared/protocol.js';
 import type { Settings } from '../../../src/shared/types.js';
 import { decodePacket } from '../../../server/live/packetCodec.js';
 import type { TestServer } from '../../helpers/server.js';
@@ -79,4 +79,29 @@ export async function listenMqtt(t: TestServer, token: string, filters: string[]
     granted.push(...answer);
   }
   return { ...out, granted };
+}
+
+/**
+ * The two live clients of the edit-visibility tests on `transport`: the regular user ("attacker") on every
+ * channel or topic of the organization it may join, and the edit user on the organization's and the location's
+ * edit audiences. Close both after.
+ */
+export async function listenAsRegularAndEditor(
+  t: TestServer, tokens: { regular: string; edit: string }, transport: 'pusher' | 'mqtt', org: string, loc: string,
+): Promise<{ attacker: Ear; editor: Ear }> {
+  const scope = (s: Partial<StreamScope>) => ({ organizationId: org, ...s }) as StreamScope;
+  const s = {
+    shared: scope({ kind: 'organization' }),
+    edit: scope({ kind: 'organization', audience: 'edit' }),
+    location: scope({ kind: 'location', locationId: loc }),
+    locationEdit: scope({ kind: 'location', locationId: loc, audience: 'edit' }),
+  };
+  if (transport === 'pusher') {
+    return { attacker: await listenPusher(t, tokens.regular, [s.shared, s.location]), editor: await listenPusher(t, tokens.edit, [s.edit, s.locationEdit]) };
+  }
+  // the widest filter the account may use
+  return {
+    attacker: await listenMqtt(t, tokens.regular, [`eb/changes/${org}/#`]),
+    editor: await listenMqtt(t, tokens.edit, [mqttTopicFilter(s.edit), mqttTopicFilter(s.locationEdit)]),
+  };
 }
