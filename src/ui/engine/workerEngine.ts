@@ -81,7 +81,7 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
   const remote = Comlink.wrap<EngineApi>(worker);
   const hold = createRenderHold();
   const client = createEngineClient(remote as unknown as EngineLike, {
-    // each view's messages come over a one-way port of its own (shared/viewPort.ts)
+    // each view's messages come over a one-way port of its own (engine/viewPort.ts)
     markCallback: oneWayListener,
     mirror: { schedule: nextTask(), now: () => performance.now(), atOnce: isSavedSnapshot, hold },
     present: { views: ['playback'], show: presentAsOne, slice: styleNow },

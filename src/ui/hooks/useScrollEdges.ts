@@ -20,7 +20,7 @@ export function useScrollEdges(ref: RefObject<HTMLElement | null>, enabled: bool
     mark();
     if (!enabled) return;
     el.addEventListener('scroll', mark, { passive: true });
-    // the width changes with the screen's turn and the sheet's button; the tabs with roles
+    // the width changes with the screen's turn and the sheet's button, a tab's with its text
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(mark);
     observer?.observe(el);
     for (const child of el.children) observer?.observe(child);
