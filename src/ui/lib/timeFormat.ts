@@ -88,11 +88,21 @@ export function formatEndTime(ms: number, timeZone?: string): string {
  */
 export function formatTimeParts(ms: number, timeZone?: string): { time: string; zone: string | null } {
   if (!zoneDiffers(timeZone, ms)) return { time: formatTime(ms, timeZone), zone: null };
-  const parts = formatter(timeZone, 'time', true).formatToParts(ms);
+  const { text, zone } = zoneApart(ms, timeZone, 'time', true);
+  return { time: text, zone };
+}
+
+/**
+ * A time in `shape` with its zone (when `named`) taken out, with the separator that joined it
+ * (the one before it, or after it when the zone comes first): formatTimeParts, and a range's start.
+ */
+function zoneApart(ms: number, timeZone: string | undefined, shape: Shape, named: boolean): { text: string; zone: string | null } {
+  const parts = formatter(timeZone, shape, named).formatToParts(ms);
   const at = parts.findIndex((p) => p.type === 'timeZoneName');
-  const zone = at >= 0 ? parts[at]!.value : null;
-  const time = parts.filter((p, i) => i !== at && !(p.type === 'literal' && (i === at - 1 || i === at + 1))).map((p) => p.value).join('').trim();
-  return { time, zone };
+  if (at < 0) return { text: parts.map((p) => p.value).join('').trim(), zone: null };
+  const joint = at > 0 ? at - 1 : at + 1;
+  const text = parts.filter((p, i) => i !== at && !(i === joint && p.type === 'literal')).map((p) => p.value).join('').trim();
+  return { text, zone: parts[at]!.value };
 }
 
 /** Whether a date of this local year goes without its year: the year of now, where the location is. */
@@ -155,10 +165,7 @@ export function formatTimeRange(start: number, end: number, timeZone?: string, n
       const endShape: Shape = shape === 'time' ? 'day' : shape;
       const named = nameZone && zoneDiffers(timeZone, to);
       // the start as the end is written, less the zone (ICU writes "Tue 23:00" but "Tue, 23:00 PST")
-      const startParts = formatter(timeZone, shape, named).formatToParts(from);
-      const zoneAt = startParts.findIndex((p) => p.type === 'timeZoneName');
-      const startText = startParts.filter((p, i) => i !== zoneAt && !(zoneAt >= 0 && p.type === 'literal' && i === zoneAt - 1)).map((p) => p.value).join('').trim();
-      return `${startText} – ${formatter(timeZone, endShape, named).format(to)}`;
+      return `${zoneApart(from, timeZone, shape, named).text} – ${formatter(timeZone, endShape, named).format(to)}`;
     }
     return f.formatRange(from, to);
   } catch {
