@@ -1,7 +1,7 @@
 // A replay's step as a person sees it (docs/reports.md "A step on the screen"):
 // in Chromium on a floor of 2,000 desks, a click on the time slider jumps
 // from 07:30 to 16:30 of the last working day (yesterday, or the Friday before
-// a weekend: the seed's weekends are nearly empty), which changes the look of hundreds of
+// a weekend: the seed's weekends are nearly empty; the day the bar opens), which changes the look of hundreds of
 // desks, more than the page applies in one slice. Every frame the browser
 // drew meanwhile is recorded (requestAnimationFrame: the DOM as that frame
 // paints it): each shows the bar's time and the desks of one instant, never
@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastWorkingDayBefore } from '../../src/shared/reports/calendar.js';
 import type { TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR } from './harness.js';
 import { signIn } from './people.js';
@@ -53,13 +54,6 @@ async function clickSliderAt(hour: number): Promise<void> {
   await page.mouse.click(box.x + 8 + (box.width - 16) * (hour / 24), box.y + box.height / 2);
 }
 
-/** The working day (Monday to Friday) on or before the date key `day`. */
-function workingDayOnOrBefore(day: string): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() - 1);
-  return d.toISOString().slice(0, 10);
-}
-
 const hourShown = async () => Number((await page.getByTestId('playback-time').innerText()).slice(0, 2));
 
 describe('a replay step in Chromium', () => {
@@ -71,14 +65,11 @@ describe('a replay step in Chromium', () => {
     await page.getByRole('button', { name: 'Play back a day' }).click();
     const bar = page.getByRole('group', { name: 'Playback' });
     await expect.poll(() => bar.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
-    // a Sunday or Monday replays yesterday's weekend day, when hardly a desk changes: the Friday before, as a person would pick it
-    const yesterday = (await bar.getAttribute('data-day'))!;
-    const day = workingDayOnOrBefore(yesterday);
-    if (day !== yesterday) {
-      await bar.getByLabel('Day', { exact: true }).fill(day);
-      await expect.poll(() => bar.getAttribute('data-day'), { timeout: 15_000 }).toBe(day);
-      await expect.poll(() => bar.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
-    }
+    // it opens the location's last working day: on a Sunday or a Monday the Friday, not a weekend day when hardly a desk changes
+    const { store, seed } = server.server;
+    const tz = store.locations.get(seed.locationIds[0]!)!.timezone;
+    expect(await bar.getAttribute('data-day')).toBe(lastWorkingDayBefore(Date.now(), tz));
+    expect(await bar.getByLabel('Day', { exact: true }).inputValue()).toBe(lastWorkingDayBefore(Date.now(), tz));
     // an early hour, then a late one: each click lands hours away from the slider's thumb (a click on the thumb moves nothing)
     const [from, to] = Math.abs((await hourShown()) - 7.5) >= 2 ? [7.5, 16.5] : [12.5, 7.5];
     await clickSliderAt(from);

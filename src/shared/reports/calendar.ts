@@ -5,6 +5,7 @@
 
 import { TZDate } from '@date-fns/tz';
 import { safeTimeZone } from '../time.js';
+import { WORKING_WEEKDAYS } from './slots.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -59,6 +60,17 @@ export function dateKeyOf(epochMs: number, timeZone: string): string {
     recentDays.set(zone, list);
   }
   return key;
+}
+
+/**
+ * The date key of the last working day (WORKING_WEEKDAYS, Monday to Friday, the days the reports count) before
+ * the local day of `epochMs` in `timeZone`: the day "Play back a day" opens, so a Monday replays the Friday and
+ * not a nearly empty Sunday (docs/reports.md "## Playback").
+ */
+export function lastWorkingDayBefore(epochMs: number, timeZone: string): string {
+  let day = addDaysToKey(dateKeyOf(epochMs, timeZone), -1);
+  for (let i = 0; i < 7 && !WORKING_WEEKDAYS.has(calendarDay(day, timeZone).weekday); i += 1) day = addDaysToKey(day, -1);
+  return day;
 }
 
 /** The date key `days` after `key` (negative: before); pure calendar arithmetic. */

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DrawState, PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
-import { addDaysToKey, dateKeyOf } from '../../shared/reports/calendar.js';
+import { dateKeyOf } from '../../shared/reports/calendar.js';
 import type { ReportRequest } from '../../shared/reports/types.js';
 import { AppContext, type AppContextValue } from '../hooks/appContext.js';
 import { useEngine } from '../hooks/engineContext.js';
@@ -129,7 +129,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     return entries.length ? placeWords({ x: placeX, y: placeY }, entries) : null;
   }, [panel, placeX, placeY, floor, floorReady]);
   // playback replaces what the viewer draws, never the live subscription, which stays open underneath
-  const { playbackDay, setPlaybackDay, playback, playbackMeta, replayAt, replayInstant } = usePlaybackDay(floorId, link.layers);
+  const { playbackDay, setPlaybackDay, openLastWorkingDay, playback, playbackMeta, replayAt, replayInstant } = usePlaybackDay(floorId, link.layers, session.timeZone);
   // the layer panel tells the layers that draw nothing on the map it shows: the replay's, during one
   const emptyLayers = useEmptyLayers(playback ?? floor, link.layers);
   const writable = useServerReach();
@@ -357,7 +357,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onClose={() => setPlaybackDay(null)}
               />
             ) : floorId && session.roles.length > 0 ? (
-              <button type="button" className="playback-open" onClick={() => setPlaybackDay(addDaysToKey(dateKeyOf(Date.now(), timeZone ?? 'UTC'), -1))}>
+              <button type="button" className="playback-open" onClick={openLastWorkingDay}>
                 Play back a day
               </button>
             ) : null}
