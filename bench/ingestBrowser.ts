@@ -24,7 +24,7 @@ import { summarise } from './lib/trace.js';
 import {
   createTraffic, encodePackets, INGEST_CHANGES_PER_RUN as CHANGES_PER_RUN, INGEST_KIND_CHANGES as KIND_CHANGES, INGEST_KIND_LABELS as KIND_LABELS, INGEST_PACKET_SIZES as PACKET_SIZES, INGEST_RUNS as RUNS,
   INGEST_TARGET_10_PER_S as TARGET_10_PER_S, INGEST_TARGET_OCCUPANCY_RATIO as TARGET_OCCUPANCY_RATIO, INGEST_TARGET_RATIO as TARGET_RATIO,
-  INGEST_WARM_UP_CHANGES as WARM_UP_CHANGES, INGEST_WARM_UP_WINDOWS as WARM_UP_WINDOWS, meanChangeBytes, TRAFFIC_WEIGHTS,
+  INGEST_WARM_UP_CHANGES as WARM_UP_CHANGES, INGEST_WARM_UP_WINDOWS as WARM_UP_WINDOWS, meanChangeBytes, TRAFFIC_WEIGHTS, type TrafficKind,
 } from './lib/traffic.js';
 
 /**
@@ -37,6 +37,8 @@ const PROFILE = !!process.env.STOREY_INGEST_PROFILE;
 const PROFILE_TOP = 45;
 /** STOREY_INGEST_PROFILE_SIZE: the packet size whose windows are profiled (10 unless told) */
 const PROFILE_SIZE = Number(process.env.STOREY_INGEST_PROFILE_SIZE ?? 10);
+/** STOREY_INGEST_PROFILE_KIND: profile the windows of one kind of change (e.g. occupancy) instead of a packet size */
+const PROFILE_KIND = process.env.STOREY_INGEST_PROFILE_KIND as TrafficKind | undefined;
 
 async function main(): Promise<void> {
   const t0 = performance.now();
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
     for (const size of PACKET_SIZES) {
       const n = CHANGES_PER_RUN[size]!;
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n, PROFILE && size === PROFILE_SIZE));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n), size), n, PROFILE && !PROFILE_KIND && size === PROFILE_SIZE));
       all.push(...runs);
       if (size === 10) at10 = runs;
       const r = caseRows(`${size}-change packets`, `${fmt(n)} ch`, runs, TARGET_RATIO);
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
     for (const [kind] of TRAFFIC_WEIGHTS) {
       const n = KIND_CHANGES[kind];
       const runs: Window[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n, kind), 10), n));
+      for (let run = 0; run < RUNS; run++) runs.push(await timedWindow(packets(traffic.take(n, kind), 10), n, PROFILE && PROFILE_KIND === kind));
       all.push(...runs);
       const target = kind === 'occupancy' ? TARGET_OCCUPANCY_RATIO : null;
       const r = caseRows(`only ${KIND_LABELS[kind]}, 10-ch`, `${fmt(n)} ch`, runs, target);
@@ -167,7 +169,7 @@ async function main(): Promise<void> {
       ...(logged.length ? [`the engine logged: ${logged.slice(0, 5).join(' | ')}${logged.length > 5 ? ` (+${logged.length - 5})` : ''}`] : []),
     ]);
     if (PROFILE) {
-      console.log(`\nThe worker thread's self time in the engine's phase of the ${RUNS} profiled ${PROFILE_SIZE}-change windows (${fmt(profiledMs)} ms sampled; the profiler's own cost included, so not a target's reading):`);
+      console.log(`\nThe worker thread's self time in the engine's phase of the ${RUNS} profiled ${PROFILE_KIND ? `${PROFILE_KIND} (10-change)` : `${PROFILE_SIZE}-change`} windows (${fmt(profiledMs)} ms sampled; the profiler's own cost included, so not a target's reading):`);
       const top = (m: Map<string, number>) => {
         for (const [fn, ms] of [...m].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TOP)) console.log(`  ${fmt(ms).padStart(8)} ms  ${fmt((100 * ms) / Math.max(1, profiledMs)).padStart(5)} %  ${fn}`);
       };
