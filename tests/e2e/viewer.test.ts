@@ -512,12 +512,23 @@ describe('viewer in Chromium', () => {
     const person = page.locator('g.asset.highlighted[aria-label^="Co-worker "]');
     await person.waitFor({ timeout: 10_000 });
     expect(await person.getAttribute('aria-label')).toContain(name);
+    // their own picture, which the server keeps relative to the settings' cdn_base_url (it answered the page's own
+    // HTML for the path taken from the page's origin: a broken image on every co-worker)
+    const avatar = (await person.locator('image').getAttribute('href'))!;
+    expect(avatar).toMatch(/\/v1\/files\/avatars\/[^/]+\.svg$/);
+    expect(await page.evaluate(async (url) => (await fetch(url)).headers.get('content-type'), avatar)).toContain('image/svg+xml');
     const svg = (await page.locator('svg.floor-svg').boundingBox())!;
     await expect.poll(async () => {
       const b = (await person.boundingBox())!;
       return Math.abs(b.x + b.width / 2 - (svg.x + svg.width / 2)) < svg.width / 4;
     }, { timeout: 5000 }).toBe(true);
     await shot('08-person-shown');
+    // drawn on top of whatever stands over them (a ticket's bubble, another person): a click at them opens them
+    const picture = page.locator(`[data-raised-for="${await person.getAttribute('data-asset-id')}"] image`);
+    const at = (await picture.boundingBox())!;
+    await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+    await expect.poll(() => page.getByRole('dialog').first().textContent(), { timeout: 5000 }).toContain(name);
+    await page.keyboard.press('Escape');
   });
 
   it('ends the session when the server forgot its token: the sign-in form says so, no endless retries; signing in again keeps the place', async () => {

@@ -26,7 +26,9 @@ async function openedPopup(): Promise<HTMLElement> {
 
 async function renderViewer(
   entries: Record<string, DrawState>,
-  options: { layers?: readonly MapLayer[]; meta?: Partial<FloorViewMeta>; engine?: FakeEngine; openId?: string; details?: Record<string, Partial<AssetDetail>> } = {},
+  options: {
+    layers?: readonly MapLayer[]; meta?: Partial<FloorViewMeta>; engine?: FakeEngine; openId?: string; details?: Record<string, Partial<AssetDetail>>; highlightId?: string;
+  } = {},
 ) {
   const world = signedInWorld();
   world['floor:f1'] = { entries, meta: floorMeta(options.meta) };
@@ -40,7 +42,7 @@ async function renderViewer(
   const ui = (layers: readonly MapLayer[]) => (
     <EngineContext.Provider value={engine.client}>
       <AppContext.Provider value={app}>
-        <FloorViewer mirror={handle.mirror as ViewMirror<DrawState, FloorViewMeta>} layers={layers} imagePolicy={policy} openId={options.openId ?? null} />
+        <FloorViewer mirror={handle.mirror as ViewMirror<DrawState, FloorViewMeta>} layers={layers} imagePolicy={policy} openId={options.openId ?? null} highlightId={options.highlightId ?? null} />
       </AppContext.Provider>
     </EngineContext.Provider>
   );
@@ -167,6 +169,44 @@ describe('FloorViewer', () => {
       const good = screen.getByRole('button', { name: /Good/ }).querySelector('image')!;
       expect(evil.getAttribute('href')).toBe('/avatar-default.svg');
       expect(good.getAttribute('href')).toBe('http://cdn.test/t/a.png');
+    });
+
+    it("loads a co-worker's avatar path from the CDN, and shows the default one when it fails to load", async () => {
+      await renderViewer({
+        e1: draw('e1', { kind: 'employee', name: 'Pia', layers: ['co-workers'], avatarUrl: 'avatars/u1.svg' }),
+      });
+      const image = () => screen.getByRole('button', { name: /Pia/ }).querySelector('image')!;
+      // spec §3: avatar_url is relative to settings.cdn_base_url, not to the page
+      expect(image().getAttribute('href')).toBe('http://cdn.test/t/avatars/u1.svg');
+      act(() => { image().dispatchEvent(new Event('error')); });
+      expect(image().getAttribute('href')).toBe('/avatar-default.svg');
+    });
+
+    it('draws a highlighted co-worker again above a bubble standing over them, whose click opens them; a room stays under its desks', async () => {
+      // what is painted, in order: each asset by its id, the picture drawn on top by the one it shows
+      const painted = () => [...document.querySelectorAll('g.asset, g.asset-copy')].map((g) => g.getAttribute('data-asset-id') ?? `copy of ${g.getAttribute('data-raised-for')}`);
+      const entries = {
+        r1: room('r1', { layers: ['rooms'] }),
+        d1: draw('d1', { x: 5, y: 5 }),
+        e1: draw('e1', { kind: 'employee', name: 'Pia', layers: ['co-workers'], x: 5, y: 5 }),
+        t1: draw('t1', { kind: 'ticket', name: 'Lamp', text: 'Lamp out', layers: ['desk_usage'], x: 5, y: 5 }),
+      };
+      const layers: MapLayer[] = ['rooms', 'desk_usage', 'co-workers'];
+      const { unmount } = await renderViewer(entries, { layers, highlightId: 'e1' });
+      // the bubble is drawn over people; the person the user asked to see once more over the bubble
+      expect(painted()).toEqual(['r1', 'd1', 'e1', 't1', 'copy of e1']);
+      // the person is still one button (one name, one place in the keyboard's order); the picture is hidden from it
+      expect(screen.getAllByRole('button', { name: /Pia/ })).toHaveLength(1);
+      const copy = document.querySelector('[data-raised-for="e1"]')!;
+      expect(copy.getAttribute('aria-hidden')).toBe('true');
+      expect(copy.hasAttribute('tabindex')).toBe(false);
+      fireEvent.click(copy.querySelector('circle')!);
+      expect(within(await openedPopup()).getByText('Pia')).toBeTruthy();
+      unmount();
+      // a room drawn on top would cover its desks
+      await renderViewer(entries, { layers, highlightId: 'r1' });
+      expect(painted()).toEqual(['r1', 'd1', 'e1', 't1']);
+      expect(document.querySelector('g.asset.highlighted')!.getAttribute('data-asset-id')).toBe('r1');
     });
 
     it('draws the floor-plan image from the CDN only while the floorplan layer is on', async () => {

@@ -3,14 +3,14 @@
 // re-renders this component only. Draw state comes from the worker; this file
 // only turns it into SVG.
 
-import { memo, useEffect, useId } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
 import { labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
-import { allowedImageUrl } from '../lib/imageUrl.js';
+import { fileUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
 import { boxOf, svgY, Y_SIGN, type Box } from '../lib/viewport.js';
@@ -123,7 +123,11 @@ function Avatar({ entry }: { entry: DrawState }) {
   const { imagePolicy } = useFloorContext();
   const clipId = useId();
   const r = 0.6;
-  const href = allowedImageUrl(entry.avatarUrl, imagePolicy) ?? DEFAULT_AVATAR_URL;
+  // the user's picture, where the server keeps it (relative to the CDN); the default one when there is none, when
+  // it is not allowed, or when it fails to load (a file removed, offline without a copy): never a broken image
+  const wanted = fileUrl(entry.avatarUrl, imagePolicy) ?? DEFAULT_AVATAR_URL;
+  const [failed, setFailed] = useState<string | null>(null);
+  const href = failed === wanted ? DEFAULT_AVATAR_URL : wanted;
   useEffect(() => {
     void keepForOffline(href);
   }, [href]);
@@ -133,7 +137,10 @@ function Avatar({ entry }: { entry: DrawState }) {
         <circle cx={0} cy={0} r={r} />
       </clipPath>
       <circle r={r + 0.08} fill={entry.color ?? '#1565c0'} />
-      <image href={href} x={-r} y={-r} width={r * 2} height={r * 2} clipPath={`url(#${clipId})`} preserveAspectRatio="xMidYMid slice" />
+      <image
+        href={href} x={-r} y={-r} width={r * 2} height={r * 2} clipPath={`url(#${clipId})`} preserveAspectRatio="xMidYMid slice"
+        onError={() => { if (href !== DEFAULT_AVATAR_URL) setFailed(href); }}
+      />
       <Decoration name={entry.decoration} r={r} />
       <text y={THING_LABELS.employee!.dy} fontSize={THING_LABELS.employee!.fontSize} textAnchor="middle" className="person-label" data-label-for={entry.id}>
         {entry.label ?? entry.name}
@@ -265,6 +272,12 @@ export interface AssetNodeProps {
   highlighted: boolean;
   /** whether this asset is the map's one tab stop (roving tabindex): the map is one stop in the page's tab order */
   tabStop: boolean;
+  /**
+   * a picture of the asset drawn above the others (FloorSvg RaisedAsset): hidden from assistive technology, not
+   * focusable, named by `data-raised-for` rather than `data-asset-id` and classed `asset-copy` rather than `asset`,
+   * so the asset itself is still one element
+   */
+  copy?: boolean;
 }
 
 /**
@@ -272,7 +285,7 @@ export interface AssetNodeProps {
  * one subscription for its 16 assets and passes the entry, so mounting a floor
  * runs no effect per asset.
  */
-function AssetNodeImpl({ entry, highlighted, tabStop }: AssetNodeProps) {
+function AssetNodeImpl({ entry, highlighted, tabStop, copy = false }: AssetNodeProps) {
   const id = entry.id;
   const isShape = isShapeEntry(entry);
   const inPlace = drawsInPlace(entry);
@@ -282,17 +295,19 @@ function AssetNodeImpl({ entry, highlighted, tabStop }: AssetNodeProps) {
   const name = accessibleName(entry);
   return (
     <g
-      className={`asset asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished || entry.hiddenBy ? ' unpublished' : ''}`}
-      data-asset-id={id}
+      className={`${copy ? 'asset-copy' : 'asset'} asset-${entry.kind}${highlighted ? ' highlighted' : ''}${entry.missingSymbol ? ' missing' : ''}${entry.unpublished || entry.hiddenBy ? ' unpublished' : ''}`}
+      data-asset-id={copy ? undefined : id}
+      data-raised-for={copy ? id : undefined}
       data-kind={entry.kind}
       data-status-kind={entry.statusKind}
       data-status={entry.status ?? undefined}
       data-color={entry.color ?? undefined}
       opacity={entry.alpha}
       transform={isShape || inPlace ? undefined : `translate(${entry.x} ${svgY(entry.y)})`}
-      role={interactive ? 'button' : 'img'}
-      tabIndex={interactive ? (tabStop ? 0 : -1) : undefined}
-      aria-label={name}
+      role={copy ? undefined : interactive ? 'button' : 'img'}
+      tabIndex={!copy && interactive ? (tabStop ? 0 : -1) : undefined}
+      aria-label={copy ? undefined : name}
+      aria-hidden={copy ? true : undefined}
     >
       {isShape ? <ShapeBody entry={entry} /> : <ThingBody entry={entry} />}
       {entry.missingSymbol ? (

@@ -11,7 +11,7 @@ import { STATUS_MARK_MIN_ZOOM } from '../lib/statusMark.js';
 import { svgY, transformOf, type Box, type Viewport } from '../lib/viewport.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { createTileSource } from '../lib/tileSource.js';
-import { AssetNode, cachedBoxOfEntry, focusBoxOf, HEAT_LAYER, HeatNode, shownOn } from './AssetNode.js';
+import { AssetNode, cachedBoxOfEntry, focusBoxOf, HEAT_LAYER, HeatNode, isShapeEntry, shownOn } from './AssetNode.js';
 import { useFloorContext } from './floorContext.js';
 import { ReportMarks } from './reports/ReportMarks.js';
 import type { ReportMark } from '../../shared/reports/types.js';
@@ -106,6 +106,24 @@ const AssetBlock = memo(function AssetBlock({ tiles, active, highlightId }: { ti
   ));
 });
 
+/**
+ * The highlighted asset (a co-worker shown from the People list, a found or linked asset, the open popup's) drawn
+ * once more, last, so above every other: a ticket's bubble or another person standing over them must not hide
+ * what the user asked to see. A picture only (AssetNode `copy`): the asset itself stays in its tile, so its focus
+ * and accessible name stay where they are; a click on the copy opens the asset (FloorViewer). Not for a room or
+ * zone, which drawn on top would cover the desks standing in it.
+ */
+function RaisedAsset({ id, active }: { id: string; active: ReadonlySet<MapLayer> }) {
+  const { mirror } = useFloorContext();
+  const entry = useViewEntry(mirror, id);
+  if (!entry || isShapeEntry(entry) || !shownOn(entry, active, HEAT_LAYER)) return null;
+  return (
+    <g className="layer-raised">
+      <AssetNode entry={entry} highlighted tabStop={false} copy />
+    </g>
+  );
+}
+
 /** The heatmap and the assets, as far as they are shown: the one part of the SVG that re-renders per step of a large arrival. */
 function AssetLayers({ reveal, active, highlightId }: { reveal: RevealStore; active: ReadonlySet<MapLayer>; highlightId: string | null }) {
   const order = useSyncExternalStore(reveal.subscribe, reveal.getSnapshot, reveal.getSnapshot);
@@ -123,6 +141,7 @@ function AssetLayers({ reveal, active, highlightId }: { reveal: RevealStore; act
           <AssetBlock key={block.key} tiles={block.tiles} active={active} highlightId={highlightIn(block.tiles, highlightId)} />
         ))}
       </g>
+      {highlightId !== null ? <RaisedAsset id={highlightId} active={active} /> : null}
     </>
   );
 }

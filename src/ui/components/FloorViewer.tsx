@@ -20,7 +20,7 @@ import { createCullStore, CULL_MIN_ASSETS } from '../lib/cullStore.js';
 import { drawOrderOf } from '../lib/drawOrder.js';
 import { prepareCollatorSoon } from '../lib/collate.js';
 import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
-import { allowedImageUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
+import { fileUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
 import { dropPainted, isPainted, PAINTED_COVER_WAIT_MS, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
@@ -70,14 +70,8 @@ export interface FloorViewerProps {
 
 const NO_OFFSET = [0, 0] as const;
 
-/** Where a floor-plan path lives: absolute URLs as they are, relative ones under the CDN or the API host. */
-export function floorPlanUrl(path: string | null | undefined, policy: ImageUrlPolicy): string | null {
-  if (!path) return null;
-  if (/^[a-z]+:/i.test(path) || path.startsWith('//')) return allowedImageUrl(path, policy);
-  const base = policy.cdnBaseUrl ?? policy.apiHost ?? policy.origin;
-  const joined = `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  return allowedImageUrl(joined, policy);
-}
+/** Where a floor-plan path lives (lib/imageUrl.ts fileUrl). */
+export const floorPlanUrl = fileUrl;
 
 export function FloorViewer(props: FloorViewerProps) {
   const { mirror, layers, imagePolicy, highlightId = null, focusHighlightSeq = null, focus = null, onPickPoint = null, onCenterChange, onOpenAsset } = props;
@@ -345,8 +339,13 @@ export function FloorViewer(props: FloorViewerProps) {
 
   // a click (not a drag: the gesture hook swallows those) on an asset opens its popup
   const onClick = (event: MouseEvent<SVGSVGElement>) => {
-    const asset = (event.target as Element).closest?.('[data-asset-id][role="button"]');
-    if (asset) layer.open(asset.getAttribute('data-asset-id')!, asset);
+    const target = event.target as Element;
+    const asset = target.closest?.('[data-asset-id][role="button"]');
+    if (asset) { layer.open(asset.getAttribute('data-asset-id')!, asset); return; }
+    // the highlighted asset's picture on top (FloorSvg RaisedAsset) opens the asset, anchored at the asset itself
+    const id = target.closest?.('[data-raised-for]')?.getAttribute('data-raised-for');
+    const svg = svgRef.current;
+    if (id && svg) layer.open(id, assetElement(svg, id));
   };
 
   const reportMarks = active.has('report') ? props.reportMarks ?? null : null;

@@ -45,6 +45,18 @@ export function allowedImageUrl(url: string | null | undefined, policy: ImageUrl
   return null;
 }
 
+/**
+ * Where a file the server names by path lives (a floor plan, an avatar): absolute URLs as they are, relative ones
+ * under the settings' cdn_base_url, else the API host, else the page's origin (spec §3: `avatar_url` and
+ * `floor_plan_img_path` are relative to cdn_base_url); null when the result is not allowed.
+ */
+export function fileUrl(path: string | null | undefined, policy: ImageUrlPolicy): string | null {
+  if (!path || typeof path !== 'string') return null;
+  if (/^[a-z]+:/i.test(path) || path.startsWith('//')) return allowedImageUrl(path, policy);
+  const base = policy.cdnBaseUrl ?? policy.apiHost ?? policy.origin;
+  return allowedImageUrl(`${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`, policy);
+}
+
 export function isAllowedImageUrl(url: string | null | undefined, policy: ImageUrlPolicy): boolean {
   return allowedImageUrl(url, policy) !== null;
 }
