@@ -1,7 +1,6 @@
-// The session and the account calls: which session runner talks to which host,
-// sign-in and the other account calls (refused offline), the resume of a saved
-// session (its saved location served before any network call), and a sign-out
-// that reaches the same user's other tabs.
+// The session and the account calls: the session runner per host, sign-in and
+// the other account calls (refused offline), the resume of a saved session, and
+// a sign-out that reaches the same user's other tabs.
 
 import type { ApiResult, EngineApi } from '../../shared/api.js';
 import { TIME_SYNC_INTERVAL_MS } from '../../shared/constants.js';

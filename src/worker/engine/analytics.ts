@@ -1,7 +1,6 @@
-// The analytics parts the engine assembles (DESIGN §9): reports (their code
-// loaded on first use) and floor playback over the measurements API of the
-// loaded location, sharing the page cache of closed days and the late readings
-// that drop its stale days.
+// Reports (their code loaded on first use) and floor playback over the
+// measurements API of the loaded location (DESIGN §9), sharing the page cache
+// of closed days and the late readings that drop its stale days.
 
 import type { ConnectionView } from '../../shared/api.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';

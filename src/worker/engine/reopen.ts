@@ -1,7 +1,6 @@
-// A reopen serves the saved location in parts (docs/engine.md, "Reopen"): the
-// shared part and the shown floor (or only its saved view) at once, the rest
-// once the first floor snapshot went out, the other floors only if live data
-// is late. Every part goes through the one write path (the engine's `writes`).
+// A reopen serves the saved location in parts (docs/engine.md "Reopen"): the
+// shared part and the shown floor (or its saved view) at once, the rest after
+// the first floor snapshot, the other floors only if live data is late.
 
 import type { DrawState, ViewSpec } from '../../shared/api.js';
 import type { Id } from '../../shared/types.js';

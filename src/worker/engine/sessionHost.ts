@@ -1,8 +1,6 @@
-// The store side of the session (its SessionHost port): what the machine's
-// settings, organization and location switches and session ends do to the
-// store, the reopen, reports and persistence; and the facts the engine keeps
-// of the session itself (roles from the permissions, the saved session, the
-// organization list).
+// The store side of the session (its SessionHost port): what settings,
+// organization and location switches and session ends do to the store, reports
+// and persistence; with the roles, the saved session and the organization list.
 
 import { MSG } from '../../shared/messages.js';
 import { normalizeSettings } from '../../shared/normalize/people.js';

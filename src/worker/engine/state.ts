@@ -1,7 +1,6 @@
-// The engine's mutable session state in one typed object, shared by the parts
-// createEngine assembles (the write path, the reopen, the store side of the
-// session, the account calls, the views' sources): each reads and writes the
-// fields it owns here instead of closing over loose variables of createEngine.
+// The engine's mutable session state as one typed object, shared by the parts
+// createEngine assembles, so each reads and writes named fields instead of
+// closing over loose variables of one large closure.
 
 import type { DrawState, LoadProgress } from '../../shared/api.js';
 import type { Id, Role, Settings } from '../../shared/types.js';

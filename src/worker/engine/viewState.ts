@@ -1,7 +1,6 @@
-// What the views read (views/sources.ts's ViewState), from the engine's parts
-// and its session state: the session and connection views, the reopen's saved
-// floor view, reports, playback and the finder (its index built once its code
-// has come), and the wake-ups of room displays and people's notes.
+// What the views read (ViewState of views/sources.ts) from the engine's parts
+// and state: session and connection views, the reopen's saved floor view,
+// reports, playback, the finder's index, room-display and people wake-ups.
 
 import type { Id } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';

@@ -1,8 +1,6 @@
-// The one write path: every change to the store (live batches, a saved
-// location's parts, action answers, the user entities derived again) goes
-// through applyBatch, and its delta is routed to the facts, views, persister
-// and finder. `apply` is the ingest hot path the benches measure: add no
-// closure, allocation or indirection per batch here.
+// The one write path: every store change (live, cached, action answers, users
+// derived again) goes through applyBatch and its delta is routed on. `apply`
+// is the ingest hot path: add no closure, allocation or call per batch here.
 
 import type { Id } from '../../shared/types.js';
 import type { ConfigResolver } from '../derive/configResolver.js';
