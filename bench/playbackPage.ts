@@ -44,7 +44,7 @@ const PAGE_SCRIPT = `(() => {
   const data = { messages: [], frames: [], recording: false };
   window.__playbackBench = data;
   ${tapViewMessages(`(m) => {
-    data.messages.push({ at: performance.now(), n: m.type === 'patch' ? Object.keys(m.upserted).length + m.removed.length : Object.keys(m.entries).length });
+    data.messages.push({ at: performance.now(), n: m.type === 'patch' ? Object.keys(m.upserted).length + Object.keys(m.changed ?? {}).length + m.removed.length : Object.keys(m.entries).length });
   }`)}
   const tick = (t) => { if (data.recording) data.frames.push(t); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);

@@ -44,24 +44,32 @@ async function settle(page: Page): Promise<void> {
 const MESSAGE_LOG = `(() => {
   const log = [];
   window.__messages = log;
+  const wrap = (listener) => function (event) {
+    const t0 = performance.now();
+    const r = listener.call(this, event);
+    const d = event.data;
+    // a view message on its one-way port (ui/engine/viewPort.ts, set as onmessage), or one carried by a Comlink call
+    const args = d && d.argumentList;
+    const m = args && args[0] ? args[0].value : d;
+    if (m && (m.type === 'snapshot' || m.type === 'patch')) {
+      const n = m.type === 'snapshot' ? Object.keys(m.entries).length : Object.keys(m.upserted).length + Object.keys(m.changed || {}).length + m.removed.length;
+      const first = m.type === 'snapshot' ? Object.values(m.entries)[0] : Object.values(m.upserted)[0] || Object.values(m.changed || {})[0];
+      const kind = first ? Object.keys(first).slice(0, 3).join(',') : (m.meta ? 'meta' : '-');
+      log.push([Math.round(t0), m.type, n, kind, Math.round(performance.now() - t0)]);
+    }
+    return r;
+  };
   const orig = MessagePort.prototype.addEventListener;
   MessagePort.prototype.addEventListener = function (type, listener, options) {
     if (type !== 'message' || typeof listener !== 'function') return orig.call(this, type, listener, options);
-    return orig.call(this, type, function (event) {
-      const t0 = performance.now();
-      const r = listener.call(this, event);
-      const d = event.data;
-      const args = d && d.argumentList;
-      const m = args && args[0] && args[0].value;
-      if (m && (m.type === 'snapshot' || m.type === 'patch')) {
-        const n = m.type === 'snapshot' ? Object.keys(m.entries).length : Object.keys(m.upserted).length + m.removed.length;
-        const first = m.type === 'snapshot' ? Object.values(m.entries)[0] : Object.values(m.upserted)[0];
-        const kind = first ? Object.keys(first).slice(0, 3).join(',') : (m.meta ? 'meta' : '-');
-        log.push([Math.round(t0), m.type, n, kind, Math.round(performance.now() - t0)]);
-      }
-      return r;
-    }, options);
+    return orig.call(this, type, wrap(listener), options);
   };
+  const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+  Object.defineProperty(MessagePort.prototype, 'onmessage', {
+    configurable: true,
+    get() { return onmessage.get.call(this); },
+    set(listener) { onmessage.set.call(this, typeof listener === 'function' ? wrap(listener) : listener); },
+  });
 })();`;
 
 async function open(profile: string): Promise<{ context: BrowserContext; page: Page }> {

@@ -128,13 +128,14 @@ export function createViewCounter(): ViewCounter {
     listener(message) {
       counter.messages += 1;
       if (message.type !== 'patch') counter.snapshotEntries += Object.keys(message.entries).length;
-      else counter.patchEntries += Object.keys(message.upserted).length + message.removed.length;
+      // on the page, an entry it held comes as its changed fields (`changed`, worker/views/viewPort.ts)
+      else counter.patchEntries += Object.keys(message.upserted).length + Object.keys(message.changed ?? {}).length + message.removed.length;
     },
   };
   return counter;
 }
 
-/** the engine's key for the finder's index build slices (src/worker/engine.ts) */
+/** the engine's key for the finder's index build slices (src/worker/engine/viewState.ts) */
 const SEARCH_BUILD_KEY = 'engine:search-build';
 
 /**

@@ -33,6 +33,36 @@ describe('viewMirror', () => {
       expect(m.getSnapshot('a')?.color).toBe('green');
     });
 
+    it("merges a patch's changed fields into the entry held: a new entry, the other fields and entries as they were, no key change", () => {
+      const m = mirrorWith({ a: { id: 'a', color: 'red' }, b: { id: 'b', color: 'red' } });
+      const b = m.getSnapshot('b');
+      const onA = vi.fn();
+      const onKeys = vi.fn();
+      m.subscribe('a', onA);
+      m.subscribeKeys(onKeys);
+      m.apply({ type: 'patch', version: 2, upserted: { c: { id: 'c', color: 'blue' } }, changed: { a: { color: 'green' } }, removed: [] });
+      expect(m.getSnapshot('a')).toEqual({ id: 'a', color: 'green' });
+      expect(m.getSnapshot('b')).toBe(b);
+      expect(m.getSnapshot('c')).toEqual({ id: 'c', color: 'blue' });
+      expect(onA).toHaveBeenCalledTimes(1);
+      // c is new; a changed in place
+      expect(onKeys).toHaveBeenCalledTimes(1);
+      // a later whole entry equal to the merged one changes nothing
+      const merged = m.getSnapshot('a');
+      m.apply({ type: 'patch', version: 3, upserted: { a: { id: 'a', color: 'green' } }, removed: [] });
+      expect(m.getSnapshot('a')).toBe(merged);
+    });
+
+    it('says so when changed fields name an entry it does not hold, and applies the rest of the patch', () => {
+      const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const m = mirrorWith({ a: { id: 'a', color: 'red' } });
+      m.apply({ type: 'patch', version: 2, upserted: { a: { id: 'a', color: 'green' } }, changed: { z: { color: 'blue' } }, removed: [] });
+      expect(said).toHaveBeenCalledWith('View patch changes z, which the page does not hold');
+      expect(m.getSnapshot('z')).toBeUndefined();
+      expect(m.getSnapshot('a')?.color).toBe('green');
+      said.mockRestore();
+    });
+
     it('keeps the same object for an entry a new snapshot repeats unchanged', () => {
       const m = mirrorWith({ a: { id: 'a', color: 'red' } });
       const before = m.getSnapshot('a');

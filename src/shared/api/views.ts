@@ -73,6 +73,12 @@ export interface ViewPatchMessage<T = unknown, M = unknown> {
   version: number;
   /** entries added or changed, whole */
   upserted: Record<string, T>;
+  /**
+   * entries the receiver holds since an earlier message, changed in a few fields: only those fields, to be merged
+   * into the held entry. Only a view's port to the page makes them (worker/views/viewPort.ts, issue 14); the
+   * page's mirror merges them (ui/engine/viewMirror.ts).
+   */
+  changed?: Record<string, Partial<T>>;
   removed: string[];
   /** present only when the meta changed; replaces it whole */
   meta?: M;

@@ -118,6 +118,8 @@ interface Job<T, M> {
   snapshot: boolean;
   version: number;
   items: Array<[string, T]>;
+  /** items from this index on are changed fields (a patch's `changed`), merged into the entry held */
+  partialFrom: number;
   cursor: number;
   removed: string[];
   meta: M | undefined;
@@ -173,12 +175,28 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     return old === undefined;
   }
 
+  /**
+   * Changed fields of an entry held (a patch's `changed`: the worker's port sends only what changed of an entry
+   * it sent before, worker/views/viewPort.ts): a new entry with them, the rest of the fields as they were.
+   */
+  function merge(key: string, fields: Partial<T>, changed: Set<string>): void {
+    const old = entries.get(key);
+    // the worker sends fields only of what it sent this mirror before, in order: nothing to merge into is a bug,
+    // said, and the rest of the message still applies
+    if (old === undefined || typeof old !== 'object' || old === null) {
+      console.error(`View patch changes ${key}, which the page does not hold`);
+      return;
+    }
+    entries.set(key, { ...old, ...fields });
+    changed.add(key);
+  }
+
   function take(message: ViewMessage<T, M>): boolean {
     if (message.type === 'snapshot') {
       accepted = message.version;
       snapshotAccepted = true;
       queue.push({
-        snapshot: true, version: message.version, items: Object.entries(message.entries), cursor: 0, removed: [],
+        snapshot: true, version: message.version, items: Object.entries(message.entries), partialFrom: Infinity, cursor: 0, removed: [],
         meta: message.meta, hasMeta: true, partsLeft: Math.max(1, message.parts ?? 1) - 1, seen: new Set(), started: false,
         whole: !!options.atOnce?.(message),
       });
@@ -194,8 +212,11 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     // patches before the snapshot, or replays of older versions, are stale
     if (!snapshotAccepted || message.version <= accepted) return false;
     accepted = message.version;
+    const items = Object.entries(message.upserted);
+    const partialFrom = items.length;
+    if (message.changed) for (const item of Object.entries(message.changed)) items.push(item as [string, T]);
     queue.push({
-      snapshot: false, version: message.version, items: Object.entries(message.upserted), cursor: 0, removed: message.removed,
+      snapshot: false, version: message.version, items, partialFrom, cursor: 0, removed: message.removed,
       meta: message.meta, hasMeta: message.meta !== undefined, partsLeft: 0, seen: null, started: false, whole: false,
     });
     return true;
@@ -248,7 +269,8 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       for (; job.cursor < job.items.length && quota > 0; job.cursor++, quota--) {
         const [key, value] = job.items[job.cursor]!;
         job.seen?.add(key);
-        if (put(key, value, changed)) keysChanged = true;
+        if (job.cursor >= job.partialFrom) merge(key, value as Partial<T>, changed);
+        else if (put(key, value, changed)) keysChanged = true;
       }
       if (job.cursor < job.items.length) break;
       // a snapshot whose parts are still on their way waits for them
@@ -301,7 +323,8 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
    */
   function presents(message: ViewMessage<T, M>): boolean {
     if (!options.present || message.type !== 'patch') return false;
-    return message.meta === undefined || Object.keys(message.upserted).length + message.removed.length > sliceSize;
+    const changedCount = message.changed ? Object.keys(message.changed).length : 0;
+    return message.meta === undefined || Object.keys(message.upserted).length + changedCount + message.removed.length > sliceSize;
   }
 
   function present(): void {

@@ -22,6 +22,14 @@ export type DirtyChannel =
 export type DirtyKeys = Set<string> | 'all';
 export type Dirty = ReadonlyMap<DirtyChannel, DirtyKeys>;
 
+/**
+ * Carried by a patch, under this symbol (not enumerable, and no structured clone copies it): for each
+ * upserted key that was sent before, the entry sent then. A view's port to the page (views/viewPort.ts) sends
+ * such an entry as its changed fields only; the hub's listeners in the worker see whole entries as ever.
+ */
+export const PRIORS = Symbol('storey.viewPriors');
+export type WithPriors = ViewMessage & { [PRIORS]?: ReadonlyMap<string, unknown> };
+
 /** What a view computes; the hub keeps what was sent and diffs. */
 export interface ViewSource<E = unknown, M = unknown> {
   /** keys of every current entry */
@@ -146,6 +154,10 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     // the upserts in message-sized parts as they are found: a large patch is not gathered and cut again
     const parts: Array<Record<string, unknown>> = [];
     let upserted: Record<string, unknown> = {};
+    // per part: the entries last sent of its keys that were sent before (PRIORS)
+    const priorParts: Array<Map<string, unknown> | null> = [];
+    // a Map: asset ids are integer-like keys, which an object keeps as slow sparse elements
+    let priors: Map<string, unknown> | null = null;
     let inPart = 0;
     const removed: string[] = [];
     let count = 0;
@@ -170,8 +182,9 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
           if (!known) { sub.kept.set(key, kept!); spare = newKept(); }
           if (prev === undefined || (prev !== entry && !same(prev, entry))) {
             kept!.sent = entry;
-            if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); upserted = {}; inPart = 0; }
+            if (inPart === MESSAGE_ENTRIES) { parts.push(upserted); priorParts.push(priors); upserted = {}; priors = null; inPart = 0; }
             upserted[key] = entry;
+            if (prev !== undefined) (priors ??= new Map()).set(key, prev);
             inPart++;
             count++;
           }
@@ -188,10 +201,13 @@ export function createViewHub(options: ViewHubOptions): ViewHub {
     // a large patch goes as several, each a whole patch of its own version: the removals with the first, the
     // meta with the last
     parts.push(upserted);
+    priorParts.push(priors);
     for (let i = 0; i < parts.length; i++) {
       sub.version += 1;
-      const message: ViewMessage = { type: 'patch', version: sub.version, upserted: parts[i]!, removed: i === 0 ? removed : [] };
+      const message: WithPriors = { type: 'patch', version: sub.version, upserted: parts[i]!, removed: i === 0 ? removed : [] };
       if (i === parts.length - 1 && sendMeta) message.meta = meta;
+      // not enumerable: a listener comparing or copying messages sees what it always did
+      if (priorParts[i]) Object.defineProperty(message, PRIORS, { value: priorParts[i] });
       deliver(sub, message);
     }
   }

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionView, DrawState, EngineApi, ViewListener } from '../../../src/shared/api.js';
+import type { ConnectionView, DrawState, EngineApi, ViewListener, ViewMessage, ViewPatchMessage } from '../../../src/shared/api.js';
 import { ENGINE_UNAVAILABLE, SELF_KEY } from '../../../src/shared/api.js';
 import { createEngineClient, type EngineLike } from '../../../src/ui/engine/engineClient.js';
 import { oneWayListener, registerViewPortSender } from '../../../src/ui/engine/viewPort.js';
@@ -53,7 +53,7 @@ describe('worker entry', () => {
       expect(told.mock.calls).toEqual([[false], [true]]);
     });
 
-    it('serves views over one-way ports: a snapshot, then a patch with only the changed desk, and no call or answer per message', async () => {
+    it('serves views over one-way ports: a snapshot, then a patch with only the changed desk\'s changed fields, and no call or answer per message', async () => {
       const { engine, remote, client } = await startOverChannel();
       await remote.init({ host: 'http://127.0.0.1:9' });
       feedLocation(engine, [wireDesk('d1', 'f1'), wireDesk('d2', 'f1')], [wireOccupancySensor('s-d1', Date.now(), 0), wireOccupancySensor('s-d2', Date.now(), 0)]);
@@ -71,7 +71,17 @@ describe('worker entry', () => {
       expect(floor.mirror.getSnapshot('d2')).toBe(d2);
       // the patch, and nothing else: no Comlink call carrying it (an id, a type) and no answer from the page
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(posted.mock.calls.map(([m]) => m)).toEqual([expect.objectContaining({ type: 'patch', upserted: { d1: expect.objectContaining({ status: 'occupied' }) } })]);
+      const crossed = posted.mock.calls.map(([m]) => m as ViewMessage);
+      expect(crossed).toEqual([expect.objectContaining({ type: 'patch', upserted: {}, changed: { d1: expect.objectContaining({ status: 'occupied' }) } })]);
+      // of the desk, only what the reading changed crossed (its place, size, name and layers did not), and the
+      // page, merging it into the desk it held, holds what the worker drew
+      const fields = Object.keys((crossed[0] as ViewPatchMessage).changed!.d1!);
+      expect(fields).toEqual(expect.arrayContaining(['statusKind', 'color', 'status']));
+      expect(fields).not.toEqual(expect.arrayContaining(['x']));
+      expect(fields.length).toBeLessThan(Object.keys(floor.mirror.getSnapshot('d1') as object).length / 2);
+      const drawn = engine.internals.hub.sent((spec) => spec.view === 'floor')!.entries.get('d1');
+      expect(drawn).toMatchObject({ status: 'occupied' });
+      expect(floor.mirror.getSnapshot('d1')).toEqual(drawn);
       posted.mockRestore();
     });
 

@@ -2,7 +2,8 @@ import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VIEW_PORT_HANDLER, type ViewListener, type ViewMessage } from '../../../src/shared/api.js';
 import { oneWayListener, registerViewPortSender } from '../../../src/ui/engine/viewPort.js';
-import { registerViewPortReceiver } from '../../../src/worker/views/viewPort.js';
+import { changedFields, onTheWire, registerViewPortReceiver } from '../../../src/worker/views/viewPort.js';
+import { PRIORS } from '../../../src/worker/views/viewHub.js';
 
 // The two halves of the view-port transfer handler (page: ui/engine/viewPort.ts; worker: worker/views/viewPort.ts),
 // here in one realm as the Node tests run both ends.
@@ -64,6 +65,32 @@ describe('view ports', () => {
     // letting go twice sends nothing more
     send[Comlink.releaseProxy]();
     expect(closed).toHaveBeenCalledTimes(2);
+  });
+
+  it("send an entry the page holds as its changed fields, when they are fewer than half of its fields and its keys stay", () => {
+    const layers = ['desk_usage'];
+    const before = { id: 'd1', kind: 'desk', x: 1, y: 2, layers, color: '#43a047', status: 'free', name: 'D1' };
+    const after = { ...before, color: '#e53935', status: 'occupied' };
+    expect(changedFields(before, after)).toEqual({ color: '#e53935', status: 'occupied' });
+    // the same values: nothing to send as fields (the hub sends no such entry)
+    expect(changedFields(before, { ...before })).toBeNull();
+    // more than half changed, a field gained or lost, not records: whole
+    expect(changedFields(before, { ...after, id: 'd2', kind: 'room', x: 5, y: 6 })).toBeNull();
+    expect(changedFields(before, { ...after, heat: 0.5 })).toBeNull();
+    const { name: _name, ...unnamed } = after;
+    expect(changedFields(before, unnamed)).toBeNull();
+    expect(changedFields([1, 2], [1, 3])).toBeNull();
+    expect(changedFields('a', 'b')).toBeNull();
+    // a list compared by identity: a new list of the same items goes as a field (correct, only larger)
+    expect(changedFields(before, { ...before, layers: ['desk_usage'] })).toEqual({ layers: ['desk_usage'] });
+
+    // on the wire: the entries sent before as fields, new ones whole; meta and removals as they were
+    const message: ViewMessage = { type: 'patch', version: 4, upserted: { d1: after, d9: before }, removed: ['d5'], meta: { loading: false } };
+    Object.defineProperty(message, PRIORS, { value: new Map([['d1', before]]) });
+    expect(onTheWire(message)).toEqual({ type: 'patch', version: 4, upserted: { d9: before }, changed: { d1: { color: '#e53935', status: 'occupied' } }, removed: ['d5'], meta: { loading: false } });
+    // without priors (a snapshot, a first patch of new keys) the message goes as it is
+    const plain: ViewMessage = { type: 'patch', version: 5, upserted: { d9: after }, removed: [] };
+    expect(onTheWire(plain)).toBe(plain);
   });
 
   it('refuse the direction a side does not take: a port reaching the page, a listener sent from the worker', () => {
