@@ -1,7 +1,8 @@
 // Booking as a person meets it, in real Chromium by mouse against the
 // reference server: signing in waits for the network while the browser is
 // offline; only the lengths the server would take are offered; the room's
-// bookings list what is coming up first. The
+// bookings list what is coming up first; by keyboard, the focus stays in the
+// popup when the button pressed goes. The
 // location sits at mid-day (tests/helpers/localTime.ts) and each test sets the
 // room's bookings itself, as its reservation system would report them, so what
 // is "later today" or "tomorrow" holds at any hour and any minute of the hour.
@@ -58,7 +59,10 @@ afterAll(() => rig?.close());
 
 /** Signed in on the floor (the first test signs in itself, offline first). */
 async function signedIn(): Promise<void> {
-  if (await page.getByRole('heading', { name: 'Sign in' }).isVisible()) await signIn(page, server.accounts.regular);
+  // the app may still be starting ("Starting…"): wait until it shows the form or the floor
+  const form = page.getByRole('heading', { name: 'Sign in' });
+  await form.or(page.getByRole('application', { name: /Floor plan of/ })).first().waitFor();
+  if (await form.isVisible()) await signIn(page, server.accounts.regular);
   await page.waitForURL((url) => url.searchParams.has('floor'));
 }
 
@@ -237,5 +241,55 @@ describe("a room popup's earlier bookings in Chromium", () => {
     await dialog.waitFor();
     await expect.poll(() => dialog.getByRole('list', { name: 'Earlier' }).innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/Quick huddle\s+Ended early/);
     await dialog.getByRole('button', { name: 'Close details' }).click();
+  });
+});
+
+describe('booking and cancelling by keyboard in Chromium', () => {
+  beforeAll(signedIn);
+
+  /** Presses Tab until the focus is on the popup's button named `name` (at most ten presses). */
+  async function tabTo(name: RegExp): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      if (name.test(focused)) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  }
+
+  const focusedName = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el ? el.getAttribute('aria-label') ?? el.textContent ?? el.tagName : 'nothing';
+  });
+
+  it('keeps the focus in the popup when the button pressed goes away, so Tab and Escape still work', async () => {
+    const { roomId, sensorId } = roomOnShownFloor(1);
+    reportBookings(sensorId, []);
+    const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
+    expect(point, 'the room can be clicked').not.toBeNull();
+    await page.mouse.click(point!.x, point!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    await dialog.getByLabel('Subject').click();
+    await page.keyboard.type('Keyboard sync');
+    await tabTo(/^Book now$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/booked until/);
+    // the room is booked now: Book now is gone, and the focus is on the popup's close button, not the page
+    await expect.poll(() => dialog.getByRole('button', { name: 'Book now' }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(focusedName, { timeout: 5_000 }).toBe('Close details');
+    await shot(page, 'booking-06-keyboard-booked-focus-kept');
+
+    await tabTo(/^Cancel booking “Keyboard sync”/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 10_000 }).toMatch(/cancelled/);
+    await expect.poll(() => dialog.getByRole('button', { name: /^Cancel booking “Keyboard sync”/ }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(focusedName, { timeout: 5_000 }).toBe('Close details');
+    await shot(page, 'booking-07-keyboard-cancelled-focus-kept');
+
+    // Escape closes the popup and the focus goes back to the room on the map
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count(), { timeout: 5_000 }).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-asset-id'))).toBe(roomId);
   });
 });

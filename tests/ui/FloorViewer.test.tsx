@@ -480,6 +480,27 @@ describe('FloorViewer', () => {
       await waitFor(() => expect(engine.cancelBooking).toHaveBeenCalledWith('r1', 'bk1'));
     });
 
+    it('keeps the focus in the popup when the action pressed goes away (a booking cancelled), so Escape still closes it', async () => {
+      const active = { start: 0, end: Date.now() + 3_600_000, subject: 'Mine', user_id: 'u1', booking_ref: 'bk1' };
+      const cancellable = { book: false, cancellable: ['bk1'], vote: false, rename: false, closeTicket: false, publish: false };
+      const r1 = room('r1', { status: 'reserved', statusKind: 'booked' });
+      const { engine } = await renderViewer({ r1 }, {
+        openId: 'r1', details: { r1: { reservation: { text: 'Mine', active, next: null, upcoming: [active] }, room: { free: false, capacity: 6 }, actions: cancellable } },
+      });
+      const dialog = await openedPopup();
+      const cancel = await within(dialog).findByRole('button', { name: /Cancel booking “Mine”/ });
+      cancel.focus();
+      fireEvent.click(cancel);
+      await waitFor(() => expect(engine.cancelBooking).toHaveBeenCalled());
+      // the worker's asset view: the booking is gone, and so is its button
+      const after = detail(r1, { reservation: { text: 'No reservations', active: null, next: null, upcoming: [] }, room: { free: true, capacity: 6 }, actions: { ...cancellable, cancellable: [] } });
+      act(() => engine.emit('asset:r1', { upserted: { [SELF_KEY]: after } }));
+      await waitFor(() => expect(within(dialog).queryByRole('button', { name: /Cancel booking/ })).toBeNull());
+      await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close details' })));
+      fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    });
+
     it('votes on tickets and voices', async () => {
       const { engine } = await renderViewer(
         { v1: draw('v1', { kind: 'voice', name: 'Cold' }) },

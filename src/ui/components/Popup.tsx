@@ -118,10 +118,41 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
   useEffect(() => {
     closeRef.current?.focus();
   }, [id]);
+  // An action that is disabled while it runs and goes once done (Book now, a booking cancelled, a ticket
+  // closed) takes the focus with it to the page's body: Escape no longer closes the popup and Tab starts over
+  // at the top of the page. Focus lost that way goes to the popup's close button, as when it opened; focus the
+  // person moved elsewhere (a press on the page) stays there. Chromium tells with a focusout that has no
+  // relatedTarget; jsdom only by the removal.
+  const popupRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = popupRef.current;
+    if (!el) return;
+    let focused: Element | null = el.contains(document.activeElement) ? document.activeElement : null;
+    const recover = () => {
+      const active = document.activeElement;
+      if (!focused || (active && active !== document.body)) return;
+      const gone = !focused.isConnected || !el.contains(focused) || focused.matches(':disabled');
+      focused = null;
+      if (gone) closeRef.current?.focus();
+    };
+    const onFocusIn = (event: FocusEvent) => { focused = event.target as Element; };
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget) focused = null;
+      else queueMicrotask(recover);
+    };
+    el.addEventListener('focusin', onFocusIn);
+    el.addEventListener('focusout', onFocusOut);
+    const observer = typeof MutationObserver === 'undefined' ? null : new MutationObserver(recover);
+    observer?.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+    return () => {
+      observer?.disconnect();
+      el.removeEventListener('focusin', onFocusIn);
+      el.removeEventListener('focusout', onFocusOut);
+    };
+  }, []);
   const width = detail?.popup.width || POPUP_DEFAULT_WIDTH;
   // the asset's height, grown where its header and actions would leave the details a sliver (the edit role's
   // room: booking, cancelling, rename and unpublish took 190 of 250 px, the body 12), within the viewer
-  const popupRef = useRef<HTMLDivElement>(null);
   const [frame, setFrame] = useState(0);
   const hasDetail = detail !== undefined;
   useLayoutEffect(() => {
