@@ -198,6 +198,9 @@ describe('reports in Chromium', () => {
     const named = await page.locator('.report-totals dt').allInnerTexts();
     expect(named.some((t) => t.startsWith('Worst '))).toBe(true);
     expect(new Set(named).size).toBe(named.length);
+    // each building has its F0-R1: a worst room says its floor even when the other building's is not among the worst
+    expect(named.filter((t) => t.startsWith('Worst ')).filter((t) => !/ \(Floor \d+, .+\)$/.test(t))).toEqual([]);
+    await page.locator('.report-totals').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('reports-08-environment');
     await page.getByRole('button', { name: 'Location' }).click();
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });

@@ -226,20 +226,20 @@ describe('RecentBookings in a room popup', () => {
 });
 
 describe('summaryLines', () => {
-  it('tells two places of one name apart by their floor, and leaves a name said once as it is', () => {
+  it('tells a place the report gives a floor by that floor, and leaves one without as it is', () => {
     const floors: Record<string, string> = { fa1: 'Floor 1, Helsinki HQ A', fb1: 'Floor 1, Helsinki HQ B' };
     const lines = summaryLines(
       [{ label: 'CO₂ outside 0–800 ppm', value: '36 %' }],
       [
         { label: 'Worst CO₂: F1-R2', value: '55 %', floorId: 'fb1' },
-        { label: 'Worst CO₂: F0-R2', value: '42 %', floorId: 'fa1' },
+        { label: 'Worst CO₂: F0-R9', value: '42 %', floorId: null },
         { label: 'Worst CO₂: F1-R2', value: '40 %', floorId: 'fa1' },
         { label: 'Busiest hour', value: '10:00' },
       ],
       (id) => floors[id] ?? null,
     );
     expect(lines.map((l) => l.label)).toEqual([
-      'CO₂ outside 0–800 ppm', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst CO₂: F0-R2', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
+      'CO₂ outside 0–800 ppm', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst CO₂: F0-R9', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
     ]);
   });
 });

@@ -115,8 +115,12 @@ export function createEnvironmentAggregator(ctx: ReportContext, sensors: readonl
         const outside = list.reduce((s, r) => s + r.outsideHours, 0);
         return { label: `${sensorTypeTitle(type)} outside ${COMFORT_BANDS[type]![0]}–${COMFORT_BANDS[type]![1]} ${ENVIRONMENT_UNITS[type]}`, value: percent(covered ? outside / covered : null) };
       });
+      // a room's name is told by its floor where another floor of the report has a room of that name (each
+      // building's F0-R1), whether or not that one is among the worst: "Worst CO₂: F0-R1" alone names neither
+      const floorsOf = new Map<string, Set<string | null>>();
+      for (const r of rows) if (r.groupKind === 'room') floorsOf.set(r.groupName, (floorsOf.get(r.groupName) ?? new Set()).add(r.floorId));
       summary.highlights = types.flatMap((type) => rows.filter((r) => r.type === type && r.groupKind === 'room' && (r.outsideShare ?? 0) > 0).slice(0, 3)
-        .map((r) => ({ label: `Worst ${sensorTypeTitle(type)}: ${r.groupName}`, value: percent(r.outsideShare), floorId: r.floorId })));
+        .map((r) => ({ label: `Worst ${sensorTypeTitle(type)}: ${r.groupName}`, value: percent(r.outsideShare), floorId: floorsOf.get(r.groupName)!.size > 1 ? r.floorId : null })));
       return {
         rows,
         summary,

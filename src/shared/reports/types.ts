@@ -174,8 +174,8 @@ export interface ReportSummary {
   /** per series (floor, sensor type) → hour → mean, for small multiples */
   series: Array<{ id: string; label: string; byHour: Array<number | null>; band?: [number, number] }>;
   /**
-   * the rows to look at first (worst rooms, busiest hours…); a row's floor when it names a place, so two
-   * places of one name (F1-R2 of two buildings) are told apart
+   * the rows to look at first (worst rooms, busiest hours…); the floor of a place whose name the report's
+   * rows give to places on more than one floor (F1-R2 of two buildings), so the UI tells them apart
    */
   highlights: Array<{ label: string; value: string; floorId?: string | null }>;
 }

@@ -135,6 +135,19 @@ describe('environment report', () => {
     expect(summary.series.map((s) => s.label)).toEqual(['CO₂ (ppm)', 'Temperature (°C)']);
   });
 
+  it('gives a worst room its floor when another floor has a room of that name, whether or not that one is among the worst', () => {
+    const ctx = context(D, D);
+    const agg = createEnvironmentAggregator(ctx, [
+      { sensorId: 'a', type: 'co2', groupId: 'ra', groupName: 'F0-R1', groupKind: 'room', floorId: 'fa0' },
+      { sensorId: 'b', type: 'co2', groupId: 'rb', groupName: 'F0-R1', groupKind: 'room', floorId: 'fb0' },
+      { sensorId: 'c', type: 'co2', groupId: 'rc', groupName: 'F0-R2', groupKind: 'room', floorId: 'fa0' },
+    ]);
+    // building A's F0-R1 and F0-R2 are stuffy; building B's F0-R1 never is, so only one F0-R1 is among the worst
+    feed(agg, ctx, 'co2', [[at(D, 8), 'a', 2 * H, 1000, 90], [at(D, 8), 'b', 2 * H, 500, 90], [at(D, 8), 'c', 2 * H, 900, 90]]);
+    const { summary } = agg.result();
+    expect(summary.highlights.map((h) => [h.label, h.floorId ?? null])).toEqual([['Worst CO₂: F0-R1', 'fa0'], ['Worst CO₂: F0-R2', null]]);
+  });
+
   it('has no rows for an empty period', () => {
     const ctx = context(D, D);
     const agg = createEnvironmentAggregator(ctx, [{ sensorId: 'c1', type: 'co2', groupId: 'r1', groupName: 'Room 1', groupKind: 'room', floorId: 'f1' }]);

@@ -31,14 +31,12 @@ export interface ReportsPanelProps {
 type SummaryLine = { label: string; value: string; floorId?: string | null };
 
 /**
- * The totals and highlights as listed: a place named twice (two buildings' F1-R2 among the worst rooms)
- * is told apart by its floor, "Worst co2: F1-R2 (Floor 1, Helsinki HQ B)".
+ * The totals and highlights as listed: a place the report gives a floor (its name is used on another floor
+ * too: each building's F1-R2) is told apart by it, "Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)".
  */
 export function summaryLines(totals: readonly SummaryLine[], highlights: readonly SummaryLine[], floorName: (id: string) => string | null): SummaryLine[] {
-  const times = new Map<string, number>();
-  for (const h of highlights) times.set(h.label, (times.get(h.label) ?? 0) + 1);
   return [...totals, ...highlights.map((h) => {
-    const place = h.floorId && (times.get(h.label) ?? 0) > 1 ? floorName(h.floorId) : null;
+    const place = h.floorId ? floorName(h.floorId) : null;
     return place ? { ...h, label: `${h.label} (${place})` } : h;
   })];
 }
