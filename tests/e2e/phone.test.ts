@@ -201,6 +201,10 @@ describe('phone-size screen in Chromium', () => {
     // the map stops above the bar, and the notice that this is the past spans the map's width, not half of it
     const [map, barBox] = [await box('.floor-viewer'), (await bar.boundingBox())!];
     expect(map.y + map.height).toBeLessThanOrEqual(barBox.y + 1);
+    // the folded legends sit at the map's foot, just above the bar, as they do live; they floated a bar's height
+    // higher (lifted twice: the map already ends above the bar), over the floor in the middle of the map
+    const legends = await box('.map-legends');
+    expect(map.y + map.height - (legends.y + legends.height)).toBeLessThan(16);
     const notice = (await page.getByTestId('playback-indicator').boundingBox())!;
     expect(notice.width).toBeGreaterThan(VIEWPORT.width * 0.6);
     expect(notice.height).toBeLessThan(60);
