@@ -151,6 +151,8 @@ describe('asset finder in Chromium', () => {
     const options = await floorSelect().locator('option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
     for (const floorId of options.slice(0, 2)) {
       await floorSelect().selectOption(floorId);
+      // the switch has landed (the worker owns the floor shown; the URL follows it), as a person sees the floor change
+      await page.waitForURL((url) => url.searchParams.get('floor') === floorId);
       const desksHere = [...store.assets.values()].filter((a) => a.subtype === 'desk' && a.parent_id === floorId && !a.unpublished);
       expect(desksHere.length).toBeGreaterThan(0);
       // (the second time the box still holds the query: the click opens its results again)
@@ -158,7 +160,7 @@ describe('asset finder in Chromium', () => {
       await finder().fill('desks');
       await results().first().waitFor();
       const name = await floorNameOf();
-      await expect.poll(firstWhere, { timeout: 5000 }).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
+      await expect.poll(firstWhere, { timeout: 15_000 }).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
       await page.keyboard.press('Escape');
     }
     await shot('finder-07-desks-here-first');
