@@ -137,6 +137,36 @@ describe('phone-size screen in Chromium', () => {
     await expect.poll(async () => (await box('main.center')).height).toBe(mapBefore.height);
   });
 
+  it('keeps a popup below the message an action brings, under Play back a day, when the sheet leaves the map short', async () => {
+    // a ticket or a voice: each takes a vote, which says "Vote saved."
+    const said = await waitForHitPoint(page, '[data-asset-id][aria-label^="Voice "], [data-asset-id][aria-label^="Ticket "]');
+    expect(said, 'a ticket or voice can be tapped').not.toBeNull();
+    await page.touchscreen.tap(said!.x, said!.y);
+    const dialog = popup(page);
+    await dialog.waitFor();
+    try {
+      // the sheet leaves the map short: the popup moves up to the top of the map
+      await page.getByRole('tab', { name: 'People' }).tap();
+      await page.getByRole('tabpanel').waitFor();
+      const agree = dialog.getByRole('button', { name: /Agree/ });
+      await agree.waitFor();
+      // the map is fitted again to its new size and the popup follows its ticket: tap once it stands still
+      const where = async () => { const b = (await agree.boundingBox())!; await page.waitForTimeout(250); const c = (await agree.boundingBox())!; return b.y === c.y && b.x === c.x; };
+      await expect.poll(where, { timeout: 5_000 }).toBe(true);
+      const at = (await agree.boundingBox())!;
+      await page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
+      const saved = page.locator('.map-notices').getByText('Vote saved.');
+      await saved.waitFor();
+      // the message stands under "Play back a day" on a phone: the popup keeps below its foot, not below its height
+      const notice = (await saved.boundingBox())!;
+      await expect.poll(async () => (await dialog.boundingBox())!.y, { timeout: 5_000 }).toBeGreaterThanOrEqual(notice.y + notice.height);
+      await shot(page, 'phone-03c-popup-below-message');
+    } finally {
+      if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Close details' }).tap();
+      if (await page.getByRole('button', { name: 'Hide panel' }).isVisible()) await page.getByRole('button', { name: 'Hide panel' }).tap();
+    }
+  });
+
   it('keeps the compact bar when the phone is turned to landscape, and the map most of its height', async () => {
     await page.setViewportSize({ width: VIEWPORT.height, height: VIEWPORT.width });
     await expect.poll(async () => (await box('header.top-bar')).height).toBeLessThanOrEqual(64);

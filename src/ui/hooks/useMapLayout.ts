@@ -17,7 +17,7 @@ export interface MapSize {
 export interface MapLayout {
   /** the map's size, for rendering (the popup's bounds, the zoom buttons) */
   size: MapSize;
-  /** height of the messages over the top of the map, px */
+  /** how far down the map the messages over its top reach (their foot), px */
   noticesHeight: number;
   /** the latest size, for gestures, the camera and fit between renders */
   currentSize(): MapSize;
@@ -70,7 +70,9 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
     }
     const strip = legend.current?.getBoundingClientRect();
     const bottom = strip && strip.height > 0 ? box.bottom - strip.top + LEGEND_GAP_PX : 0;
-    const top = notices.current?.getBoundingClientRect().height ?? 0;
+    // the messages' foot, not their height: on a phone they stand under "Play back a day" (3.4rem down)
+    const messages = notices.current?.getBoundingClientRect();
+    const top = messages && messages.height > 0 ? Math.max(0, messages.bottom - box.top) : 0;
     setNoticesHeight(top);
     // a panel that starts in the left half of the map takes the map's left side up to its right edge
     const panel = coverRef.current?.getBoundingClientRect();
