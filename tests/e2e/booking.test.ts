@@ -40,6 +40,19 @@ function reportBookings(sensorId: string, events: ReservationEvent[]): void {
 
 const eventsOf = (sensorId: string) => (server.server.store.sensors.get(sensorId)?.last_measurement?.events ?? []) as ReservationEvent[];
 
+/** A person opens the nth bookable room of the floor, with nothing booked in it, by a mouse click on it. */
+async function openFreeRoom(nth: number): Promise<{ roomId: string; sensorId: string; point: { x: number; y: number }; dialog: ReturnType<typeof popup> }> {
+  const { roomId, sensorId } = roomOnShownFloor(nth);
+  // nothing running or coming in the room: the person may book it now
+  reportBookings(sensorId, []);
+  const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
+  expect(point, 'the room can be clicked').not.toBeNull();
+  await page.mouse.click(point!.x, point!.y);
+  const dialog = popup(page);
+  await dialog.waitFor();
+  return { roomId, sensorId, point: point!, dialog };
+}
+
 beforeAll(async () => {
   rig = await startE2eRig({
     prepare: (s) => {
@@ -202,14 +215,7 @@ describe("a room popup's earlier bookings in Chromium", () => {
   beforeAll(signedIn);
 
   it('lists a booking the person just ended among the earlier ones at once, never saying there were none, and again when reopened', async () => {
-    const { roomId, sensorId } = roomOnShownFloor(0);
-    // nothing running or coming in the room: the person may book it now
-    reportBookings(sensorId, []);
-    const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
-    expect(point, 'the room can be clicked').not.toBeNull();
-    await page.mouse.click(point!.x, point!.y);
-    const dialog = popup(page);
-    await dialog.waitFor();
+    const { point, dialog } = await openFreeRoom(0);
     const bookings = dialog.getByRole('region', { name: 'Recent bookings' });
     // the week is read (this floor's room report): what it says once it is there
     await expect.poll(() => bookings.innerText(), { timeout: 30_000 }).not.toMatch(/Loading bookings/);
@@ -263,13 +269,7 @@ describe('booking and cancelling by keyboard in Chromium', () => {
   });
 
   it('keeps the focus in the popup when the button pressed goes away, so Tab and Escape still work', async () => {
-    const { roomId, sensorId } = roomOnShownFloor(1);
-    reportBookings(sensorId, []);
-    const point = await waitForHitPoint(page, `g.asset-room[data-asset-id="${roomId}"]`);
-    expect(point, 'the room can be clicked').not.toBeNull();
-    await page.mouse.click(point!.x, point!.y);
-    const dialog = popup(page);
-    await dialog.waitFor();
+    const { roomId, dialog } = await openFreeRoom(1);
     await dialog.getByLabel('Subject').click();
     await page.keyboard.type('Keyboard sync');
     await tabTo(/^Book now$/);
