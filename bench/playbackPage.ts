@@ -10,10 +10,10 @@
 // desk sensor of it published by the server. Target: no main-thread task over
 // 50 ms (DESIGN §7).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { startStoreyServer, type StoreyServer } from '../server/app.js';
 import type { LiveChange } from '../src/shared/protocol.js';
 import { buildApp, launchBrowser, VIEWPORT } from './lib/browser.js';
@@ -27,6 +27,7 @@ import { lastWorkingDay, replayedDayNote, WORKING_DAY_HISTORY_DAYS } from './lib
 process.env.NO_SAMPLES ??= '1';
 const { longTaskBreakdown, startTrace } = await import('./lib/trace.js');
 type Tracer = Awaited<ReturnType<typeof startTrace>>;
+interface Series { at: number; tracer: Tracer; allocations: CDPSession | null }
 
 const LIVE_ROUNDS = 6;
 const STEPS_BACK = 16;
@@ -77,20 +78,39 @@ type BenchWindow = { __probe: ProbeData; __playbackBench: { messages: Array<{ at
  * thread spent in them (on this shared machine a task's wall time also counts the time its thread waited for
  * a core, as bench/playback.ts says of the worker).
  */
-async function begin(page: Page): Promise<{ at: number; tracer: Tracer }> {
+async function begin(page: Page): Promise<Series> {
   const tracer = await startTrace(page);
+  // STOREY_ALLOC_OUT=<prefix>: what the page allocates in each series, V8's sampling heap profile (every object,
+  // those collected since too) to <prefix>.<n>.heapprofile, for Chrome's Memory panel or a script
+  let allocations: CDPSession | null = null;
+  if (process.env.STOREY_ALLOC_OUT) {
+    allocations = await page.context().newCDPSession(page);
+    await allocations.send('HeapProfiler.enable');
+    await allocations.send('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   const at = await page.evaluate(() => {
     const d = (window as unknown as BenchWindow).__playbackBench;
     d.frames.length = 0;
     d.recording = true;
     return performance.now();
   });
-  return { at, tracer };
+  return { at, tracer, allocations };
 }
 
-async function end(page: Page, label: string, series: { at: number; tracer: Tracer }, shown: number[]): Promise<SeriesStats> {
+let traced = 0;
+
+async function end(page: Page, label: string, series: Series, shown: number[]): Promise<SeriesStats> {
   const start = series.at;
   const events = await series.tracer.stop();
+  if (series.allocations) {
+    const { profile } = await series.allocations.send('HeapProfiler.stopSampling');
+    writeFileSync(`${process.env.STOREY_ALLOC_OUT}.${traced + 1}.heapprofile`, JSON.stringify(profile));
+    await series.allocations.detach();
+  }
+  // STOREY_TRACE_OUT=<prefix>: each series' trace to <prefix>.<n>.json, for Chrome's Performance panel or a script
+  // (NO_SAMPLES= set empty adds V8's samples)
+  traced += 1;
+  if (process.env.STOREY_TRACE_OUT) writeFileSync(`${process.env.STOREY_TRACE_OUT}.${traced}.json`, JSON.stringify({ traceEvents: events }));
   const cpu = longTaskBreakdown(events, 50, 16)
     .map((t) => ({ ms: t.cpuMs, wall: t.ms, phases: t.phases.filter((p) => p.ms >= 3).slice(0, 6).map((p) => `${p.name} ${fmt(p.ms, 0)}`).join(', ') }))
     .sort((a, b) => b.ms - a.ms);
@@ -204,7 +224,8 @@ async function jumps(page: Page): Promise<SeriesStats> {
 
 async function main(): Promise<void> {
   const dist = mkdtempSync(join(tmpdir(), 'storey-bench-playback-page-'));
-  await buildApp(dist);
+  // STOREY_UNMINIFIED=1: functions keep their names in a trace or an allocation profile
+  await buildApp(dist, { minify: process.env.STOREY_UNMINIFIED ? false : undefined });
   const server = await startStoreyServer({ host: '127.0.0.1', port: 0, transport: 'pusher', simulate: false, staticDir: dist, seed: SEED });
   const browser = await launchBrowser();
   const series: SeriesStats[] = [];

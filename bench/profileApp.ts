@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStoreyServer } from '../server/app.js';
 import { buildApp, launchProfile } from './lib/browser.js';
-import { FLOOR_PROBE_SCRIPT, type ProbeData } from './lib/floorProbe.js';
+import { FLOOR_PROBE_SCRIPT, tapViewMessages, type ProbeData } from './lib/floorProbe.js';
 import { fmt } from './lib/report.js';
 import { threadCpu } from './lib/threadCpu.js';
 import { codeCacheUse, moduleEvaluations, linkParents, longTaskBreakdown, pageNavigation, startTrace, startupSteps, summarise } from './lib/trace.js';
@@ -44,32 +44,13 @@ async function settle(page: Page): Promise<void> {
 const MESSAGE_LOG = `(() => {
   const log = [];
   window.__messages = log;
-  const wrap = (listener) => function (event) {
-    const t0 = performance.now();
-    const r = listener.call(this, event);
-    const d = event.data;
-    // a view message on its one-way port (ui/engine/viewPort.ts, set as onmessage), or one carried by a Comlink call
-    const args = d && d.argumentList;
-    const m = args && args[0] ? args[0].value : d;
-    if (m && (m.type === 'snapshot' || m.type === 'patch')) {
-      const n = m.type === 'snapshot' ? Object.keys(m.entries).length : Object.keys(m.upserted).length + Object.keys(m.changed || {}).length + m.removed.length;
-      const first = m.type === 'snapshot' ? Object.values(m.entries)[0] : Object.values(m.upserted)[0] || Object.values(m.changed || {})[0];
-      const kind = first ? Object.keys(first).slice(0, 3).join(',') : (m.meta ? 'meta' : '-');
-      log.push([Math.round(t0), m.type, n, kind, Math.round(performance.now() - t0)]);
-    }
-    return r;
-  };
-  const orig = MessagePort.prototype.addEventListener;
-  MessagePort.prototype.addEventListener = function (type, listener, options) {
-    if (type !== 'message' || typeof listener !== 'function') return orig.call(this, type, listener, options);
-    return orig.call(this, type, wrap(listener), options);
-  };
-  const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
-  Object.defineProperty(MessagePort.prototype, 'onmessage', {
-    configurable: true,
-    get() { return onmessage.get.call(this); },
-    set(listener) { onmessage.set.call(this, typeof listener === 'function' ? wrap(listener) : listener); },
-  });
+  ${tapViewMessages(`(m, t0, ms) => {
+    if (m.type !== 'snapshot' && m.type !== 'patch') return;
+    const n = m.type === 'snapshot' ? Object.keys(m.entries).length : Object.keys(m.upserted).length + Object.keys(m.changed || {}).length + m.removed.length;
+    const first = m.type === 'snapshot' ? Object.values(m.entries)[0] : Object.values(m.upserted)[0] || Object.values(m.changed || {})[0];
+    const kind = first ? Object.keys(first).slice(0, 3).join(',') : (m.meta ? 'meta' : '-');
+    log.push([Math.round(t0), m.type, n, kind, Math.round(ms)]);
+  }`)}
 })();`;
 
 async function open(profile: string): Promise<{ context: BrowserContext; page: Page }> {

@@ -60,32 +60,43 @@ export interface ProbeData {
 
 /**
  * Page script text (run before the page's own scripts) that calls `handler`, a JavaScript function's source
- * text, with each view message (snapshot, snapshotPart, patch) as it reaches the page: on the MessagePorts of
- * Comlink's proxied listeners. One wrapper of the ports serves every handler a page installs.
+ * text, with each view message (snapshot, snapshotPart, patch) after the page's listener handled it, as
+ * `handler(message, startedAt, ms)`: `startedAt` is when the listener was called (performance.now()) and `ms`
+ * how long it took. View messages come on one-way ports whose listener is set as `onmessage`
+ * (src/ui/engine/viewPort.ts); a message carried by a Comlink call (its first argument) counts too. One
+ * wrapper of the ports serves every handler a page installs.
  */
 export function tapViewMessages(handler: string): string {
   return `(() => {
     const taps = window.__viewTaps || (window.__viewTaps = []);
     taps.push(${handler});
     if (taps.length > 1) return;
+    const wrap = (inner) => function (event) {
+      const startedAt = performance.now();
+      const result = inner.call(this, event);
+      const d = event.data;
+      const args = d && d.argumentList;
+      const m = args && args[0] ? args[0].value : d;
+      if (m && (m.type === 'snapshot' || m.type === 'snapshotPart' || m.type === 'patch')) {
+        const ms = performance.now() - startedAt;
+        for (const tap of taps) tap(m, startedAt, ms);
+      }
+      return result;
+    };
     const addListener = MessagePort.prototype.addEventListener;
     MessagePort.prototype.addEventListener = function (type, listener, options) {
-      if (type === 'message' && typeof listener === 'function') {
-        const inner = listener;
-        listener = function (event) {
-          const args = event.data && event.data.argumentList;
-          const m = args && args[0] && args[0].value;
-          if (m && (m.type === 'snapshot' || m.type === 'snapshotPart' || m.type === 'patch')) for (const tap of taps) tap(m);
-          return inner.call(this, event);
-        };
-      }
-      return addListener.call(this, type, listener, options);
+      return addListener.call(this, type, type === 'message' && typeof listener === 'function' ? wrap(listener) : listener, options);
     };
+    const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+    Object.defineProperty(MessagePort.prototype, 'onmessage', {
+      configurable: true,
+      get() { return onmessage.get.call(this); },
+      set(listener) { onmessage.set.call(this, typeof listener === 'function' ? wrap(listener) : listener); },
+    });
   })();`;
 }
 
 /**
- * The probe's source, run in the page before its own scripts./**
  * The probe's source, run in the page before its own scripts. Plain
  * JavaScript text: a serialised TypeScript function would carry the
  * bundler's helpers (`__name`), which do not exist in the page.
@@ -93,9 +104,8 @@ export function tapViewMessages(handler: string): string {
 export const FLOOR_PROBE_SCRIPT = `(() => {
   const data = { longTasks: [], longFrames: [], frames: [], submitAt: null, fcp: null, firstMessageAt: null, savedSnapshotAt: null };
   window.__probe = data;
-  ${tapViewMessages(`(m) => {
+  ${tapViewMessages(`(m, at) => {
     if (m.type !== 'snapshot' && m.type !== 'patch') return;
-    const at = performance.now();
     if (data.firstMessageAt === null) data.firstMessageAt = at;
     if (m.type === 'snapshot' && m.meta && m.meta.fromCache === true && data.savedSnapshotAt === null) data.savedSnapshotAt = at;
   }`)}
