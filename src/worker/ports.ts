@@ -65,6 +65,11 @@ export interface SinkChange {
   data?: unknown;
   /** kind 'initial': the whole collection within the scope */
   items?: unknown[];
+  /**
+   * the server's answer to this client's own create call, applied as 'modified': the live 'created' of
+   * the same record that follows it is the same record, not a duplicate id (spec §5)
+   */
+  ownCreate?: true;
 }
 
 export interface ChangeBatch {

@@ -176,6 +176,20 @@ describe.each(['pusher', 'mqtt'] as const)('engine against the reference server 
     expect(patch && patch.type === 'patch' && Object.keys(patch.upserted).length).toBeLessThan(5);
   });
 
+  it('creates a ticket and a voice of its own without a duplicate id warning when their live created follows', async () => {
+    const drawn = [...floor.entries.values()].find((d) => d.kind === 'desk')!;
+    const ticket = await engine.createTicket({ kind: 'ticket', floorId, x: drawn.x, y: drawn.y, text: `Own ticket over ${transport}`, label: 'it' });
+    const voice = await engine.createTicket({ kind: 'voice', floorId, x: drawn.x, y: drawn.y, text: `Own voice over ${transport}`, label: 'space' });
+    expect(ticket.ok && voice.ok).toBe(true);
+    const ids = [ticket, voice].map((r) => (r.ok ? (r.value as { id: string }).id : ''));
+    // the stream is ordered: once a later change of the voice is here, both records' live created came before it
+    const name = `Seen over ${transport}`;
+    expect((await test.api(`${assetsPath()}/${ids[1]}`, { method: 'PATCH', token: editToken, json: { name } })).status).toBe(200);
+    await vi.waitFor(() => { expect(engine.internals.store.assets.get(ids[1]!)?.name).toBe(name); }, WAIT);
+    expect(ids.map((id) => engine.internals.store.assets.get(id)?.type)).toEqual(['ticket', 'voice']);
+    expect(logger.warnings.filter((w) => w.startsWith('Duplicate id'))).toEqual([]);
+  });
+
   it('ends with the engine\'s floor equal to the server\'s, each asset once, and still connected', async () => {
     // some live load: occupancy, environment, people moving, reservations…
     test.server.simulator.step(60);

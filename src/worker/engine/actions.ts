@@ -154,8 +154,10 @@ export function createActions(ctx: ActionContext) {
   }
   const isFailure = (s: ReturnType<typeof place>): s is ApiResult<never> => 'ok' in s;
 
-  function applyAsset(loc: Id, org: Id, data: unknown) {
-    ctx.apply({ scope: { kind: 'location', organizationId: org, locationId: loc }, changes: [{ collection: 'assets', kind: 'modified', data }] });
+  /** Applies the server's answer; `ownCreate`: the answer to our create, whose live 'created' follows (not a duplicate). */
+  function applyAsset(loc: Id, org: Id, data: unknown, ownCreate = false) {
+    const change = { collection: 'assets' as const, kind: 'modified' as const, data, ...(ownCreate ? { ownCreate: true as const } : {}) };
+    ctx.apply({ scope: { kind: 'location', organizationId: org, locationId: loc }, changes: [change] });
   }
 
   return {
@@ -234,7 +236,7 @@ export function createActions(ctx: ActionContext) {
       };
       const edits = createTicketEdits({ kind, floorId: request.floorId, x: request.x, y: request.y, name: body.name!, text, unpublished: !!body.unpublished }, ++ticketSeq);
       const result = await optimistically(edits, () => call((rest) => rest.createAsset(s.org, s.loc, body)));
-      if (result.ok) applyAsset(s.loc, s.org, result.value);
+      if (result.ok) applyAsset(s.loc, s.org, result.value, true);
       return result;
     },
 

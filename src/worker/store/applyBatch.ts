@@ -261,6 +261,9 @@ function replaceAssets(store: Store, items: unknown, delta: StoreDelta, options:
     delta.assets.add(id);
     markPersist(delta, 'assets', id);
   }
+  // a load holds the server's records as of its stream position: a 'created' our own create awaited came before it
+  // and is dropped (docs/protocol.md), or its record is not listed here and comes as new
+  store.ownCreates.clear();
   for (const asset of assets) {
     store.assets.set(asset.id, asset);
     delta.assets.add(asset.id);
@@ -285,6 +288,7 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
     if (store.buildings.delete(id)) { markPersist(delta, 'buildings', id); delta.structure = true; return true; }
     if (store.floors.delete(id)) { markPersist(delta, 'floors', id); delta.structure = true; return true; }
     const previous = store.assets.get(id);
+    store.ownCreates.delete(id);
     if (!previous) return false;
     notePrivacyFloor(store, previous, delta);
     store.assets.delete(id);
@@ -318,7 +322,11 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
     return true;
   }
   const previous = store.assets.get(asset.id);
-  if (change.kind === 'created' && previous) options.logger.warn(`Duplicate id ${asset.id} in assets; the later one wins`);
+  if (change.kind === 'created' && previous && !store.ownCreates.delete(asset.id)) {
+    options.logger.warn(`Duplicate id ${asset.id} in assets; the later one wins`);
+  }
+  // our own create put it here first: its live 'created' is still to come (or came already: then nothing waits)
+  if (change.ownCreate && !previous) store.ownCreates.add(asset.id);
   if (previous && previous.parent_id !== asset.parent_id && hasChildren(store, asset.id)) {
     store.assets.set(asset.id, asset);
     delta.assets.add(asset.id);

@@ -47,6 +47,11 @@ export interface Store {
   tagOfUser: Map<Id, Id>;
   /** asset id → the viewer's own vote, which the server's asset records do not carry */
   myVotes: Map<Id, 1 | -1 | 0>;
+  /**
+   * asset ids this client's own create call put in the store before the server's live 'created' of
+   * them came: that 'created' is the same record again, not a duplicate id (applyBatch.ts)
+   */
+  ownCreates: Set<Id>;
   /** location id of the store's location data (assets, sensors, structure) */
   locationId: Id | null;
   organizationId: Id | null;
@@ -58,7 +63,7 @@ export function createStore(): Store {
     assets: new AssetMap(), sensors: new SensorMap(), externalObjects: new Map(), users: new Map(),
     notifications: new Map(), assetsByFloor: new Map(), privacyZonesByFloor: new Map(), floorOf: new Map(), assetsBySensor: new Map(),
     assetsByUser: new Map(), userByTag: new Map(), tagOfUser: new Map(),
-    myVotes: new Map(),
+    myVotes: new Map(), ownCreates: new Set(),
     locationId: null, organizationId: null,
   };
 }
@@ -248,6 +253,7 @@ export function clearLocationData(store: Store): void {
   store.assetsBySensor.clear();
   store.assetsByUser.clear();
   store.myVotes.clear();
+  store.ownCreates.clear();
   store.locationId = null;
 }
 

@@ -30,12 +30,13 @@ async function signedInEngine(
 ) {
   const backend = createFakeBackend(options);
   setup(backend);
-  ({ engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage }));
+  let logger: ReturnType<typeof createTestEngine>['logger'];
+  ({ engine, logger } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage }));
   await engine.init({ host: HOST });
   const signIn = await engine.signIn('ann@example.com', 'pw');
   expect(signIn.ok).toBe(true);
   await settle();
-  return { backend, storage };
+  return { backend, storage, logger };
 }
 
 async function loadFixtureLocation() {
@@ -239,6 +240,39 @@ describe('createEngine', () => {
       // no category chosen: the location's default, which the server accepts (it refuses none)
       expect((await engine.createTicket({ kind: 'voice', floorId: 'f1', x: 0, y: 0, text: 'Warm', label: '' })).ok).toBe(true);
       expect(sent).toMatchObject({ type: 'voice', subtype: 'other', name: 'Warm' });
+    });
+
+    it('takes the live created of its own new ticket or voice as the same record, and still warns about a real duplicate', async () => {
+      const { backend, logger } = await signedInEngine();
+      await loadFixtureLocation();
+      const answered = new Map<string, Record<string, unknown>>();
+      /** the live created the reference server publishes for a new asset, `before` (or after) its answer */
+      let before = false;
+      const live = (id: string, data: unknown) => engine.internals.sink.apply({ scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID }, changes: [{ collection: 'assets', kind: 'created', id, data }] });
+      backend.routes.set(`POST /v1/organizations/${ORG_ID}/locations/${LOCATION_ID}/assets`, (init) => {
+        const body = { ...JSON.parse(String(init?.body)), id: `t${answered.size + 1}` };
+        answered.set(body.id, body);
+        if (before) live(body.id, body);
+        return { status: 201, body };
+      });
+      const duplicates = () => logger.warnings.filter((w) => w.startsWith('Duplicate id'));
+      // the answer comes first, then the live created of the same record
+      expect((await engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 1, y: 2, text: 'Printer jam', label: 'it' })).ok).toBe(true);
+      expect((await engine.createTicket({ kind: 'voice', floorId: 'f1', x: 3, y: 4, text: 'Cold', label: 'space' })).ok).toBe(true);
+      expect(engine.internals.store.assets.get('t1')).toMatchObject({ type: 'ticket', name: 'Printer jam' });
+      expect(engine.internals.store.assets.get('t2')).toMatchObject({ type: 'voice', name: 'Cold' });
+      live('t1', answered.get('t1'));
+      live('t2', answered.get('t2'));
+      expect(duplicates()).toEqual([]);
+      // another created of the same id is a second create: spec §5's warning
+      live('t1', { ...answered.get('t1'), name: 'Someone else' });
+      expect(duplicates()).toEqual(['Duplicate id t1 in assets; the later one wins']);
+      // the live created came before the answer: nothing waits for it then, so a later created of the id warns
+      before = true;
+      expect((await engine.createTicket({ kind: 'ticket', floorId: 'f1', x: 5, y: 6, text: 'Leak', label: 'it' })).ok).toBe(true);
+      expect(duplicates()).toHaveLength(1);
+      live('t3', answered.get('t3'));
+      expect(duplicates()).toEqual(['Duplicate id t1 in assets; the later one wins', 'Duplicate id t3 in assets; the later one wins']);
     });
   });
 

@@ -6,7 +6,7 @@ import { applyBatch } from '../../../src/worker/store/applyBatch.js';
 import { createStore, type Store } from '../../../src/worker/store/store.js';
 import {
   createTestLogger, LOCATION_ID, locationBatches, locationScope, measurement, ORG_ID, organizationScope,
-  wireDesk, wireOccupancySensor, wireUser,
+  wireBuilding, wireDesk, wireFloor, wireOccupancySensor, wireUser,
 } from '../engine/harness.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
@@ -168,6 +168,19 @@ describe('store', () => {
       apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'created', id: 'd1', data: wireDesk('d1', 'f1') }] });
       expect(logger.warnings.filter((w) => w.startsWith('Duplicate')).length).toBeGreaterThanOrEqual(4);
       expect(logger.warnings).toContain('Duplicate id d1 in assets; the later one wins');
+    });
+
+    it('takes a created after the answer to its own create as the same record, once, until a reload or a deletion', () => {
+      const { apply, logger } = loaded();
+      const change = (kind: 'created' | 'modified' | 'deleted', id: string, extra: Record<string, unknown> = {}) => ({ collection: 'assets' as const, kind, id, data: wireDesk(id, 'f1'), ...extra });
+      apply({ scope: locationScope, changes: [change('modified', 't1', { ownCreate: true }), change('modified', 't2', { ownCreate: true }), change('modified', 't3', { ownCreate: true })] });
+      apply({ scope: locationScope, changes: [change('created', 't1'), change('created', 't1')] });
+      expect(logger.warnings).toEqual(['Duplicate id t1 in assets; the later one wins']);
+      // deleted, then created again: a new record, no duplicate; a reload settles what was awaited
+      apply({ scope: locationScope, changes: [change('deleted', 't2'), change('created', 't2')] });
+      apply({ scope: locationScope, changes: [{ collection: 'assets', kind: 'initial', items: [wireBuilding(), wireFloor('f1'), wireFloor('f2'), wireDesk('t3', 'f1')] }] });
+      apply({ scope: locationScope, changes: [change('created', 't3')] });
+      expect(logger.warnings).toEqual(['Duplicate id t1 in assets; the later one wins', 'Duplicate id t3 in assets; the later one wins']);
     });
 
     it('ignores a batch whose scope is not the loaded one with a warning', () => {
