@@ -38,6 +38,16 @@ async function exportCsv(): Promise<{ name: string; lines: string[][] }> {
   return { name: download.suggestedFilename(), lines: parsed.data };
 }
 
+/** The words a KPI of the report says, by its label ("Peak day" → "Nov 23"). */
+const kpi = (label: string) => page.locator('.report-totals > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd').innerText();
+
+/** The days of a period (keys, both included) in the page's date words, and back: words → key. */
+async function periodDays(from: string, to: string): Promise<Map<string, string>> {
+  const days = new Map<string, string>();
+  for (let day = from; day <= to; day = addDaysToKey(day, 1)) days.set(await dayInWords(page, day), day);
+  return days;
+}
+
 /** The report table's cells as text, with the table's '—' for no value as the file's empty field. */
 const tableCells = () => page.locator('.report-table tbody tr').evaluateAll((trs) =>
   trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent === '—' ? '' : td.textContent ?? ''))));
@@ -69,6 +79,9 @@ describe('reports in Chromium', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('report[kind]')).toBe('desk');
     expect(url.searchParams.get('report[from]')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // the busiest day in the app's date words ("Nov 23"), one of the period's days
+    const days = await periodDays(url.searchParams.get('report[from]')!, url.searchParams.get('report[to]')!);
+    expect(days.has(await kpi('Busiest day'))).toBe(true);
     await shot('reports-01-desks');
   });
 
@@ -126,7 +139,9 @@ describe('reports in Chromium', () => {
     await page.goto(link.toString());
     const empty = page.getByTestId('report-empty');
     await empty.waitFor({ timeout: 60_000 });
-    expect(await empty.innerText()).toBe(`No readings from ${addDaysToKey(today, -60)} to ${addDaysToKey(today, -54)} in the whole location: the sensors sent nothing in this period. Choose another period.`);
+    // the period's days in the app's date words ("Sep 26"), as the popups and the playback write a day
+    const [from, to] = [await dayInWords(page, addDaysToKey(today, -60)), await dayInWords(page, addDaysToKey(today, -54))];
+    expect(await empty.innerText()).toBe(`No readings from ${from} to ${to} in the whole location: the sensors sent nothing in this period. Choose another period.`);
     expect(await page.locator('.report-table').count()).toBe(0);
     await shot('reports-05-empty');
   });
@@ -206,6 +221,18 @@ describe('reports in Chromium', () => {
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });
     await done();
     expect(await page.locator('.report-table tbody tr').count()).toBeGreaterThan(0);
+    // its peak day in the app's date words, one of the period's days, in the KPI and the table; the CSV keeps the ISO date
+    const url = new URL(page.url());
+    const days = await periodDays(url.searchParams.get('report[from]')!, url.searchParams.get('report[to]')!);
+    expect(days.has(await kpi('Peak day'))).toBe(true);
+    const loc = await exportCsv();
+    const column = loc.lines[0]!.indexOf('Peak day');
+    const onScreen = (await tableCells()).map((cells) => cells[column]);
+    expect(onScreen.filter((d) => d).length).toBeGreaterThan(0);
+    expect(onScreen.every((d) => !d || days.has(d!))).toBe(true);
+    const inWords = new Map([...days].map(([words, key]) => [key, words]));
+    expect(loc.lines.slice(1).map((l) => (l[column] ? inWords.get(l[column]!) ?? l[column] : ''))).toEqual(onScreen);
+    await page.locator('.report-totals').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('reports-09-location');
   });
 

@@ -7,12 +7,12 @@ import { SELF_KEY, type AssetDetail } from '../../src/shared/api.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  emptySkipped, type BookingItem, type EnvironmentRow, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
+  emptySkipped, type BookingItem, type EnvironmentRow, type LocationRow, type ReportMeta, type ReportProgress, type ReportRequest, type ReportSummary, type RoomRow,
 } from '../../src/shared/reports/types.js';
 import { BOOKINGS_UPDATING } from '../../src/ui/components/reports/ReportDetails.js';
 import { PeriodPicker } from '../../src/ui/components/reports/PeriodPicker.js';
 import { ReportsPanel, summaryLines } from '../../src/ui/components/reports/ReportsPanel.js';
-import { REPORT_COLUMNS } from '../../src/ui/components/reports/reportColumns.js';
+import { cellText, REPORT_COLUMNS } from '../../src/ui/components/reports/reportColumns.js';
 import { EngineContext } from '../../src/ui/hooks/engineContext.js';
 import { createFakeEngine, signedInWorld } from './fakeEngine.js';
 import { renderShell } from './renderShell.js';
@@ -80,11 +80,44 @@ describe('ReportsPanel', () => {
   });
 
   it('says so when nothing was measured in the period, instead of a table of empty rows', async () => {
+    // the period's days in the app's date words, without the year in the year they are of
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2025, 3, 8, 10) });
     show(progress({ state: 'done', pagesLoaded: 7, pagesEstimated: 7 }), { d1: { kind: 'desk', id: 'd1', name: 'Desk 1', floorId: null, utilisation: null, occupiedHours: 0, daysUsed: 0, cleanDeskBreaches: 0, class: 'no_data' } });
     expect((await screen.findByTestId('report-empty')).textContent)
-      .toBe('No readings from 2025-04-01 to 2025-04-07 in the whole location: the sensors sent nothing in this period. Choose another period.');
+      .toBe('No readings from Apr 1 to Apr 7 in the whole location: the sensors sent nothing in this period. Choose another period.');
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    vi.useRealTimers();
+  });
+
+  it('writes the peak day of the location report in the app\'s date words, in its KPI and its table', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 10, 25, 10) });
+    const location: ReportRequest = { kind: 'location', scope: { kind: 'location' }, period: { from: '2026-11-19', to: '2026-11-25' } };
+    const row: LocationRow = {
+      kind: 'location', id: 'f1', name: 'Floor 0', buildingId: 'b1', buildingName: 'Helsinki HQ A',
+      peakPeople: 12, meanPeople: 4.5, peakOccupied: 9, meanOccupancy: 0.31, peakDay: '2026-11-23', peakHour: 10,
+    };
+    const meta: ReportMeta = {
+      request: location, timeZone: 'Europe/Helsinki', hourStart: 7, hourEnd: 18,
+      progress: progress({ state: 'done', pagesLoaded: 3, pagesEstimated: 3, rows: 420 }),
+      summary: { ...summary(), highlights: [{ label: 'Peak day', value: '2026-11-23', day: '2026-11-23' }, { label: 'Peak hour', value: '10:00' }] },
+      measure: null,
+    };
+    const engine = createFakeEngine({ report: { entries: { f1: row }, meta } });
+    render(
+      <EngineContext.Provider value={engine.client}>
+        <ReportsPanel request={location} onChange={vi.fn()} timeZone="Europe/Helsinki" buildingId={null} buildingName={null} floorId={null} floorName={() => null} />
+      </EngineContext.Provider>,
+    );
+    await screen.findByTestId('report-done');
+    const kpis = Object.fromEntries([...document.querySelectorAll('.report-totals > div')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+    expect(kpis).toMatchObject({ 'Peak day': 'Nov 23', 'Peak hour': '10:00' });
+    const table = screen.getByRole('table');
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const cells = within(table).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells[headers.indexOf('Peak day')]).toBe('Nov 23');
+    expect(document.body.textContent).not.toContain('2026-11-23');
+    vi.useRealTimers();
   });
 
   it('applies a typed period only on Apply, and says why a period cannot be applied', async () => {
@@ -226,6 +259,16 @@ describe('RecentBookings in a room popup', () => {
 });
 
 describe('summaryLines', () => {
+  it('writes a day in the app\'s date words in the location\'s zone, with the year for another year\'s day', () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    const lines = summaryLines([], [
+      { label: 'Peak day', value: '2025-12-30', day: '2025-12-30' }, { label: 'Busiest day', value: '2026-01-01', day: '2026-01-01' }, { label: 'Peak day', value: '—' },
+    ], () => null, 'Europe/Helsinki', now);
+    expect(lines.map((l) => l.value)).toEqual(['Dec 30, 2025', 'Jan 1', '—']);
+    // 23:30 on Dec 31 in New York is Jan 1 in Helsinki: the year is the location's
+    expect(summaryLines([], [{ label: 'Peak day', value: '2025-12-30', day: '2025-12-30' }], () => null, 'America/New_York', Date.UTC(2026, 0, 1, 4, 30))[0]!.value).toBe('Dec 30');
+  });
+
   it('tells a place the report gives a floor by that floor, and leaves one without as it is', () => {
     const floors: Record<string, string> = { fa1: 'Floor 1, Helsinki HQ A', fb1: 'Floor 1, Helsinki HQ B' };
     const lines = summaryLines(
@@ -237,10 +280,24 @@ describe('summaryLines', () => {
         { label: 'Busiest hour', value: '10:00' },
       ],
       (id) => floors[id] ?? null,
+      'Europe/Helsinki',
     );
     expect(lines.map((l) => l.label)).toEqual([
       'CO₂ outside 0–800 ppm', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)', 'Worst CO₂: F0-R9', 'Worst CO₂: F1-R2 (Floor 1, Helsinki HQ A)', 'Busiest hour',
     ]);
+  });
+});
+
+describe('the location report\'s table and CSV', () => {
+  it('show the peak day in the app\'s date words on screen and as an ISO date in the file', () => {
+    const row: LocationRow = {
+      kind: 'location', id: 'f1', name: 'Floor 0', buildingId: 'b1', buildingName: 'Helsinki HQ A',
+      peakPeople: 12, meanPeople: 4.5, peakOccupied: 9, meanOccupancy: 0.31, peakDay: '2026-11-23', peakHour: 10,
+    };
+    const column = REPORT_COLUMNS.location.find((c) => c.header === 'Peak day')!;
+    expect(column.value(row, () => null)).toBe('2026-11-23');
+    expect(cellText(column, row, () => null, 'Europe/Helsinki', Date.UTC(2026, 10, 25))).toBe('Nov 23');
+    expect(cellText(column, { ...row, peakDay: null }, () => null, 'Europe/Helsinki')).toBe('—');
   });
 });
 

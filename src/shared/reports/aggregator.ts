@@ -59,3 +59,8 @@ export function periodOf(ctx: ReportContext): Period {
 export const HOUR_MS = 3_600_000;
 export const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
 export const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 100)} %`);
+
+/** A highlight whose value is a local day (a YYYY-MM-DD key, which the UI writes in its date words), or '—' when there is none. */
+export function dayLine(label: string, day: string | null): { label: string; value: string; day?: string } {
+  return day === null ? { label, value: '—' } : { label, value: day, day };
+}

@@ -4,7 +4,7 @@
 // and clean-desk policy breaches. State is per desk and per day, never per row.
 
 import { overlapMs, type CalendarDay } from './calendar.js';
-import { HOUR_MS, percent, periodOf, round, type Aggregator, type ReportContext } from './aggregator.js';
+import { dayLine, HOUR_MS, percent, periodOf, round, type Aggregator, type ReportContext } from './aggregator.js';
 import { createDayStream } from './readings.js';
 import { addToSlots, createCellStats, createDaySlots, emptySummary } from './slots.js';
 import type { DeskClass, DeskRow } from './types.js';
@@ -106,7 +106,7 @@ export function createDeskAggregator(ctx: ReportContext, desks: readonly ScopeDe
         { label: 'Unused desks (< 15 %)', value: String(counts.unused) },
         { label: 'Under-used desks (< 50 %)', value: String(counts.under_used) },
         { label: 'Busiest hour', value: peakHour === null ? '—' : `${String(peakHour).padStart(2, '0')}:00` },
-        { label: 'Busiest day', value: stats.peakDay() ?? '—' },
+        dayLine('Busiest day', stats.peakDay()),
       ];
       return {
         rows,

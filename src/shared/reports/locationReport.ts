@@ -4,7 +4,7 @@
 // with the peak day and hour.
 
 import type { CalendarDay } from './calendar.js';
-import { percent, periodOf, round, type Aggregator, type ReportContext } from './aggregator.js';
+import { dayLine, percent, periodOf, round, type Aggregator, type ReportContext } from './aggregator.js';
 import { createDayStream } from './readings.js';
 import { SLOT_MS, addToSlots, createCellStats, createDaySlots, emptySummary, type CellStats, type DaySlots } from './slots.js';
 import type { LocationRow } from './types.js';
@@ -119,7 +119,7 @@ export function createLocationAggregator(ctx: ReportContext, floors: readonly Sc
         { label: 'Mean occupancy', value: percent(occ.length ? occ.reduce((s, r) => s + r.meanOccupancy!, 0) / occ.length : null) },
       ];
       summary.highlights = [
-        { label: 'Peak day', value: all.peakDay() ?? '—' },
+        dayLine('Peak day', all.peakDay()),
         { label: 'Peak hour', value: peakHour === null ? '—' : `${String(peakHour).padStart(2, '0')}:00` },
       ];
       return {

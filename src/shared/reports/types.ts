@@ -175,9 +175,11 @@ export interface ReportSummary {
   series: Array<{ id: string; label: string; byHour: Array<number | null>; band?: [number, number] }>;
   /**
    * the rows to look at first (worst rooms, busiest hours…); the floor of a place whose name the report's
-   * rows give to places on more than one floor (F1-R2 of two buildings), so the UI tells them apart
+   * rows give to places on more than one floor (F1-R2 of two buildings), so the UI tells them apart; a line
+   * whose value is a local day of the location carries it as `day` (YYYY-MM-DD), which the UI writes in the
+   * app's date words ("Nov 23"), as every date it shows (docs/reports.md "Dates")
    */
-  highlights: Array<{ label: string; value: string; floorId?: string | null }>;
+  highlights: Array<{ label: string; value: string; floorId?: string | null; day?: string }>;
 }
 
 export interface ReportMeta {

@@ -112,5 +112,9 @@ describe('desk report', () => {
     expect(cell.mean).toBeCloseTo(0.75, 5);
     expect(cell.peak).toBe(1);
     expect(summary.grid[3]![8]!.mean).toBe(0);
+    // the busiest day as a day (the UI writes it "Mar 12"), beside the busiest hour in words
+    expect(summary.highlights.filter((h) => h.label.startsWith('Busiest'))).toEqual([
+      { label: 'Busiest hour', value: '09:00' }, { label: 'Busiest day', value: '2025-03-12', day: '2025-03-12' },
+    ]);
   });
 });

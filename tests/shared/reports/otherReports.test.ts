@@ -169,8 +169,11 @@ describe('location report', () => {
       [at(D, 10), 'p2', 1 * H, null, 90, 1, 1, 'f2', []],
     ]);
     feed(agg, ctx, 'occupancy', [[at(D, 9), 'o1', 2 * H, 1, 90]]);
-    const rows = agg.result().rows as LocationRow[];
+    const { rows: all, summary } = agg.result();
+    const rows = all as LocationRow[];
     const f1 = rows.find((r) => r.id === 'f1')!;
+    // the KPI's day as a day, which the UI writes in its date words ("Nov 23"), not as words of its own
+    expect(summary.highlights[0]).toEqual({ label: 'Peak day', value: D, day: D });
     expect(f1.peakPeople).toBe(2);
     expect(f1.peakOccupied).toBe(1);
     expect(f1.peakHour).toBe(9);

@@ -4,10 +4,11 @@
 
 import type { ReportProgress, ReportRequest } from '../../../shared/reports/types.js';
 import { useEngine } from '../../hooks/engineContext.js';
+import { formatDay } from '../../lib/timeFormat.js';
 
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
-export function ReportState({ request, progress, scopeName }: { request: ReportRequest; progress: ReportProgress | null; scopeName: string }) {
+export function ReportState({ request, progress, scopeName, timeZone }: { request: ReportRequest; progress: ReportProgress | null; scopeName: string; timeZone: string }) {
   const { api } = useEngine();
   if (!progress) return <p role="status" className="report-state">Starting the report…</p>;
   const pages = `${progress.pagesLoaded} of about ${progress.pagesEstimated} pages`;
@@ -45,7 +46,7 @@ export function ReportState({ request, progress, scopeName }: { request: ReportR
     case 'done':
       return progress.rows === 0 ? (
         <p role="status" className="report-state report-empty" data-testid="report-empty">
-          {`No readings from ${request.period.from} to ${request.period.to} in ${scopeName}: the sensors sent nothing in this period. Choose another period.`}
+          {`No readings from ${formatDay(request.period.from, timeZone)} to ${formatDay(request.period.to, timeZone)} in ${scopeName}: the sensors sent nothing in this period. Choose another period.`}
         </p>
       ) : null;
   }

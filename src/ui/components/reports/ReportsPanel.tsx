@@ -11,7 +11,8 @@ import { useView, useViewEntries, useViewMeta } from '../../hooks/useView.js';
 import { HeatGrid, HourBars, SmallMultiples } from './ReportCharts.js';
 import { PeriodPicker } from './PeriodPicker.js';
 import { ReportState } from './ReportState.js';
-import { REPORT_COLUMNS } from './reportColumns.js';
+import { cellText, REPORT_COLUMNS } from './reportColumns.js';
+import { formatDay } from '../../lib/timeFormat.js';
 
 const KINDS: Array<{ kind: ReportKind; label: string }> = [
   { kind: 'location', label: 'Location' }, { kind: 'desk', label: 'Desks' }, { kind: 'room', label: 'Rooms' }, { kind: 'environment', label: 'Environment' },
@@ -28,16 +29,20 @@ export interface ReportsPanelProps {
   floorName(id: string): string | null;
 }
 
-type SummaryLine = { label: string; value: string; floorId?: string | null };
+type SummaryLine = { label: string; value: string; floorId?: string | null; day?: string };
 
 /**
  * The totals and highlights as listed: a place the report gives a floor (its name is used on another floor
- * too: each building's F1-R2) is told apart by it, "Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)".
+ * too: each building's F1-R2) is told apart by it, "Worst CO₂: F1-R2 (Floor 1, Helsinki HQ B)"; a day
+ * ("Peak day") is written in the app's date words, "Nov 23" (docs/reports.md "Dates").
  */
-export function summaryLines(totals: readonly SummaryLine[], highlights: readonly SummaryLine[], floorName: (id: string) => string | null): SummaryLine[] {
+export function summaryLines(
+  totals: readonly SummaryLine[], highlights: readonly SummaryLine[], floorName: (id: string) => string | null, timeZone: string, now = Date.now(),
+): SummaryLine[] {
   return [...totals, ...highlights.map((h) => {
     const place = h.floorId ? floorName(h.floorId) : null;
-    return place ? { ...h, label: `${h.label} (${place})` } : h;
+    const line = h.day ? { ...h, value: formatDay(h.day, timeZone, now) } : h;
+    return place ? { ...line, label: `${h.label} (${place})` } : line;
   })];
 }
 
@@ -111,7 +116,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
         <PeriodPicker period={request.period} timeZone={timeZone} onChange={(period) => set({ period })} />
       </div>
 
-      <ReportState request={request} progress={progress} scopeName={scopeName} />
+      <ReportState request={request} progress={progress} scopeName={scopeName} timeZone={timeZone} />
 
       {progress?.state === 'done' && summary && progress.rows > 0 ? (
         <>
@@ -125,7 +130,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
             {Object.values(progress.skipped).some((n) => n > 0) ? ` Skipped ${Object.values(progress.skipped).reduce((a, b) => a + b, 0)} bad rows.` : ''}
           </p>
           <dl className="report-totals">
-            {summaryLines(summary.totals, summary.highlights, floorName).map((t, i) => <div key={i}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
+            {summaryLines(summary.totals, summary.highlights, floorName, timeZone).map((t, i) => <div key={i}><dt>{t.label}</dt><dd>{t.value}</dd></div>)}
           </dl>
           {request.kind === 'environment' ? <SmallMultiples series={summary.series} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} /> : (
             <>
@@ -141,7 +146,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
                 <tbody>
                   {rows.slice(0, TABLE_ROWS_SHOWN).map((r) => (
                     <tr key={r.id} data-row-id={r.id}>
-                      {columns.map((c) => <td key={c.header} className={c.numeric ? 'num' : undefined}>{c.value(r, floorName) ?? '—'}</td>)}
+                      {columns.map((c) => <td key={c.header} className={c.numeric ? 'num' : undefined}>{cellText(c, r, floorName, timeZone)}</td>)}
                     </tr>
                   ))}
                 </tbody>

@@ -1,16 +1,30 @@
 // The columns of each report's table, shared by the table on screen and the
-// CSV export, so the file holds exactly what the table shows (all rows).
+// CSV export, so the file holds what the table shows (all rows). A day is the
+// one thing written apart: the table says it in the app's date words ("Nov
+// 23"), the CSV keeps its ISO date (2026-11-23), which a spreadsheet reads as a
+// date in any locale and sorts (docs/reports.md "Dates").
 
 import type { ReportKind } from '../../../shared/config.js';
 import { sensorTypeTitle } from '../../../shared/kinds.js';
 import { DESK_CLASS_LABELS } from '../../../shared/reports/deskReport.js';
 import { RESERVATION_HISTORY_CLASSES, RESERVATION_HISTORY_LABELS } from '../../../shared/rules/reservationHistory.js';
 import type { DeskRow, EnvironmentRow, LocationRow, ReportRow, RoomRow } from '../../../shared/reports/types.js';
+import { formatDay } from '../../lib/timeFormat.js';
 
 export interface Column {
   header: string;
+  /** the cell as the CSV holds it */
   value(row: ReportRow, floorName: (id: string) => string | null): string | number | null;
   numeric?: boolean;
+  /** the value is a local day of the location (YYYY-MM-DD) */
+  day?: boolean;
+}
+
+/** The cell as the table on screen shows it: a day in the app's date words, nothing as '—'. */
+export function cellText(column: Column, row: ReportRow, floorName: (id: string) => string | null, timeZone: string, now = Date.now()): string | number {
+  const value = column.value(row, floorName);
+  if (value === null) return '—';
+  return column.day && typeof value === 'string' ? formatDay(value, timeZone, now) : value;
 }
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
@@ -64,7 +78,7 @@ export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
     { header: 'Mean people', value: loc((r) => r.meanPeople), numeric: true },
     { header: 'Peak occupied', value: loc((r) => r.peakOccupied), numeric: true },
     { header: 'Mean occupancy %', value: loc((r) => pct(r.meanOccupancy)), numeric: true },
-    { header: 'Peak day', value: loc((r) => r.peakDay) },
+    { header: 'Peak day', value: loc((r) => r.peakDay), day: true },
     { header: 'Peak hour', value: loc((r) => hour(r.peakHour)) },
   ],
 };
