@@ -25,7 +25,7 @@ import { lastWorkingDay, replayedDayNote, WORKING_DAY_HISTORY_DAYS } from './lib
 // the trace's main-thread tasks with their CPU time; V8's sampling profiler left out unless asked for (it costs
 // the page time of its own)
 process.env.NO_SAMPLES ??= '1';
-const { longTaskBreakdown, startTrace } = await import('./lib/trace.js');
+const { longTaskBreakdown, majorCollections, startTrace } = await import('./lib/trace.js');
 type Tracer = Awaited<ReturnType<typeof startTrace>>;
 interface Series { at: number; tracer: Tracer; allocations: CDPSession | null }
 
@@ -58,6 +58,8 @@ interface SeriesStats {
   tasks: number[];
   /** the main thread's tasks of the series by their CPU time (the trace's thread time), longest first */
   cpu: Array<{ ms: number; wall: number; phases: string }>;
+  /** the page's full garbage collections in the series, and what they freed */
+  collections: string[];
   /** what ran in the long tasks over 50 ms (floorProbe.ts) */
   detail: string[];
   frameP95: number;
@@ -122,9 +124,12 @@ async function end(page: Page, label: string, series: Series, shown: number[]): 
   const span: Window = { start, end: now };
   const tasks = tasksIn(probe, span.start, span.end);
   const deltas = frames.slice(1).map((t, i) => t - frames[i]!);
+  const collections = majorCollections(events).map((g) => `${fmt(g.ms, 0)} ms wall, ${fmt(g.cpuMs, 0)} CPU (${g.reason}): heap ${fmt(g.heapMbBefore, 0)} → `
+    + `${fmt(g.heapMbAfter, 0)} MB, DOM nodes ${g.nodesBefore ?? '?'} → ${g.nodesAfter ?? '?'}`);
   return {
     label,
     cpu,
+    collections,
     tasks: tasks.map((t) => t.duration),
     detail: describeTasks(probe, tasks.filter((t) => t.duration > LONG_TASK_MS)),
     frameP95: percentile(deltas, 0.95),
@@ -168,7 +173,9 @@ async function liveFlushes(page: Page, server: StoreyServer, floorId: string, dr
   return end(page, `live: a reading of each of the floor's ${sensors.length.toLocaleString('en-US')} desk sensors (baseline)`, start, shown);
 }
 
-const readout = (page: Page) => page.getByTestId('playback-time').innerText();
+// read with one querySelector: Playwright's test-id locator walks every element of the page (some 14,000 here),
+// which allocated 4 MB of the page's heap in a series, garbage the app did not make
+const readout = (page: Page) => page.evaluate(() => document.querySelector('[data-testid="playback-time"]')?.textContent ?? '');
 const hourOf = (text: string) => Number(text.slice(0, 2)) + Number(text.slice(3, 5)) / 60;
 
 /** Until the bar's readout (the instant the map shows) satisfies `ok`; returns ms since `since` (page clock). */
@@ -313,6 +320,9 @@ async function main(): Promise<void> {
     + `${[...x.cpu].sort((p, q) => q.wall - p.wall).slice(0, 3).map((t) => `${fmt(t.wall, 0)} wall, ${fmt(t.ms, 0)} CPU: ${t.phases}`).join('; ') || 'none'}); `
     + `frames p95 ${fmt(x.frameP95)} ms, max ${fmt(x.frameMax)} ms; ${fmt(x.perAction, 0)} entries reached the page per action, in messages of at most ${fmt(x.largest)}; shown ${fmt(median(x.shown))} ms median, ${fmt(Math.max(...x.shown))} ms max after the action`);
   for (const x of series) for (const d of x.detail.slice(0, 3)) notes.push(`${x.label}, a long task (wall): ${d}`);
+  // a full collection that frees thousands of DOM nodes is the garbage of a whole floor taken off the page (the
+  // viewer remounted for the replay), not of the steps (docs/bench.md "The step back's long task is a full collection")
+  for (const x of series) if (x.collections.length) notes.push(`${x.label}, full garbage collections on the main thread: ${x.collections.join('; ')}`);
   publish('Floor playback on the main thread: the built app in Chromium, a replay step back and a jump vs a live flush of the same floor', rows, [
     ...notes,
     `${dayNote}; the replay read in ${fmt(readMs)} ms (Play back a day, or the Day field, → the day loaded); each step waited until the bar showed its instant, then ${AFTER_SHOWN_MS} ms`,

@@ -267,7 +267,6 @@ function mainSamples(events: TraceEvent[], threadKey: string): Array<{ t: number
   return out;
 }
 
-/** What each top-level task longer than `minMs` on the renderer's main thread spent its time in. */
 /** Main-thread tasks of at least `minMs` wall time, or `minCpuMs` of the thread's CPU time, with what ran inside. */
 export function longTaskBreakdown(events: TraceEvent[], minMs = 50, minCpuMs = Infinity): TaskBreakdown[] {
   const names = new Map<string, string>();
@@ -301,4 +300,49 @@ export function longTaskBreakdown(events: TraceEvent[], minMs = 50, minCpuMs = I
     }
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+export interface MajorCollection {
+  /** ms on the trace clock */
+  at: number;
+  ms: number;
+  cpuMs: number;
+  /** V8's name for it, e.g. "finalize incremental marking via task" */
+  reason: string;
+  heapMbBefore: number;
+  heapMbAfter: number;
+  /** the page's DOM nodes (Blink's counter: detached ones count until collected) before, and the fewest in the 2 s after */
+  nodesBefore: number | null;
+  nodesAfter: number | null;
+}
+
+/**
+ * The page's full garbage collections on its main thread, with what they freed: V8's heap, and the DOM nodes
+ * Blink's counter holds (it counts detached nodes until a full collection sweeps them). A task over 50 ms that
+ * is one of these is the collector's, and the nodes say whether a whole detached tree was its garbage.
+ */
+export function majorCollections(events: TraceEvent[]): MajorCollection[] {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  const pid = pageNavigation(events)?.pid;
+  const out: MajorCollection[] = [];
+  for (const [key, name] of names) {
+    if (name !== 'CrRendererMain' || (pid !== undefined && !key.startsWith(`${pid}:`))) continue;
+    const mine = events.filter((e) => `${e.pid}:${e.tid}` === key).sort((a, b) => a.ts - b.ts);
+    const counters = mine.filter((e) => e.name === 'UpdateCounters')
+      .map((e) => ({ ts: e.ts, nodes: Number((e.args?.data as { nodes?: number } | undefined)?.nodes ?? NaN) }))
+      .filter((c) => Number.isFinite(c.nodes));
+    for (const gc of mine) {
+      if (gc.name !== 'MajorGC' || gc.ph !== 'X') continue;
+      const args = (gc.args ?? {}) as { usedHeapSizeBefore?: number; usedHeapSizeAfter?: number; type?: string };
+      const before = counters.filter((c) => c.ts <= gc.ts).at(-1);
+      const after = counters.filter((c) => c.ts > gc.ts && c.ts <= gc.ts + 2_000_000);
+      out.push({
+        at: gc.ts / 1000, ms: (gc.dur ?? 0) / 1000, cpuMs: ((gc as { tdur?: number }).tdur ?? 0) / 1000, reason: args.type ?? '',
+        heapMbBefore: (args.usedHeapSizeBefore ?? NaN) / 1e6, heapMbAfter: (args.usedHeapSizeAfter ?? NaN) / 1e6,
+        nodesBefore: before?.nodes ?? null, nodesAfter: after.length ? Math.min(...after.map((c) => c.nodes)) : null,
+      });
+    }
+  }
+  return out;
 }

@@ -83,6 +83,22 @@ describe('tileSource', () => {
     expect(listener).toHaveBeenCalledTimes(3);
   });
 
+  it('tells its listener once for a message that changes several of its assets, and that read sees them all', () => {
+    const { mirror, tile } = source(desks(4), ['d0', 'd1', 'd2', 'd3']);
+    const seen: string[][] = [];
+    // as React does: the listener reads the snapshot at once
+    tile.subscribe(() => seen.push(tile.getSnapshot().entries.map((e) => e?.status ?? '-')));
+    tile.getSnapshot();
+    mirror.apply({
+      type: 'patch', version: 2, removed: ['d3'],
+      upserted: { d0: draw('d0', { status: 'occupied' }), d2: draw('d2', { status: 'booked' }), other: draw('other') },
+    });
+    expect(seen).toEqual([['occupied', 'free', 'booked', '-']]);
+    // a message naming none of its assets tells it nothing
+    mirror.apply({ type: 'patch', version: 3, upserted: { other: draw('other', { status: 'occupied' }) }, removed: [] });
+    expect(seen).toHaveLength(1);
+  });
+
   it('stops listening once unsubscribed', () => {
     const { mirror, tile } = source(desks(1), ['d0']);
     const listener = vi.fn();

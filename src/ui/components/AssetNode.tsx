@@ -6,7 +6,7 @@
 import { memo, useEffect, useId, useState } from 'react';
 import type { DrawState } from '../../shared/api.js';
 import type { MapLayer } from '../../shared/constants.js';
-import type { AssetKind } from '../../shared/kinds.js';
+import type { AssetKind, StatusKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
 import { labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
@@ -65,9 +65,11 @@ function points(outline: DrawState['outline']): string {
   return (outline ?? []).map(([x, y]) => `${x},${svgY(y)}`).join(' ');
 }
 
-/** The status cue that is not colour (lib/statusMark.ts); hidden by CSS while zoomed out. */
-function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState; width: number; depth: number; cx?: number; cy?: number }) {
-  const kind = entry.statusKind;
+/**
+ * The status cue that is not colour (lib/statusMark.ts); hidden by CSS while zoomed out. Memoized on its
+ * numbers: a desk whose colour changes but not its kind of status (a replay step, a live reading) keeps its mark.
+ */
+const StatusMark = memo(function StatusMark({ kind, width, depth, cx = 0, cy = 0 }: { kind: StatusKind; width: number; depth: number; cx?: number; cy?: number }) {
   const shape = statusMarkShape(kind, width, depth, cx, cy);
   if (!shape) return null;
   return (
@@ -81,7 +83,7 @@ function StatusMark({ entry, width, depth, cx = 0, cy = 0 }: { entry: DrawState;
       aria-hidden="true"
     />
   );
-}
+}, (a, b) => a.kind === b.kind && a.width === b.width && a.depth === b.depth && a.cx === b.cx && a.cy === b.cy);
 
 function ShapeBody({ entry }: { entry: DrawState }) {
   const pts = points(entry.outline);
@@ -252,14 +254,14 @@ function ThingBody({ entry }: { entry: DrawState }) {
         return (
           <>
             <rect x={cx - w / 2} y={cy - d / 2} width={w} height={d} fill={fill} stroke="#37474f" strokeWidth={0.05} />
-            <StatusMark entry={entry} width={w} depth={d} cx={cx} cy={cy} />
+            <StatusMark kind={entry.statusKind} width={w} depth={d} cx={cx} cy={cy} />
           </>
         );
       }
       return (
         <g transform={`rotate(${Y_SIGN * entry.angle})`}>
           <rect x={-w / 2} y={-d / 2} width={w} height={d} fill={fill} stroke="#37474f" strokeWidth={0.05} />
-          <StatusMark entry={entry} width={w} depth={d} />
+          <StatusMark kind={entry.statusKind} width={w} depth={d} />
         </g>
       );
     }
@@ -318,7 +320,12 @@ function AssetNodeImpl({ entry, highlighted, tabStop, copy = false }: AssetNodeP
   );
 }
 
-export const AssetNode = memo(AssetNodeImpl);
+/**
+ * Compared field by field: a floor's step re-renders its changed tiles, whose unchanged assets are skipped here
+ * without React's shallow compare building two key lists per asset (issue 14: a replay step's allocation).
+ */
+export const AssetNode = memo(AssetNodeImpl, (a, b) =>
+  a.entry === b.entry && a.highlighted === b.highlighted && a.tabStop === b.tabStop && a.copy === b.copy);
 
 function HeatNodeImpl({ id }: { id: string }) {
   const { mirror } = useFloorContext();

@@ -12,10 +12,17 @@ import type { ViewMirror } from '../engine/viewMirror.js';
 const NOT_ASSET_LAYERS: ReadonlySet<MapLayer> = new Set(['floorplan', 'report']);
 const RECHECK_MS = 300;
 
-export function emptyLayers(entries: Iterable<DrawState | undefined>, active: readonly MapLayer[]): MapLayer[] {
-  const present = new Set<MapLayer>();
-  for (const e of entries) if (e) for (const l of e.layers) present.add(l);
-  return active.filter((l) => !NOT_ASSET_LAYERS.has(l) && !present.has(l));
+/**
+ * The active asset layers no entry of `keys` is on. Reads entries until every active layer is seen: on a
+ * floor that has them all (the common case) that is a few entries, and it builds no list of the floor's.
+ */
+export function emptyLayers(keys: readonly string[], entryOf: (key: string) => DrawState | undefined, active: readonly MapLayer[]): MapLayer[] {
+  const wanted = new Set(active.filter((l) => !NOT_ASSET_LAYERS.has(l)));
+  for (let i = 0; i < keys.length && wanted.size > 0; i++) {
+    const entry = entryOf(keys[i]!);
+    if (entry) for (let j = 0; j < entry.layers.length; j++) wanted.delete(entry.layers[j]!);
+  }
+  return active.filter((l) => wanted.has(l));
 }
 
 export function useEmptyLayers(mirror: ViewMirror<DrawState, FloorViewMeta> | null, active: readonly MapLayer[]): ReadonlySet<MapLayer> {
@@ -29,7 +36,7 @@ export function useEmptyLayers(mirror: ViewMirror<DrawState, FloorViewMeta> | nu
     const check = () => {
       timer = null;
       // never "nothing" before the floor's data is there
-      const next = !mirror.ready || mirror.getMeta()?.loading ? [] : emptyLayers(mirror.getKeys().map((k) => mirror.getSnapshot(k)), active);
+      const next = !mirror.ready || mirror.getMeta()?.loading ? [] : emptyLayers(mirror.getKeys(), mirror.getSnapshot, active);
       setEmpty((prev) => (prev.length === next.length && prev.every((l, i) => l === next[i]) ? prev : next));
     };
     const schedule = () => {

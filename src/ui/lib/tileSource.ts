@@ -3,7 +3,8 @@
 // as one external store per tile. The tile subscribes once and passes each
 // asset what it needs, so mounting a floor costs one subscription per 16
 // assets, not three per asset (issue 14: the saved floor's mount was a third
-// passive effects), and a live change re-reads only the keys it names.
+// passive effects), and a live change re-reads only the keys it names, once
+// per slice the mirror applies.
 
 import type { DrawState } from '../../shared/api.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
@@ -73,13 +74,24 @@ export function createTileSource({ mirror, cull, roving }: TileStores, ids: read
       // what changed since the last read, before this subscription, is not in `dirty`
       if (listeners === 0) for (let i = 0; i < ids.length; i++) dirty.add(i);
       listeners += 1;
+      // a message changing several of the tile's keys tells it once, after all of them (the mirror calls its
+      // whole-view listeners after its key listeners): React reads one snapshot per tile per slice, not one per key
+      let pending = false;
       const offs = ids.map((id, i) =>
         mirror.subscribe(id, () => {
           dirty.add(i);
-          listener();
+          pending = true;
         }),
       );
-      offs.push(cull.subscribe(listener), roving.subscribe(listener));
+      offs.push(
+        mirror.subscribeAll(() => {
+          if (!pending) return;
+          pending = false;
+          listener();
+        }),
+        cull.subscribe(listener),
+        roving.subscribe(listener),
+      );
       return () => {
         listeners -= 1;
         for (const off of offs) off();
