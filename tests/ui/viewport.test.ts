@@ -12,6 +12,39 @@ describe('viewport', () => {
       expect((box.minX + box.maxX) / 2).toBeCloseTo(20);
       expect((box.minY + box.maxY) / 2).toBeCloseTo(-10);
     });
+
+    /** The box's corners on screen at `v`. */
+    const onScreen = (b: { minX: number; minY: number; maxX: number; maxY: number }, v: { x: number; y: number; k: number }) => ({
+      left: v.x + b.minX * v.k, right: v.x + b.maxX * v.k, top: v.y + b.minY * v.k, bottom: v.y + b.maxY * v.k,
+    });
+    // "Play back a day": 150 px wide, reaching 40 px down from the top, at the right of an 850×700 map
+    const corner = { width: 160, height: 46 };
+    const insets = { top: 0, left: 0, right: 56, bottom: 0 };
+
+    it('keeps a floor fitted to the height out from under the corner control, beside it when that shows it larger', () => {
+      const square = { minX: 0, minY: 0, maxX: 50, maxY: 50 };
+      // without the corner: fitted to the height, its top-right under the control
+      const plain = onScreen(square, fitBox(square, 850, 700, insets));
+      expect(plain.right > 850 - corner.width && plain.top < corner.height).toBe(true);
+      const v = fitBox(square, 850, 700, insets, corner);
+      const fitted = onScreen(square, v);
+      expect(fitted.right <= 850 - corner.width || fitted.top >= corner.height).toBe(true);
+      // beside it: larger than below it, nearly as large as under it
+      const below = fitBox(square, 850, 700, { ...insets, top: corner.height });
+      expect(v.k).toBeGreaterThan(below.k);
+      expect(fitted.right).toBeCloseTo(850 - corner.width - (690 * 0.04));
+    });
+
+    it('fits a wide floor below the corner control when that shows it larger, and leaves one clear of it as it was', () => {
+      const wide = { minX: 0, minY: 0, maxX: 100, maxY: 78 };
+      const v = fitBox(wide, 850, 700, insets, corner);
+      const fitted = onScreen(wide, v);
+      expect(fitted.top).toBeGreaterThanOrEqual(corner.height - 1e-9);
+      expect(v.k).toBeGreaterThan(fitBox(wide, 850, 700, { ...insets, right: corner.width }).k);
+      // a floor the fit keeps clear anyway is fitted as without the control
+      const flat = { minX: 0, minY: 0, maxX: 100, maxY: 40 };
+      expect(fitBox(flat, 850, 700, insets, corner)).toEqual(fitBox(flat, 850, 700, insets));
+    });
   });
   describe('zoomAt', () => {
     it('keeps the point under the cursor fixed', () => {

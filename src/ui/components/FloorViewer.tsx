@@ -64,6 +64,8 @@ export interface FloorViewerProps {
   legends?: readonly Legend[];
   /** a panel over the map's left side (the directions): fit leaves it room, and refits when it comes, goes or resizes */
   cover?: HTMLElement | null;
+  /** a control over the map's top-right corner ("Play back a day"): a fit keeps the floor from under it */
+  corner?: HTMLElement | null;
   /** whose floor this is, when the screen may be kept as the painted floor for the next reopen (lib/paintedFloor.ts) */
   paint?: PaintTarget | null;
 }
@@ -109,8 +111,8 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => () => camera.dispose(), [camera]);
 
   // the size and the free part of the map, measured without forcing a layout; a change refits a fitted floor
-  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, onChange: () => refitIfFitted() });
-  const { size, noticesHeight, currentSize: size_, insets } = mapLayout;
+  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, corner: props.corner ?? null, onChange: () => refitIfFitted() });
+  const { size, noticesHeight, currentSize: size_, insets, corner } = mapLayout;
 
   const floorBox = useCallback((): Box | null => {
     const [ox, oy] = [offset[0], svgY(offset[1])];
@@ -133,9 +135,9 @@ export function FloorViewer(props: FloorViewerProps) {
     const box = floorBox();
     if (!box) return;
     const { w, h } = size_();
-    camera.set(fitBox(box, w, h, insets()));
+    camera.set(fitBox(box, w, h, insets(), corner()));
     fitted.current = camera.viewport();
-  }, [camera, floorBox, insets, size_]);
+  }, [camera, floorBox, insets, corner, size_]);
   const refitIfFitted = useCallback(() => {
     const v = camera.viewport();
     const f = fitted.current;

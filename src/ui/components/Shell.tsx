@@ -82,6 +82,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [message, setMessage] = useState<ShellMessage | null>(null);
   // the directions panel over the map: the viewer fits the floor beside it
   const [routePanel, setRoutePanel] = useState<HTMLElement | null>(null);
+  // "Play back a day" over the map's top-right corner: the floor is fitted clear of it
+  const [playbackButton, setPlaybackButton] = useState<HTMLElement | null>(null);
   const panelsRef = useRef<HTMLElement>(null);
   const centerRef = useRef<HTMLElement>(null);
   // the map's one tab stop: its roving asset, or the map itself when it has none
@@ -324,6 +326,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 )}
                 legends={reportLegend(floorMeta?.legends ?? [], reportMeta)}
                 cover={routePanel}
+                corner={playbackButton}
                 paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
               />
             )}
@@ -357,7 +360,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onClose={() => setPlaybackDay(null)}
               />
             ) : floorId && session.roles.length > 0 ? (
-              <button type="button" className="playback-open" onClick={openLastWorkingDay}>
+              <button type="button" className="playback-open" ref={setPlaybackButton} onClick={openLastWorkingDay}>
                 Play back a day
               </button>
             ) : null}

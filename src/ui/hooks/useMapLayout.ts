@@ -1,13 +1,14 @@
 // The floor map's size and the part of it that the legends (bottom), the
 // messages (top), the zoom toolbar (right) and a panel over its left side
-// (the directions) leave free, where a fit puts the floor. All of it is
+// (the directions) leave free, where a fit puts the floor, and the control
+// over its top-right corner ("Play back a day") that a fit keeps clear of. All of it is
 // measured in one ResizeObserver callback, right after the browser laid the
 // page out, and read from there: a fit never forces a layout. Fitting the
 // saved floor right after its 1,690 assets were mounted used to lay them all
 // out inside React's task (~190 ms of it, docs/bench.md, issue 14).
 
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { Insets } from '../lib/viewport.js';
+import type { Corner, Insets } from '../lib/viewport.js';
 
 export interface MapSize {
   w: number;
@@ -23,6 +24,8 @@ export interface MapLayout {
   currentSize(): MapSize;
   /** the latest free part of the map, as measured (never forces a layout) */
   insets(): Insets;
+  /** what the control over the map's top-right corner takes, as measured, or null when there is none */
+  corner(): Corner | null;
   /** the legends came, went or changed shape: measure them (they are observed from now on) */
   legendsChanged(): void;
 }
@@ -33,6 +36,8 @@ export interface MapLayoutOptions {
   notices: RefObject<HTMLElement | null>;
   /** a panel over the map's left side, while open */
   cover: HTMLElement | null;
+  /** a control over the map's top-right corner ("Play back a day"), while shown */
+  corner?: HTMLElement | null;
   /** the size changed, or the part the legends, the toolbar or a panel leave free */
   onChange(): void;
 }
@@ -46,12 +51,18 @@ function sameInsets(a: Insets, b: Insets): boolean {
   return a.top === b.top && a.left === b.left && a.right === b.right && a.bottom === b.bottom;
 }
 
-export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayoutOptions): MapLayout {
+function sameCorner(a: Corner | null, b: Corner | null): boolean {
+  return a === b || (!!a && !!b && a.width === b.width && a.height === b.height);
+}
+
+export function useMapLayout({ host, legend, notices, cover, corner = null, onChange }: MapLayoutOptions): MapLayout {
   const [size, setSize] = useState(DEFAULT_SIZE);
   const [noticesHeight, setNoticesHeight] = useState(0);
   const sizeRef = useRef(size);
   const insetsRef = useRef<Insets>({ top: 0, left: 0, right: TOOLBAR_INSET_PX, bottom: 0 });
   const coverRef = useRef<HTMLElement | null>(null);
+  const cornerElRef = useRef<HTMLElement | null>(null);
+  const cornerRef = useRef<Corner | null>(null);
   // the latest callback, called from the observer between renders
   const changedRef = useRef(onChange);
   useLayoutEffect(() => {
@@ -78,6 +89,15 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
     const panel = coverRef.current?.getBoundingClientRect();
     const left = panel && panel.width > 0 && panel.left < box.left + box.width / 2 ? panel.right - box.left + LEGEND_GAP_PX : 0;
     const next = { top: top > 0 ? top + LEGEND_GAP_PX : 0, left: Math.max(0, left), right: TOOLBAR_INSET_PX, bottom: Math.max(0, bottom) };
+    // the control in the top-right corner: it comes with the session's roles, often after the first fit
+    const control = cornerElRef.current?.getBoundingClientRect();
+    const taken = control && control.width > 0 && control.height > 0
+      ? { width: Math.max(0, box.right - control.left + LEGEND_GAP_PX), height: Math.max(0, control.bottom - box.top + LEGEND_GAP_PX) }
+      : null;
+    if (!sameCorner(taken, cornerRef.current)) {
+      cornerRef.current = taken;
+      moved = true;
+    }
     // messages come and go (a saved-data notice, an outcome, "Drawing the floor…"): the next fit
     // keeps clear of them, but they move no floor already fitted; legends and a panel do
     const before = insetsRef.current;
@@ -96,7 +116,7 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
     // not yet made (a child's layout effect runs before the viewer's): the viewer's own sync comes next
     const observer = observerRef.current;
     if (!observer && !noObserver) return;
-    const want = [host.current, legend.current, notices.current, coverRef.current];
+    const want = [host.current, legend.current, notices.current, coverRef.current, cornerElRef.current];
     const before = observed.current;
     if (want.every((el, i) => el === before[i])) return;
     observed.current = want;
@@ -123,6 +143,7 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
 
   useLayoutEffect(() => {
     coverRef.current = cover;
+    cornerElRef.current = corner;
     sync();
   });
 
@@ -131,6 +152,7 @@ export function useMapLayout({ host, legend, notices, cover, onChange }: MapLayo
     noticesHeight,
     currentSize: useCallback(() => sizeRef.current, []),
     insets: useCallback(() => insetsRef.current, []),
+    corner: useCallback(() => cornerRef.current, []),
     legendsChanged: sync,
   };
 }

@@ -66,12 +66,33 @@ export interface Insets {
 
 export const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
+/** A control over the screen's top-right corner ("Play back a day"): how far it reaches from the right edge and down from the top, px. */
+export interface Corner {
+  width: number;
+  height: number;
+}
+
 /**
  * The viewport that shows `box` centred in a screen of `width`×`height`, inside
  * the part not covered by `insets` (when that part is too small to be useful,
- * the insets are ignored rather than shrinking the floor to nothing).
+ * the insets are ignored rather than shrinking the floor to nothing). A floor
+ * that would reach under `corner` is fitted below it or left of it, whichever
+ * shows it larger, so what stands in its corner can be clicked.
  */
-export function fitBox(box: Box, width: number, height: number, insets: Insets = NO_INSETS): Viewport {
+export function fitBox(box: Box, width: number, height: number, insets: Insets = NO_INSETS, corner: Corner | null = null): Viewport {
+  const fitted = fitInside(box, width, height, insets);
+  if (!corner || corner.width <= 0 || corner.height <= 0 || !reachesUnder(fitted, box, width, corner)) return fitted;
+  const below = fitInside(box, width, height, { ...insets, top: Math.max(insets.top, corner.height) });
+  const beside = fitInside(box, width, height, { ...insets, right: Math.max(insets.right, corner.width) });
+  return beside.k > below.k ? beside : below;
+}
+
+/** Whether `box` shown at `v` reaches under the corner (a floor's edge touching it does not). */
+function reachesUnder(v: Viewport, box: Box, width: number, corner: Corner): boolean {
+  return v.x + box.maxX * v.k > width - corner.width && v.y + box.minY * v.k < corner.height;
+}
+
+function fitInside(box: Box, width: number, height: number, insets: Insets): Viewport {
   let area = { left: insets.left, top: insets.top, w: width - insets.left - insets.right, h: height - insets.top - insets.bottom };
   if (area.w < width * 0.4 || area.h < height * 0.4) area = { left: 0, top: 0, w: width, h: height };
   const w = Math.max(box.maxX - box.minX, 1);
