@@ -9,7 +9,8 @@ import type { MapLayer } from '../../src/shared/constants.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { LABEL_TRACK_MS, useLabelLayout } from '../../src/ui/hooks/useLabelLayout.js';
 import type { Camera } from '../../src/ui/lib/camera.js';
-import { floorMeta, room } from './fakeEngine.js';
+import { labelBoxOf, bubbleBoxOf } from '../../src/ui/lib/labels.js';
+import { draw, floorMeta, room } from './fakeEngine.js';
 
 const ROOMS = 40;
 const STEP_MS = 1.5;
@@ -70,5 +71,33 @@ describe('useLabelLayout', () => {
     act(() => { vi.runAllTimers(); });
     expect(document.querySelector('text[data-label-for="r1"]')!.hasAttribute('data-collide')).toBe(false);
     expect(hidden()).toBeLessThanOrEqual(before);
+  });
+  it("moves a zone's name clear of a ticket's bubble drawn over it, and back once the ticket goes", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    const zone = draw('z1', {
+      kind: 'zone', name: 'Quiet zone', label: 'Quiet zone', status: null, layers: ['zones'],
+      outline: [[0, 0], [20, 0], [20, 12], [0, 12]], x: 10, y: 6, width: 20, depth: 12,
+    });
+    // its bubble's box spans the zone's middle, where the name is
+    const ticket = draw('t1', { kind: 'ticket', name: 'Printer jammed', text: 'Printer jammed', layers: ['service'], x: 10, y: 7 });
+    const svgRef = { current: svgWithLabels(['z1']) };
+    const camera = { viewport: () => ({ x: 0, y: 0, k: 30 }) } as unknown as Camera;
+    const active = new Set<MapLayer>(['zones', 'service']);
+    renderHook(() => useLabelLayout({ svgRef, mirror, active, camera }));
+    act(() => { mirror.apply({ type: 'snapshot', version: 1, entries: { z1: zone, t1: ticket }, meta: floorMeta() }); });
+    act(() => { vi.runAllTimers(); });
+    const text = document.querySelector('text[data-label-for="z1"]')!;
+    const m = /^translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(text.getAttribute('transform') ?? '');
+    expect(m).not.toBeNull();
+    const name = labelBoxOf(zone)!;
+    const bubble = bubbleBoxOf(ticket)!;
+    const moved = { cx: name.cx + Number(m![1]), cy: name.cy + Number(m![2]) };
+    const clear = Math.abs(moved.cx - bubble.cx) * 2 >= name.w + bubble.w || Math.abs(moved.cy - bubble.cy) * 2 >= name.h + bubble.h;
+    expect(clear).toBe(true);
+    expect(text.hasAttribute('data-collide')).toBe(false);
+    // the ticket closed: the name goes back to its place
+    act(() => { mirror.apply({ type: 'patch', version: 2, upserted: {}, removed: ['t1'] }); });
+    act(() => { vi.runAllTimers(); });
+    expect(text.hasAttribute('transform')).toBe(false);
   });
 });

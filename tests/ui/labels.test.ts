@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, type LabelBox } from '../../src/ui/lib/labels.js';
+import {
+  bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, type LabelBox,
+} from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
 
 describe('labels', () => {
@@ -57,6 +59,50 @@ describe('labels', () => {
       expect(labelBoxOf(narrow)!.w).toBeLessThanOrEqual(3);
       const wide = room('r3', { status: 'free' });
       expect(statusFontSize(wide, 'free')).toBeCloseTo(shapeFontSize(wide) * 0.8);
+    });
+  });
+  describe('clearOfBubbles', () => {
+    // a 20 × 12 zone with its name at the centre (10, 6)
+    const zone = draw('z1', {
+      kind: 'zone', name: 'Collaboration zone', label: 'Collaboration zone', status: null, layers: ['zones'],
+      outline: [[0, 0], [20, 0], [20, 12], [0, 12]], x: 10, y: 6, width: 20, depth: 12,
+    });
+    const ticket = (id: string, x: number, y: number, text = 'Printer jammed') => draw(id, { kind: 'ticket', name: text, text, layers: ['service'], x, y });
+    const meets = (a: LabelBox, b: LabelBox) => Math.abs(a.cx - b.cx) * 2 < a.w + b.w && Math.abs(a.cy - b.cy) * 2 < a.h + b.h;
+
+    it('knows where a bubble is drawn: above its ticket, as wide as its line', () => {
+      const box = bubbleBoxOf(ticket('t1', 10, 7))!;
+      // the tail's tip at the ticket's point, the bubble 1.3 high above its 0.5 tail
+      expect(box.cy + box.h / 2).toBeCloseTo(7);
+      expect(box.h).toBeCloseTo(1.8);
+      expect(box.w).toBeCloseTo((14 + 2) * 0.22 + 0.8);
+      expect(bubbleBoxOf(zone)).toBeNull();
+    });
+
+    it('leaves a name no bubble covers where it is', () => {
+      const name = labelBoxOf(zone)!;
+      expect(clearOfBubbles(zone, name, [bubbleBoxOf(ticket('t1', 2, 2))!])).toEqual({ dx: 0, dy: 0 });
+    });
+
+    it('moves a name a bubble covers to the nearest clear place inside its zone', () => {
+      const name = labelBoxOf(zone)!;
+      const bubble = bubbleBoxOf(ticket('t1', 10, 7))!;
+      expect(meets(name, bubble)).toBe(true);
+      const shift = clearOfBubbles(zone, name, [bubble])!;
+      const moved = { ...name, cx: name.cx + shift.dx, cy: name.cy + shift.dy };
+      expect(meets(moved, bubble)).toBe(false);
+      // inside the zone, and near where it was: a line up or down, not across the zone
+      expect(moved.cx - moved.w / 2).toBeGreaterThanOrEqual(0);
+      expect(moved.cx + moved.w / 2).toBeLessThanOrEqual(20);
+      expect(moved.cy - moved.h / 2).toBeGreaterThanOrEqual(0);
+      expect(moved.cy + moved.h / 2).toBeLessThanOrEqual(12);
+      expect(Math.hypot(shift.dx, shift.dy)).toBeLessThan(3);
+    });
+
+    it('stays put when no place inside its shape is clear', () => {
+      const small = draw('r9', { kind: 'room', label: 'F0-R9', status: 'free', outline: [[0, 0], [3, 0], [3, 2], [0, 2]], x: 1.5, y: 1, width: 3, depth: 2 });
+      const over = [bubbleBoxOf(ticket('t1', 1.5, 1.9, 'A long message about the heating'))!, bubbleBoxOf(ticket('t2', 1.5, 0.6, 'Another long message here'))!];
+      expect(clearOfBubbles(small, labelBoxOf(small)!, over)).toBeNull();
     });
   });
 });

@@ -9,7 +9,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind, StatusKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
-import { labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
+import { BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
 import { fileUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
@@ -151,37 +151,24 @@ function Avatar({ entry }: { entry: DrawState }) {
   );
 }
 
-/** What a speech bubble's one line holds: about 8 floor units at its font size, mark or quotes included. */
-export const BUBBLE_MAX_CHARS = 32;
-
-/**
- * A ticket's or voice's text on its bubble: one line, cut at a word with "…" when longer than the bubble
- * holds (a long message, a pasted link); the popup and the accessible name keep the whole text.
- */
-export function bubbleLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= BUBBLE_MAX_CHARS) return flat;
-  const cut = flat.slice(0, BUBBLE_MAX_CHARS - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space >= BUBBLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
+// the bubble's words and size are the label layout's too (lib/labels.ts): a room's or zone's name keeps clear of it
+export { BUBBLE_MAX_CHARS, bubbleLine } from '../lib/labels.js';
 
 function Bubble({ entry }: { entry: DrawState }) {
   const text = bubbleLine(entry.text ?? entry.label ?? entry.name ?? '');
-  // the mark or the quotes are two characters more
-  const width = Math.min(8, Math.max(2.4, (text.length + 2) * 0.22 + 0.8));
-  const h = 1.3;
+  const width = bubbleWidth(text);
+  const h = BUBBLE_HEIGHT;
   const ticket = entry.kind === 'ticket';
   const fill = fillOf(entry, ticket ? '#fff3e0' : '#e3f2fd');
   return (
     <>
       <path
-        d={`M0,0 l-0.3,-0.5 h${-width / 2 + 0.3} v${-h} h${width} v${h} h${-width / 2 + 0.3} z`}
+        d={`M0,0 l-0.3,${-BUBBLE_TAIL} h${-width / 2 + 0.3} v${-h} h${width} v${h} h${-width / 2 + 0.3} z`}
         fill={fill}
         stroke={ticket ? '#e65100' : '#1565c0'}
         strokeWidth={0.06}
       />
-      <text y={-0.5 - h / 2 + 0.15} fontSize={0.4} textAnchor="middle" className="bubble-text">
+      <text y={-BUBBLE_TAIL - h / 2 + 0.15} fontSize={0.4} textAnchor="middle" className="bubble-text">
         {ticket ? `⚑ ${text}` : `“${text}”`}
       </text>
     </>

@@ -1,8 +1,11 @@
 // Keeps map labels from overlapping: after the zoom settles, when assets
 // change (people walk, names change) and when layers are switched, lays the
 // labels out (lib/labels.ts) and marks the losers `data-collide="hidden"` on
-// their <text> elements (CSS hides them). Written on the DOM, as the camera
-// writes the transform: a zoom re-renders no asset.
+// their <text> elements (CSS hides them). A room's or zone's name that a
+// ticket's or voice's bubble would cover is moved clear inside its shape (a
+// `transform` on its <text>); with no clear place inside, it stays.
+// Written on the DOM, as the camera writes the transform: a zoom re-renders
+// no asset.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { DrawState, FloorViewMeta } from '../../shared/api.js';
@@ -10,7 +13,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { collidingLabels, labelBoxOf, type LabelBox } from '../lib/labels.js';
+import { bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, type LabelBox } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
@@ -49,20 +52,41 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   // the label box of every asset that draws a label, kept from the mirror's change sets: a
   // layout reads these few, and a change that moves or resizes no label lays nothing out
   const labelled = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
+  // the bubbles of tickets and voices, drawn over rooms and zones
+  const bubbles = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
 
   const layout = useCallback(() => {
     const svg = svgRef.current;
     if (!svg) return;
+    const shown = (entry: DrawState) => shownOn(entry, activeRef.current, 'co-workers-heatmap');
+    const over: LabelBox[] = [];
+    for (const { entry, box } of bubbles.current.values()) if (shown(entry)) over.push(box);
     const boxes: LabelBox[] = [];
+    const shifts = new Map<string, string>();
     for (const { entry, box } of labelled.current.values()) {
-      if (shownOn(entry, activeRef.current, 'co-workers-heatmap')) boxes.push(box);
+      if (!shown(entry)) continue;
+      if (over.length > 0 && (entry.kind === 'room' || entry.kind === 'zone')) {
+        const shift = clearOfBubbles(entry, box, over);
+        if (shift && (shift.dx !== 0 || shift.dy !== 0)) {
+          shifts.set(entry.id, `translate(${shift.dx} ${shift.dy})`);
+          boxes.push({ ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy });
+          continue;
+        }
+      }
+      boxes.push(box);
     }
     const hidden = collidingLabels(boxes, camera.viewport().k);
     for (const el of svg.querySelectorAll<SVGTextElement>('text[data-label-for]')) {
-      const hide = hidden.has(el.getAttribute('data-label-for') ?? '');
+      const id = el.getAttribute('data-label-for') ?? '';
+      const hide = hidden.has(id);
       if (hide !== (el.getAttribute('data-collide') === 'hidden')) {
         if (hide) el.setAttribute('data-collide', 'hidden');
         else el.removeAttribute('data-collide');
+      }
+      const shift = shifts.get(id) ?? null;
+      if (shift !== el.getAttribute('transform')) {
+        if (shift) el.setAttribute('transform', shift);
+        else el.removeAttribute('transform');
       }
     }
   }, [svgRef, camera]);
@@ -78,25 +102,27 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   }, [layout]);
 
   useEffect(() => {
-    const boxes = labelled.current;
-    /** Takes the keys' new entries; whether a label came, went, moved, resized or changed layers. */
+    const kept = [{ boxes: labelled.current, boxOf: labelBoxOf }, { boxes: bubbles.current, boxOf: bubbleBoxOf }];
+    /** Takes the keys' new entries; whether a label or a bubble came, went, moved, resized or changed layers. */
     const track = (keys: Iterable<string>): boolean => {
       let moved = false;
       for (const key of keys) {
         const entry = mirror.getSnapshot(key);
-        const before = boxes.get(key);
-        if (before?.entry === entry) continue;
-        const box = entry ? labelBoxOf(entry) : null;
-        if (!box) {
-          if (boxes.delete(key)) moved = true;
-          continue;
+        for (const { boxes, boxOf } of kept) {
+          const before = boxes.get(key);
+          if (before?.entry === entry) continue;
+          const box = entry ? boxOf(entry) : null;
+          if (!box) {
+            if (boxes.delete(key)) moved = true;
+            continue;
+          }
+          boxes.set(key, { entry: entry!, box });
+          if (!before || !sameBox(before.box, box) || !sameLayers(before.entry.layers, entry!.layers)) moved = true;
         }
-        boxes.set(key, { entry: entry!, box });
-        if (!before || !sameBox(before.box, box) || !sameLayers(before.entry.layers, entry!.layers)) moved = true;
       }
       return moved;
     };
-    boxes.clear();
+    for (const { boxes } of kept) boxes.clear();
     // what the floor holds now, and large changes, measured over tasks of LABEL_TRACK_MS; a small live
     // change as it comes
     const waiting = new Set<string>(mirror.getKeys());

@@ -3,6 +3,9 @@
 // overlap at the current zoom. Room and zone names sit at the polygon's pole
 // of inaccessibility (polylabel), the inside point farthest from the edges,
 // which stays inside L-shaped and concave rooms where a centroid does not.
+// Tickets' and voices' bubbles are drawn over rooms and zones: a name a bubble
+// would cover moves to the nearest clear place inside its shape
+// (docs/ui.md "Names clear of bubbles").
 
 import polylabel from 'polylabel';
 import type { DrawState } from '../../shared/api.js';
@@ -98,6 +101,89 @@ function linesOf(entry: DrawState): [string, string | null] | null {
     default:
       return null;
   }
+}
+
+/** What a speech bubble's one line holds: about 8 floor units at its font size, mark or quotes included. */
+export const BUBBLE_MAX_CHARS = 32;
+/** A bubble's height and the tail under it down to its asset's point, floor units. */
+export const BUBBLE_HEIGHT = 1.3;
+export const BUBBLE_TAIL = 0.5;
+
+/**
+ * A ticket's or voice's text on its bubble: one line, cut at a word with "…" when longer than the bubble
+ * holds (a long message, a pasted link); the popup and the accessible name keep the whole text.
+ */
+export function bubbleLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= BUBBLE_MAX_CHARS) return flat;
+  const cut = flat.slice(0, BUBBLE_MAX_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= BUBBLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A bubble's width for its line, floor units (the mark or the quotes are two characters more). */
+export function bubbleWidth(line: string): number {
+  return Math.min(8, Math.max(2.4, (line.length + 2) * 0.22 + 0.8));
+}
+
+/** The box of a ticket's or voice's bubble and its tail on the map, SVG units, or null for an asset that draws none. */
+export function bubbleBoxOf(entry: DrawState): LabelBox | null {
+  if (entry.kind !== 'ticket' && entry.kind !== 'voice') return null;
+  const w = bubbleWidth(bubbleLine(entry.text ?? entry.label ?? entry.name ?? ''));
+  const h = BUBBLE_HEIGHT + BUBBLE_TAIL;
+  // the tail's tip is at the asset's point, the bubble above it
+  return { id: entry.id, cx: entry.x, cy: svgY(entry.y) - h / 2, w, h, priority: Infinity };
+}
+
+const overlaps = (a: LabelBox, b: LabelBox, gap: number) =>
+  Math.abs(a.cx - b.cx) * 2 < a.w + b.w + 2 * gap && Math.abs(a.cy - b.cy) * 2 < a.h + b.h + 2 * gap;
+
+/** Whether (x, y) lies inside the ring (even-odd rule). */
+function inside(ring: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean {
+  let within = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!;
+    const [xj, yj] = ring[j]!;
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) within = !within;
+  }
+  return within;
+}
+
+/** Candidate places per side of a shape's box, searched for a clear spot for its name. */
+const CLEAR_SPOT_STEPS = 16;
+
+/**
+ * Where a room's or zone's name goes so that no bubble covers it, as a shift of its box `box`
+ * (labelBoxOf): none when nothing covers it, else the nearest place inside its shape that every
+ * bubble leaves clear; null when there is none (it then stays). Inside: the middle of its top and
+ * bottom edges within the outline; a name may be wider than a narrow zone, as at its own place.
+ */
+export function clearOfBubbles(entry: DrawState, box: LabelBox, bubbles: readonly LabelBox[], gap = 0.15): { dx: number; dy: number } | null {
+  const covering = bubbles.filter((b) => overlaps(box, b, gap));
+  if (covering.length === 0) return { dx: 0, dy: 0 };
+  const outline = entry.outline;
+  if (!outline || outline.length < 3) return null;
+  const ring = outline.map(([x, y]) => [x, svgY(y)] as const);
+  const area = boxOf(ring)!;
+  // the bubbles near the shape are the only ones a place inside it can meet
+  const near = bubbles.filter((b) => b.cx + b.w / 2 > area.minX && b.cx - b.w / 2 < area.maxX && b.cy + b.h / 2 > area.minY && b.cy - b.h / 2 < area.maxY);
+  const hh = box.h / 2;
+  const places: Array<{ dx: number; dy: number; d: number }> = [];
+  const stepX = (area.maxX - area.minX) / CLEAR_SPOT_STEPS;
+  const stepY = (area.maxY - area.minY) / CLEAR_SPOT_STEPS;
+  for (let i = 0; i <= CLEAR_SPOT_STEPS; i++) {
+    for (let j = 0; j <= CLEAR_SPOT_STEPS; j++) {
+      const [cx, cy] = [area.minX + i * stepX, area.minY + j * stepY];
+      if (!inside(ring, cx, cy - hh) || !inside(ring, cx, cy + hh)) continue;
+      places.push({ dx: cx - box.cx, dy: cy - box.cy, d: Math.hypot(cx - box.cx, cy - box.cy) });
+    }
+  }
+  places.sort((a, b) => a.d - b.d);
+  for (const p of places) {
+    const moved = { ...box, cx: box.cx + p.dx, cy: box.cy + p.dy };
+    if (!near.some((b) => overlaps(moved, b, gap))) return { dx: p.dx, dy: p.dy };
+  }
+  return null;
 }
 
 /** Where a thing's label sits relative to its centre, and its font size (AssetNode draws it there). */
