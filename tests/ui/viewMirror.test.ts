@@ -133,6 +133,24 @@ describe('viewMirror', () => {
   });
 
   describe('subscribeChanges', () => {
+    it('tells whole-view listeners in the order they came, each message over those there when it began', () => {
+      const m = mirrorWith({ a: { id: 'a', color: 'red' } });
+      const calls: string[] = [];
+      let offSecond = () => undefined as void;
+      const offFirst = m.subscribeAll(() => {
+        calls.push('first');
+        // removing a later listener during a message still lets it hear this one, not the next
+        offSecond();
+      });
+      offSecond = m.subscribeAll(() => calls.push('second'));
+      m.apply({ type: 'patch', version: 2, upserted: { a: { id: 'a', color: 'blue' } }, removed: [] });
+      expect(calls).toEqual(['first', 'second']);
+      m.subscribeAll(() => calls.push('third'));
+      offFirst();
+      m.apply({ type: 'patch', version: 3, upserted: { a: { id: 'a', color: 'green' } }, removed: [] });
+      expect(calls).toEqual(['first', 'second', 'third']);
+    });
+
     it('reports the changed keys once per message', () => {
       const m = mirrorWith({ a: { id: 'a', color: 'red' } });
       const onChange = vi.fn();

@@ -133,14 +133,36 @@ interface Job<T, M> {
   whole: boolean;
 }
 
+/**
+ * Listeners of the whole view, called in the order they came, each notify over the list as it was when the
+ * notify began. The list is kept between changes to it: a floor's hundreds of tiles listen to the whole view, and
+ * copying them for every slice applied was garbage the page made per replay step (issue 14).
+ */
+function listenerList<L>(): { add(listener: L): () => void; now(): readonly L[] } {
+  const set = new Set<L>();
+  let list: readonly L[] | null = null;
+  return {
+    add(listener) {
+      set.add(listener);
+      list = null;
+      return () => {
+        if (set.delete(listener)) list = null;
+      };
+    },
+    now: () => (list ??= [...set]),
+  };
+}
+
 export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOptions = {}): ViewMirror<T, M> {
   const { schedule, now } = options;
   const entries = new Map<string, T>();
-  const keyListeners = new Map<string, Set<Listener>>();
-  const keysListeners = new Set<Listener>();
-  const metaListeners = new Set<Listener>();
-  const allListeners = new Set<Listener>();
-  const changeListeners = new Set<ChangeListener>();
+  // a key's listeners, replaced (never changed in place) when one comes or goes: a notify walks the array it
+  // read without copying it, as the other listener lists do
+  const keyListeners = new Map<string, readonly Listener[]>();
+  const keysListeners = listenerList<Listener>();
+  const metaListeners = listenerList<Listener>();
+  const allListeners = listenerList<Listener>();
+  const changeListeners = listenerList<ChangeListener>();
   let meta: M | undefined;
   let version = 0;
   let ready = false;
@@ -157,13 +179,6 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
   /** a presented change (options.present): waiting for its update to be called, or applying in it */
   let presenting: 'no' | 'waiting' | 'applying' = 'no';
   let presented: (() => void) | null = null;
-
-  function add<L>(set: Set<L>, listener: L): () => void {
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-    };
-  }
 
   // Keeps the old object when the data is equal, so a re-sent snapshot
   // (after a reconnect or a layer change) re-renders nothing that did not change.
@@ -343,13 +358,13 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     if (changed.size > 0) entriesCache = null;
     if (keysChanged) keysCache = null;
     for (const key of changed) {
-      const set = keyListeners.get(key);
-      if (set) for (const l of [...set]) l();
+      const list = keyListeners.get(key);
+      if (list) for (const l of list) l();
     }
-    if (keysChanged) for (const l of [...keysListeners]) l();
-    if (metaChanged) for (const l of [...metaListeners]) l();
-    for (const l of [...changeListeners]) l(changed, metaChanged);
-    for (const l of [...allListeners]) l();
+    if (keysChanged) for (const l of keysListeners.now()) l();
+    if (metaChanged) for (const l of metaListeners.now()) l();
+    for (const l of changeListeners.now()) l(changed, metaChanged);
+    for (const l of allListeners.now()) l();
   }
 
   return {
@@ -367,12 +382,13 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
     },
     getSnapshot: (key) => entries.get(key),
     subscribe(key, listener) {
-      let set = keyListeners.get(key);
-      if (!set) keyListeners.set(key, (set = new Set()));
-      set.add(listener);
+      const before = keyListeners.get(key) ?? [];
+      if (!before.includes(listener)) keyListeners.set(key, [...before, listener]);
       return () => {
-        set.delete(listener);
-        if (set.size === 0 && keyListeners.get(key) === set) keyListeners.delete(key);
+        const list = keyListeners.get(key);
+        if (!list?.includes(listener)) return;
+        if (list.length === 1) keyListeners.delete(key);
+        else keyListeners.set(key, list.filter((l) => l !== listener));
       };
     },
     getEntries() {
@@ -383,11 +399,11 @@ export function createViewMirror<T = unknown, M = unknown>(options: ViewMirrorOp
       if (!keysCache) keysCache = [...entries.keys()];
       return keysCache;
     },
-    subscribeKeys: (listener) => add(keysListeners, listener),
+    subscribeKeys: keysListeners.add,
     getMeta: () => meta,
-    subscribeMeta: (listener) => add(metaListeners, listener),
-    subscribeAll: (listener) => add(allListeners, listener),
-    subscribeChanges: (listener) => add(changeListeners, listener),
+    subscribeMeta: metaListeners.add,
+    subscribeAll: allListeners.add,
+    subscribeChanges: changeListeners.add,
     get ready() {
       return ready;
     },
