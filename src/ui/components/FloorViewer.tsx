@@ -22,6 +22,7 @@ import { prepareCollatorSoon } from '../lib/collate.js';
 import { afterNextFrame, createRevealStore } from '../lib/revealOrder.js';
 import { fileUrl, type ImageUrlPolicy } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
+import { keptViewFor, type ViewKeeper } from '../lib/keptView.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
 import { dropPainted, isPainted, PAINTED_COVER_WAIT_MS, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
 import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
@@ -68,6 +69,11 @@ export interface FloorViewerProps {
   corner?: HTMLElement | null;
   /** whose floor this is, when the screen may be kept as the painted floor for the next reopen (lib/paintedFloor.ts) */
   paint?: PaintTarget | null;
+  /**
+   * the pan and zoom shared with the viewers this one replaces or is replaced by (live and the replays of the same
+   * floor, lib/keptView.ts): it starts from the kept view of its floor instead of a fit, and keeps its own there
+   */
+  keepView?: ViewKeeper | null;
 }
 
 const NO_OFFSET = [0, 0] as const;
@@ -76,7 +82,7 @@ const NO_OFFSET = [0, 0] as const;
 export const floorPlanUrl = fileUrl;
 
 export function FloorViewer(props: FloorViewerProps) {
-  const { mirror, layers, imagePolicy, highlightId = null, focusHighlightSeq = null, focus = null, onPickPoint = null, onCenterChange, onOpenAsset } = props;
+  const { mirror, layers, imagePolicy, highlightId = null, focusHighlightSeq = null, focus = null, onPickPoint = null, onCenterChange, onOpenAsset, keepView = null } = props;
   const meta = useViewMeta(mirror);
   const ready = useViewReady(mirror);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -180,6 +186,9 @@ export function FloorViewer(props: FloorViewerProps) {
     // labels that would overlap at this zoom give way
     layoutLabels();
     paintLater();
+    const shown = mirror.getMeta()?.floor?.id;
+    const f = fitted.current;
+    if (shown && keepView) keepView.set({ floorId: shown, view: v, fitted: !!f && f.x === v.x && f.y === v.y && f.k === v.k });
   };
   // the camera calls the latest one; refs are written after render, not during
   useLayoutEffect(() => {
@@ -292,9 +301,15 @@ export function FloorViewer(props: FloorViewerProps) {
     if (!ready || !floorId || fittedFloor.current === floorId) return;
     fittedFloor.current = floorId;
     // the painted floor's view stays (set again so culling and labels follow it); a fit would move the picture
-    if (painted && takePaintedView(floorId)) camera.set(painted);
+    if (painted && takePaintedView(floorId)) {
+      camera.set(painted);
+      return;
+    }
+    // the view the live floor or another replay of this floor had (lib/keptView.ts)
+    const kept = keptViewFor(keepView, floorId);
+    if (kept) camera.set(kept);
     else fit();
-  }, [ready, floorId, fit, painted, camera]);
+  }, [ready, floorId, fit, painted, camera, keepView]);
 
   // centring is an event: a new `focus.seq` moves the map once the floor is fitted (so a floor
   // switch does not undo it); later renders (a new offset, new insets) must not move it back

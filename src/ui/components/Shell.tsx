@@ -21,6 +21,7 @@ import { useView, useViewEntries, useViewMeta, useViewReady } from '../hooks/use
 import { parseDeepLink, type DeepLink } from '../lib/deepLink.js';
 import { errorText } from '../lib/errorText.js';
 import type { ImageUrlPolicy } from '../lib/imageUrl.js';
+import { createViewKeeper } from '../lib/keptView.js';
 import { dropPainted } from '../lib/paintedFloor.js';
 import { placeWords } from '../lib/placeWords.js';
 import { parseReportLink } from '../lib/reportLink.js';
@@ -66,6 +67,8 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [initial] = useState<DeepLink>(() => parseDeepLink(location.search));
   const [link, setLink] = useState<DeepLink>(initial);
   const [initialReport] = useState(() => parseReportLink(location.search));
+  // the map's pan and zoom across the live floor and its replays (lib/keptView.ts)
+  const [keepView] = useState(createViewKeeper);
   const [panel, setPanel] = useState<Panel>(initialReport ? 'analytics' : 'people');
   // phone-size screens (docs/ui.md): one top row with a menu, and the panels as a sheet under the
   // map that opens from its tabs (closed at first, so the map has the screen)
@@ -328,6 +331,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 cover={routePanel}
                 corner={playbackButton}
                 paint={session.user && !playbackDay && !routeTarget ? { userId: String(session.user.id), floorId } : null}
+                keepView={keepView}
               />
             )}
             {routeTarget ? (
