@@ -15,9 +15,9 @@ import { applyHeartbeat, applyMeasurement } from './measurements.js';
 import {
   normalizeContext, normalizeEntity, normalizeStructureAsset, type EntityCollection,
 } from './normalizeEntities.js';
-import { latestLocation, placeAsset, refilterFloor, relocate } from './located.js';
+import { latestLocationOf, placeAsset, refilterFloor, relocate } from './located.js';
 import {
-  indexAsset, indexSensor, keepsIndexes, reindexAll, sensorsOf, unindexAsset, type Store,
+  indexAsset, indexSensor, keepsIndexes, reindexAll, unindexAsset, type Store,
 } from './store.js';
 import { syncUserEntities, removeUserEntities } from './userEntities.js';
 
@@ -85,7 +85,7 @@ function placeLoadedAssets(store: Store, delta: StoreDelta, everything: boolean)
       if (placed.has(assetId)) continue;
       placed.add(assetId);
       const asset = store.assets.get(assetId);
-      const value = asset ? latestLocation(sensorsOf(store, asset)) : null;
+      const value = asset ? latestLocationOf(store, asset) : null;
       if (!asset || !value || (asset.x === value.x && asset.y === value.y && store.floorOf.get(assetId) === (value.floor_id ?? store.floorOf.get(assetId)))) continue;
       placeAsset(store, asset, value);
       delta.assets.add(assetId);

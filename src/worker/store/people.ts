@@ -6,8 +6,8 @@
 
 import type { Asset, Id, MeasurementValue } from '../../shared/types.js';
 import { PERSON_TYPES } from './assetMap.js';
-import { latestLocation } from './located.js';
-import { configUserId, sensorIdsOf, sensorsOf, type Store } from './store.js';
+import { latestLocationOf } from './located.js';
+import { configUserId, sensorIdsOf, type Store } from './store.js';
 
 /** Asset types that stand for a person (spec §3: employee; auto_tag when tagged to a user), kept with the slots. */
 export { PERSON_TYPES };
@@ -66,7 +66,7 @@ export function choosePosition(store: Store, userId: Id, now: number): PositionS
     const asset = store.assets.get(id)!;
     const floorId = store.floorOf.get(id);
     if (!floorId) continue;
-    const value = latestLocation(sensorsOf(store, asset));
+    const value = latestLocationOf(store, asset);
     if (value && now > value.valid_to) continue;
     const manual = !!asset.local;
     const candidate: PositionSource = { assetId: id, floorId, time: value?.time ?? null, value, manual };

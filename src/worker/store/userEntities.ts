@@ -8,10 +8,10 @@ import { deriveUserAssets } from '../../shared/rules/users.js';
 import type { Id, User } from '../../shared/types.js';
 import type { Logger } from '../ports.js';
 import type { StoreDelta } from './delta.js';
-import { latestLocation, placeAsset } from './located.js';
+import { latestLocationOf, placeAsset } from './located.js';
 import { indexUserTag, personAssetIds } from './people.js';
 
-import { indexAsset, indexSensor, sensorsOf, unindexAsset, type Store } from './store.js';
+import { indexAsset, indexSensor, unindexAsset, type Store } from './store.js';
 
 export { userDisplayName } from '../../shared/rules/users.js';
 
@@ -38,7 +38,7 @@ export function syncUserEntities(store: Store, user: User, delta: StoreDelta, op
   indexSensor(store, sensor, previousSensor);
   store.assets.set(asset.id, asset);
   indexAsset(store, asset, previousAsset);
-  const value = latestLocation(sensorsOf(store, asset));
+  const value = latestLocationOf(store, asset);
   if (value) placeAsset(store, asset, value);
   else { asset.parent_id = null; unindexAsset(store, asset); }
   delta.sensors.add(sensor.id);
