@@ -2,7 +2,8 @@
 // serves it to the first floor subscription before any entity is restored,
 // so the saved floor is drawn from one small record instead of the parsed
 // and re-derived location. Saved at most every VIEW_SAVE_INTERVAL_MS while
-// live data is shown, and only when the view changed since.
+// live data is shown, and only when the view changed since; soon after an
+// asset was removed live (`soon`), so a reload does not draw it again.
 
 import type { ViewSpec } from '../../shared/api.js';
 import type { Id } from '../../shared/types.js';
@@ -14,6 +15,8 @@ import type { ViewHub } from '../views/viewHub.js';
 export const VIEW_SAVE_INTERVAL_MS = 5_000;
 /** the first save after live data arrived: soon, so an early reopen finds it */
 export const VIEW_FIRST_SAVE_MS = 1_500;
+/** the save after a live removal: once the view has sent it (the hub flushes every ~50 ms) */
+export const VIEW_REMOVAL_SAVE_MS = 200;
 const SAVE_KEY = 'engine:view-save';
 
 export interface ViewSaverOptions {
@@ -32,6 +35,8 @@ export interface ViewSaverOptions {
 export interface ViewSaver {
   /** live data is shown: save soon, then whenever the view changed */
   start(): void;
+  /** something was removed live: save in VIEW_REMOVAL_SAVE_MS, not at the next interval */
+  soon(): void;
   /** a switch or sign-out: nothing more is saved for the old location */
   stop(): void;
 }
@@ -40,9 +45,15 @@ export function createViewSaver(options: ViewSaverOptions): ViewSaver {
   const { hub, scheduler } = options;
   let last: { floorId: Id; version: number; layers: string } | null = null;
   let running = false;
+  /** a save soon after a removal is armed */
+  let hastened = false;
 
   function arm(delay: number) {
-    scheduler.scheduleIn(SAVE_KEY, delay, () => { void save().finally(() => { if (running) arm(VIEW_SAVE_INTERVAL_MS); }); });
+    // a save asked for meanwhile (`soon`) is not pushed back to the interval
+    scheduler.scheduleIn(SAVE_KEY, delay, () => {
+      hastened = false;
+      void save().finally(() => { if (running && !scheduler.has(SAVE_KEY)) arm(VIEW_SAVE_INTERVAL_MS); });
+    });
   }
 
   async function save(): Promise<void> {
@@ -69,8 +80,15 @@ export function createViewSaver(options: ViewSaverOptions): ViewSaver {
       running = true;
       arm(VIEW_FIRST_SAVE_MS);
     },
+    soon() {
+      // one save soon for a burst of removals, not one pushed back by each
+      if (!running || hastened) return;
+      hastened = true;
+      arm(VIEW_REMOVAL_SAVE_MS);
+    },
     stop() {
       running = false;
+      hastened = false;
       last = null;
       scheduler.cancel(SAVE_KEY);
     },

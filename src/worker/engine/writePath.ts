@@ -79,7 +79,13 @@ export function createWritePath(options: WritePathOptions): WritePath {
     // a room report of today open on the screen follows bookings others change (its popup's "Earlier")
     const bookings = reports.followsBookings() ? bookingsBefore(store, batch.changes) : null;
     // readings mark their assets in the hub's next flush and their sensors in the persister's queue directly
-    afterDelta(applyBatch(store, batch, applyOptions(), createDelta(hub.pending('values'), persister.queue())));
+    const delta = applyBatch(store, batch, applyOptions(), createDelta(hub.pending('values'), persister.queue()));
+    afterDelta(delta);
+    if (delta.removed) {
+      // a ticket closed away, a voice removed: a reload right after must not draw it again from this device
+      persister.soon();
+      viewSaver.soon();
+    }
     if (bookings) {
       const changed = roomsWithPastChanged(store, bookings, corrected.now());
       if (changed.length) reports.bookingsChangedLive(changed);

@@ -81,6 +81,8 @@ export interface Persister {
   requestFull(): void;
   /** writes what is queued now (tests, page hide, dispose), a paced rewrite without its pauses */
   flush(): Promise<void>;
+  /** writes what is queued at the next turn instead of after the throttle (a live removal); a write in flight keeps its pace */
+  soon(): void;
   /** resolves once a write already in flight has landed (or failed); queues nothing */
   settled(): Promise<void>;
   dispose(): void;
@@ -322,6 +324,11 @@ export function createPersister(options: PersisterOptions): Persister {
       } finally {
         flushing = false;
       }
+    },
+    soon() {
+      if (!source || writing) return;
+      if (timer !== null) { clock.clearTimeout(timer); timer = null; }
+      arm(0);
     },
     async settled() {
       while (writing) await writing;

@@ -285,11 +285,12 @@ function changeAsset(store: Store, change: SinkChange, delta: StoreDelta, option
   if (change.kind === 'deleted') {
     const id = change.id ?? normalizeEntity.idOf(raw);
     if (!id) { options.logger.warn('Ignoring asset deletion without an id'); return false; }
-    if (store.buildings.delete(id)) { markPersist(delta, 'buildings', id); delta.structure = true; return true; }
-    if (store.floors.delete(id)) { markPersist(delta, 'floors', id); delta.structure = true; return true; }
+    if (store.buildings.delete(id)) { markPersist(delta, 'buildings', id); delta.structure = true; delta.removed = true; return true; }
+    if (store.floors.delete(id)) { markPersist(delta, 'floors', id); delta.structure = true; delta.removed = true; return true; }
     const previous = store.assets.get(id);
     store.ownCreates.delete(id);
     if (!previous) return false;
+    delta.removed = true;
     notePrivacyFloor(store, previous, delta);
     store.assets.delete(id);
     unindexAsset(store, previous);

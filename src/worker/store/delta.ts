@@ -21,6 +21,11 @@ export interface StoreDelta {
   sensors: Set<Id>;
   /** buildings, floors, locations or organizations changed */
   structure: boolean;
+  /**
+   * an asset (a ticket, a voice, a desk…), a building or a floor was deleted: what a reopen draws from
+   * this device must lose it at once, not a throttle later (engine/writePath.ts)
+   */
+  removed: boolean;
   users: Set<Id>;
   notifications: Set<Id>;
   /** indexes were rebuilt: every asset may have changed */
@@ -56,7 +61,7 @@ export interface ReplacedAsset {
  */
 export function createDelta(values?: Set<Id> | null, persist?: PersistMarks | null): StoreDelta {
   return {
-    assets: new Set(), values: values ?? new Set(), beats: new Set(), sensors: new Set(), structure: false, users: new Set(), notifications: new Set(),
+    assets: new Set(), values: values ?? new Set(), beats: new Set(), sensors: new Set(), structure: false, removed: false, users: new Set(), notifications: new Set(),
     all: false, persist: persist ?? new Map(), activity: [], privacyFloors: new Set(), replaced: null,
   };
 }

@@ -217,4 +217,55 @@ describe('reopen', () => {
     expect(floor.entries.size).toBe(0);
     await vi.waitFor(() => { engine.internals.hub.flush(); expect(floor.entries.size).toBe(2); }, WAIT);
   });
+  it('draws no ticket or voice removed live just before the page went (no flush, no dispose: a reload)', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    const value = { text: 'Printer jammed', label: 'it', status: 'open', time: T0, valid_for: 86_400_000, valid_to: T0 + 86_400_000 };
+    const ticket = { id: 't1', type: 'ticket', name: 'Printer jammed', parent_id: 'f1', x: 2, y: 3, value, speech_bubble: 'Printer jammed' };
+    const voice = { id: 'v1', type: 'voice', name: 'Too cold', parent_id: 'f1', x: 4, y: 3, value: { ...value, text: 'Too cold', label: 'space' }, timeout_action: 'fade_out' };
+    const layers = [...LAYERS, 'info' as const];
+    const backend = createFakeBackend({ assets: [...desks, ticket, voice], sensors });
+    const storage = createIdbStorage({ name });
+    const views = vi.spyOn(storage, 'saveView');
+    const { engine: first } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
+    // disposed after the test only: a reload drops the page's worker without its last flush
+    engines.push(first);
+    await first.init({ host: HOST });
+    expect((await first.signIn('ann@example.com', 'pw')).ok).toBe(true);
+    await first.selectOrganization(ORG_ID);
+    await first.selectLocation(LOCATION_ID);
+    await vi.waitFor(() => expect(first.internals.store.assets.has('v1')).toBe(true), WAIT);
+    await first.selectFloor('f1');
+    const live = await collect<DrawState>(first, { view: 'floor', floorId: 'f1', layers });
+    expect(live.entries.has('t1') && live.entries.has('v1')).toBe(true);
+    // saved: the location and the floor's view, both with the ticket and the voice
+    await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
+    await vi.waitFor(() => expect(views).toHaveBeenCalled(), WAIT);
+    await views.mock.results.at(-1)!.value;
+    await first.internals.persister.settled();
+    const savedKeys = () => Object.keys(views.mock.calls.at(-1)![1].entries);
+    expect(savedKeys()).toContain('v1');
+    // removed live; the page goes a moment later, before the throttled writer's (1 s) and the view's (5 s) next turns
+    const saves = views.mock.calls.length;
+    first.internals.sink.apply({
+      scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID },
+      changes: [{ collection: 'assets', kind: 'deleted', id: 't1' }, { collection: 'assets', kind: 'deleted', id: 'v1' }],
+    });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(views.mock.calls.length).toBeGreaterThan(saves);
+    expect(savedKeys()).not.toContain('t1');
+    expect(savedKeys()).not.toContain('v1');
+    await views.mock.results.at(-1)!.value;
+    await first.internals.persister.settled();
+
+    const engine = reopen(name);
+    await engine.resume();
+    const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers });
+    expect(floor.meta?.fromCache).toBe(true);
+    expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
+    // and once the saved floor itself is read
+    await vi.waitFor(() => expect(engine.internals.store.assets.has('d1')).toBe(true), WAIT);
+    await vi.advanceTimersByTimeAsync(100);
+    engine.internals.hub.flush();
+    expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
+  });
 });
