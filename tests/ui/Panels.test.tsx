@@ -393,6 +393,12 @@ describe('MyLocation', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Place: the floor is not drawn yet. Wait for it, or pick a place on the floor.');
     expect(engine.setManualLocation).not.toHaveBeenCalled();
     expect(engine.createTicket).not.toHaveBeenCalled();
+    // the floor comes: the form says where the ticket goes, and no longer that the floor is not drawn
+    act(() => engine.emit('floor:f1', { upserted: signedInWorld()['floor:f1']!.entries, meta: floorMeta({ loading: false }) }));
+    await waitFor(() => expect(screen.getByText(/^Placed at the red pin on the map/)).toBeTruthy());
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Send ticket' }));
+    await waitFor(() => expect(engine.createTicket).toHaveBeenCalledWith(expect.objectContaining({ floorId: 'f1', text: 'Printer jam' })));
   });
 
   it('picks the place with a click on the floor', async () => {

@@ -48,7 +48,10 @@ export function TicketForm({ floorId, draft, onDraft, point, placeSaid = null, p
   const setLabel = (next: string) => onDraft((d) => ({ ...d, label: next }));
   const setText = (next: string) => onDraft((d) => ({ ...d, text: next }));
   const setEmail = (next: string) => onDraft((d) => ({ ...d, email: next }));
-  const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | null; text: string } | null>(null);
+  const [error, setError] = useState<{ field: 'label' | 'text' | 'email' | 'place' | null; text: string } | null>(null);
+  // "no place yet" holds until there is one: once the floor is drawn (or a place picked) it goes, as the
+  // line above the button already says where the item goes (React's "adjust state when a prop changes")
+  if (error?.field === 'place' && point) setError(null);
   const [busy, setBusy] = useState(false);
   const ids = { label: useId(), text: useId(), email: useId(), error: useId(), needsServer: useId() };
   const ticketLabels = Object.keys(config.ticketLabels);
@@ -64,7 +67,7 @@ export function TicketForm({ floorId, draft, onDraft, point, placeSaid = null, p
     if (requireCategory && !label) return setError({ field: 'label', text: 'Category: choose one.' });
     if (!text.trim()) return setError({ field: 'text', text: 'Message: write what it is about.' });
     if (askEmail && !email.trim()) return setError({ field: 'email', text: 'Email for updates: enter an address.' });
-    if (!point) return setError({ field: null, text: 'Place: the floor is not drawn yet. Wait for it, or pick a place on the floor.' });
+    if (!point) return setError({ field: 'place', text: 'Place: the floor is not drawn yet. Wait for it, or pick a place on the floor.' });
     setBusy(true);
     const result = await api.createTicket({
       kind, floorId, x: point.x, y: point.y, label, text: text.trim(), ...(askEmail && email ? { email } : {}),
