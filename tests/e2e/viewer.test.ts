@@ -531,6 +531,81 @@ describe('viewer in Chromium', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('follows a shown co-worker who walks out of sight, until the person moves the map by hand', async () => {
+    const { store } = server.server;
+    // the simulator would walk people on its own: only this test moves them now
+    const { simulator } = server.server;
+    const walking = simulator.running;
+    simulator.stop();
+    onTestFinished(() => { if (walking) simulator.start(); });
+    // someone on a floor, shown from the People list; the person zooms in and shows them again (centred at that zoom)
+    const map = (await page.locator('svg.floor-svg').boundingBox())!;
+    const item = page.locator('.people-finder li').filter({ has: page.getByRole('button', { name: /^Show / }) }).first();
+    const name = (await item.locator('.person-name').textContent())!;
+    const show = item.getByRole('button', { name: `Show ${name} on the floor` });
+    await show.click();
+    const person = page.locator('g.asset.highlighted[aria-label^="Co-worker "]');
+    await expect.poll(() => person.getAttribute('aria-label'), { timeout: 10_000 }).toContain(name);
+    const fitted = await worldTransform(page);
+    await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2);
+    await page.mouse.wheel(0, -600);
+    await expect.poll(async () => (await worldTransform(page)).k).toBeGreaterThan(fitted.k * 2);
+    await show.click();
+    const assetId = (await person.getAttribute('data-asset-id'))!;
+    const svg = map;
+    // an asset's box on the screen, or null when it is not drawn (the map culls what is far out of sight)
+    const boxOf = (id: string) => page.evaluate((i) => {
+      const r = document.querySelector(`g.asset[data-asset-id="${i}"]`)?.getBoundingClientRect();
+      return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+    }, id);
+    const nearMiddle = async () => {
+      const b = await boxOf(assetId);
+      return !!b && Math.abs(b.x + b.width / 2 - (svg.x + svg.width / 2)) < svg.width / 4 && Math.abs(b.y + b.height / 2 - (svg.y + svg.height / 2)) < svg.height / 4;
+    };
+    await expect.poll(nearMiddle, { timeout: 5000 }).toBe(true);
+    const employee = store.assets.get(assetId)!;
+    const tag = store.sensors.get(String(employee.data_provider_refs.location))!;
+    const at = tag.last_measurement!;
+    const floorId = String(at.floor_id);
+    // the corner of their floor farthest from them (a metre and a half in, outside the private booths): out of sight
+    const outline = [...store.assets.values()].find((a) => a.parent_id === floorId && a.type === 'floor_outline')!.outline!;
+    const booths = [...store.assets.values()].filter((a) => a.parent_id === floorId && a.subtype === 'privacy' && a.outline);
+    const inside = (x: number, y: number, o: ReadonlyArray<readonly [number, number]>) =>
+      x >= Math.min(...o.map((q) => q[0])) && x <= Math.max(...o.map((q) => q[0])) && y >= Math.min(...o.map((q) => q[1])) && y <= Math.max(...o.map((q) => q[1]));
+    const [minX, maxX] = [Math.min(...outline.map((q) => q[0])) + 1.5, Math.max(...outline.map((q) => q[0])) - 1.5];
+    const [minY, maxY] = [Math.min(...outline.map((q) => q[1])) + 1.5, Math.max(...outline.map((q) => q[1])) - 1.5];
+    const far = [[minX, minY], [maxX, minY], [minX, maxY], [maxX, maxY]]
+      .filter(([x, y]) => !booths.some((b) => inside(x!, y!, b.outline!)))
+      .map(([x, y]) => ({ x: x!, y: y! }))
+      .sort((p, q) => Math.hypot(q.x - Number(at.x), q.y - Number(at.y)) - Math.hypot(p.x - Number(at.x), p.y - Number(at.y)))[0]!;
+    // they stand in the middle: a point further from them than half the map's width or height is out of sight
+    const { k } = await worldTransform(page);
+    expect(Math.abs(far.x - Number(at.x)) * k > map.width / 2 || Math.abs(far.y - Number(at.y)) * k > map.height / 2, 'the corner is out of sight').toBe(true);
+    const before = await worldTransform(page);
+    store.addMeasurements([{ sensorId: tag.id, value: { time: Date.now(), valid_for: 30 * 60_000, x: far.x, y: far.y, floor_id: floorId } }]);
+    // the map went with them: it moved, and they are in the middle again, at the same zoom
+    await expect.poll(async () => {
+      const t = await worldTransform(page);
+      return (t.x !== before.x || t.y !== before.y) && (await nearMiddle());
+    }, { timeout: 10_000 }).toBe(true);
+    expect((await worldTransform(page)).k).toBeCloseTo(before.k, 5);
+    await shot('08b-person-followed');
+
+    // the person drags the map away: a walk no longer moves it
+    await page.mouse.move(svg.x + svg.width / 2, svg.y + svg.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(svg.x + svg.width / 2 - 200, svg.y + svg.height / 2 - 120, { steps: 8 });
+    await page.mouse.up();
+    const dragged = await worldTransform(page);
+    store.addMeasurements([{ sensorId: tag.id, value: { time: Date.now(), valid_for: 30 * 60_000, x: Number(at.x), y: Number(at.y), floor_id: floorId } }]);
+    await expect.poll(async () => {
+      const b = await boxOf(assetId);
+      return b === null || Math.abs(b.x + b.width / 2 - (svg.x + svg.width / 2)) > 50;
+    }, { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await worldTransform(page)).toEqual(dragged);
+  });
+
   it('ends the session when the server forgot its token: the sign-in form says so, no endless retries; signing in again keeps the place', async () => {
     // where the person was: another floor than the default one, and their layers
     const place = new URL(page.url()).searchParams;

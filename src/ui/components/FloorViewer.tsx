@@ -77,6 +77,8 @@ export interface FloorViewerProps {
 }
 
 const NO_OFFSET = [0, 0] as const;
+/** A followed co-worker is brought back to the middle once nearer the map's edge than this share of its smaller side. */
+export const FOLLOW_MARGIN = 0.08;
 
 /** Where a floor-plan path lives (lib/imageUrl.ts fileUrl). */
 export const floorPlanUrl = fileUrl;
@@ -313,10 +315,13 @@ export function FloorViewer(props: FloorViewerProps) {
 
   // centring is an event: a new `focus.seq` moves the map once the floor is fitted (so a floor
   // switch does not undo it); later renders (a new offset, new insets) must not move it back
+  /** the view the map was put in to show something: while it is still the view, a highlighted person who moves is followed */
+  const followView = useRef<Viewport | null>(null);
   const centreOnFocus = useEffectEvent(() => {
     if (!focus) return;
     const { w, h } = size_();
     camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
+    followView.current = camera.viewport();
   });
   const focusSeq = focus?.seq ?? null;
   const focusedSeq = useRef<number | null>(null);
@@ -327,17 +332,45 @@ export function FloorViewer(props: FloorViewerProps) {
   }, [focusSeq, ready]);
 
   // a highlighted asset (link, finder) is centred; one the user opened on the map stays where it is
-  const centreOnAsset = useEffectEvent((id: string) => {
-    if (id === layer.popup?.id) return;
+  const centreOn = (id: string) => {
     const entry = mirror.getSnapshot(id);
     const box = entry ? boxOfEntry(entry) : null;
     if (!box) return;
     const { w, h } = size_();
     camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
+    followView.current = camera.viewport();
+  };
+  const centreOnAsset = useEffectEvent((id: string) => {
+    if (id === layer.popup?.id) return;
+    centreOn(id);
   });
   useEffect(() => {
     if (highlightId && ready) centreOnAsset(highlightId);
   }, [highlightId, ready]);
+  // a shown co-worker (or tag) who walks out of sight is followed (docs/ui.md "A shown co-worker is followed"),
+  // until the person moves the map themselves
+  const followAsset = useEffectEvent((id: string) => {
+    const entry = mirror.getSnapshot(id);
+    if (!entry || (entry.kind !== 'employee' && entry.kind !== 'auto_tag')) return;
+    const v = camera.viewport();
+    const f = followView.current;
+    // the person's own pan or zoom (even mid-gesture) changes the view: one still the one the map was put in means
+    // nobody moved it since
+    if (!f || f.x !== v.x || f.y !== v.y || f.k !== v.k) return;
+    const box = boxOfEntry(entry);
+    if (!box) return;
+    const { w, h } = size_();
+    const edge = insets();
+    const margin = FOLLOW_MARGIN * Math.min(w, h);
+    const sx = ((box.minX + box.maxX) / 2 + offset[0]) * v.k + v.x;
+    const sy = ((box.minY + box.maxY) / 2 + svgY(offset[1])) * v.k + v.y;
+    const inSight = sx >= edge.left + margin && sx <= w - edge.right - margin && sy >= edge.top + margin && sy <= h - edge.bottom - margin;
+    if (!inSight) centreOn(id);
+  });
+  useEffect(() => {
+    if (!highlightId || !ready) return;
+    return mirror.subscribe(highlightId, () => followAsset(highlightId));
+  }, [highlightId, ready, mirror]);
 
   const onPick = useMemo(
     () =>
