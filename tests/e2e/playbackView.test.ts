@@ -94,4 +94,29 @@ describe('the map keeps its view across live and replay', () => {
     await shot('playback-view-04-replay-fitted');
     await page.getByRole('button', { name: 'Back to live' }).click();
   });
+
+  it('keeps the view the person panned to after showing a co-worker: the replay does not centre on them again', async () => {
+    await page.getByRole('tab', { name: 'People' }).click();
+    const item = page.locator('.people-finder li').filter({ has: page.getByRole('button', { name: /^Show / }) }).first();
+    const name = (await item.locator('.person-name').textContent())!;
+    await item.getByRole('button', { name: `Show ${name} on the floor` }).click();
+    await expect.poll(() => page.locator('g.asset.highlighted[aria-label^="Co-worker "]').getAttribute('aria-label'), { timeout: 10_000 }).toContain(name);
+    const box = (await page.locator('svg.floor-svg').boundingBox())!;
+    await page.waitForTimeout(400);
+    // a drag away from them
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 180, box.y + box.height / 2 + 90, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForTimeout(400);
+    const mine = await view();
+    await page.getByRole('button', { name: 'Play back a day' }).click();
+    await replayLoaded();
+    await page.waitForTimeout(400);
+    expect(await view()).toEqual(mine);
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => bar().count()).toBe(0);
+    await page.waitForTimeout(400);
+    expect(await view()).toEqual(mine);
+  });
 });

@@ -512,6 +512,10 @@ describe('viewer in Chromium', () => {
     const person = page.locator('g.asset.highlighted[aria-label^="Co-worker "]');
     await person.waitFor({ timeout: 10_000 });
     expect(await person.getAttribute('aria-label')).toContain(name);
+    // zoomed in on them (25 px a metre at least), not the new floor fitted over it once its data came
+    await expect.poll(async () => (await worldTransform(page)).k, { timeout: 5000 }).toBeGreaterThanOrEqual(25);
+    await page.waitForTimeout(500);
+    expect((await worldTransform(page)).k).toBeGreaterThanOrEqual(25);
     // their own picture, which the server keeps relative to the settings' cdn_base_url (it answered the page's own
     // HTML for the path taken from the page's origin: a broken image on every co-worker)
     const avatar = (await person.locator('image').getAttribute('href'))!;

@@ -44,8 +44,13 @@ export interface FloorViewerProps {
   highlightId?: string | null;
   /** a new number: keyboard focus goes to the highlighted asset once it is drawn (a finder result shown) */
   focusHighlightSeq?: number | null;
-  /** a world point to centre on; `seq` changes to re-centre on the same point */
-  focus?: { x: number; y: number; seq: number } | null;
+  /**
+   * a world point to centre on, on `floorId`'s data when given (a floor switch first shows the old floor's);
+   * `seq` changes to re-centre on the same point
+   */
+  focus?: { x: number; y: number; seq: number; floorId?: string | null } | null;
+  /** the focus of `seq` was centred: the shell drops it, so no later viewer centres on it again */
+  onFocusDone?: (seq: number) => void;
   /** when set, a click on the floor picks a world point instead of opening an asset; so do the marker and Enter */
   onPickPoint?: ((point: { x: number; y: number }) => void) | null;
   /** where the keyboard's marker starts while picking (a place picked before), when it is in sight */
@@ -299,6 +304,8 @@ export function FloorViewer(props: FloorViewerProps) {
   // fit once per floor, when its first data is there
   const fittedFloor = useRef<string | null>(null);
   const floorId = meta?.floor?.id ?? null;
+  /** the highlighted asset centred on this floor (`id@floor`): each is centred once, when its floor's data has it */
+  const centredHighlight = useRef<string | null>(null);
   useEffect(() => {
     if (!ready || !floorId || fittedFloor.current === floorId) return;
     fittedFloor.current = floorId;
@@ -307,14 +314,18 @@ export function FloorViewer(props: FloorViewerProps) {
       camera.set(painted);
       return;
     }
-    // the view the live floor or another replay of this floor had (lib/keptView.ts)
+    // the view the live floor or another replay of this floor had (lib/keptView.ts): a highlight already there
+    // (shown before the switch) is not centred over it again
     const kept = keptViewFor(keepView, floorId);
-    if (kept) camera.set(kept);
-    else fit();
-  }, [ready, floorId, fit, painted, camera, keepView]);
+    if (kept) {
+      camera.set(kept);
+      if (highlightId) centredHighlight.current = `${highlightId}@${floorId}`;
+    } else fit();
+  }, [ready, floorId, fit, painted, camera, keepView, highlightId]);
 
-  // centring is an event: a new `focus.seq` moves the map once the floor is fitted (so a floor
-  // switch does not undo it); later renders (a new offset, new insets) must not move it back
+  // centring is an event: a new `focus.seq` moves the map once its floor's data is there and fitted (a viewer
+  // mounted for a floor switch first holds the old floor's data, whose fit would undo it), once: the shell drops
+  // the focus when told (onFocusDone), so a later viewer (another floor, the replay) does not centre on it again
   /** the view the map was put in to show something: while it is still the view, a highlighted person who moves is followed */
   const followView = useRef<Viewport | null>(null);
   const centreOnFocus = useEffectEvent(() => {
@@ -322,14 +333,17 @@ export function FloorViewer(props: FloorViewerProps) {
     const { w, h } = size_();
     camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
     followView.current = camera.viewport();
+    props.onFocusDone?.(focus.seq);
   });
   const focusSeq = focus?.seq ?? null;
+  const focusFloor = focus?.floorId ?? null;
   const focusedSeq = useRef<number | null>(null);
   useEffect(() => {
-    if (focusSeq === null || !ready || focusedSeq.current === focusSeq) return;
+    if (focusSeq === null || !ready || !floorId || focusedSeq.current === focusSeq) return;
+    if (focusFloor !== null && focusFloor !== floorId) return;
     focusedSeq.current = focusSeq;
     centreOnFocus();
-  }, [focusSeq, ready]);
+  }, [focusSeq, focusFloor, ready, floorId]);
 
   // a highlighted asset (link, finder) is centred; one the user opened on the map stays where it is
   const centreOn = (id: string) => {
@@ -340,16 +354,24 @@ export function FloorViewer(props: FloorViewerProps) {
     camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
     followView.current = camera.viewport();
   };
-  const centreOnAsset = useEffectEvent((id: string) => {
-    if (id === layer.popup?.id) return;
-    centreOn(id);
+  /** Centres the highlighted asset once its floor's data has it; false while it is not there yet. */
+  const centreHighlight = useEffectEvent((id: string): boolean => {
+    if (!floorId || !mirror.getSnapshot(id)) return false;
+    centredHighlight.current = `${id}@${floorId}`;
+    if (id !== layer.popup?.id) centreOn(id);
+    return true;
   });
   useEffect(() => {
-    if (highlightId && ready) centreOnAsset(highlightId);
-  }, [highlightId, ready]);
+    if (highlightId && ready && floorId && centredHighlight.current !== `${highlightId}@${floorId}`) centreHighlight(highlightId);
+  }, [highlightId, ready, floorId]);
   // a shown co-worker (or tag) who walks out of sight is followed (docs/ui.md "A shown co-worker is followed"),
   // until the person moves the map themselves
   const followAsset = useEffectEvent((id: string) => {
+    // an asset the floor's data did not have yet when it was highlighted (a slice still to come): centred now
+    if (centredHighlight.current !== `${id}@${floorId}`) {
+      centreHighlight(id);
+      return;
+    }
     const entry = mirror.getSnapshot(id);
     if (!entry || (entry.kind !== 'employee' && entry.kind !== 'auto_tag')) return;
     const v = camera.viewport();

@@ -81,7 +81,9 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [viewCentre, setViewCentre] = useState<{ floorId: string; x: number; y: number } | null>(null);
   // the place picked for a ticket or voice, on the floor it was picked on (another floor has its own)
   const [picked, setPicked] = useState<{ floorId: string; x: number; y: number } | null>(null);
-  const [focus, setFocus] = useState<{ x: number; y: number; seq: number } | null>(null);
+  const [focus, setFocus] = useState<{ x: number; y: number; seq: number; floorId: string | null } | null>(null);
+  // a focus is centred once (FloorViewer): a later viewer (another floor, the replay) must not centre on it again
+  const dropFocus = useCallback((seq: number) => setFocus((f) => (f?.seq === seq ? null : f)), []);
   const [message, setMessage] = useState<ShellMessage | null>(null);
   // the directions panel over the map: the viewer fits the floor beside it
   const [routePanel, setRoutePanel] = useState<HTMLElement | null>(null);
@@ -174,7 +176,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
     if (!p.floorId || p.x === null || p.y === null) return;
     if (p.floorId !== floorId) void api.selectFloor(p.floorId);
     setLink((l) => ({ ...l, floor: p.floorId, asset: p.assetId }));
-    setFocus({ x: p.x, y: p.y, seq: Date.now() });
+    setFocus({ x: p.x, y: p.y, seq: Date.now(), floorId: p.floorId });
     // in a replay, where they were at its instant
     announce(`${p.name} ${playbackDay ? 'was' : 'is'} on ${floorName(p.floorId) ?? 'another floor'}${playbackDay ? ' then' : ''}.`);
   };
@@ -213,7 +215,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
       asset: r.target === 'asset' ? r.id : null,
       layers: r.layers.some((x) => l.layers.includes(x)) ? l.layers : MAP_LAYERS.filter((x) => l.layers.includes(x) || x === r.layers[0]),
     }));
-    if (r.target === 'person' && r.x !== null && r.y !== null) setFocus({ x: r.x, y: r.y, seq: Date.now() });
+    if (r.target === 'person' && r.x !== null && r.y !== null) setFocus({ x: r.x, y: r.y, seq: Date.now(), floorId: r.floorId });
     announce(`${r.name} is on ${floorName(r.floorId) ?? 'another floor'}.`);
   };
   const onPickPoint = (point: { x: number; y: number }) => {
@@ -316,6 +318,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 focusHighlightSeq={shown && shown.id === link.asset ? shown.seq : null}
                 openId={initial.asset && initial.floor === floorId ? initial.asset : null}
                 focus={focus}
+                onFocusDone={dropFocus}
                 onPickPoint={pick ? onPickPoint : null}
                 pickFrom={pick === 'ticket' ? ticketPoint : null}
                 onCenterChange={(point) => { if (floorId) setViewCentre({ floorId, ...point }); }}
