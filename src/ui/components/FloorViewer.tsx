@@ -354,12 +354,11 @@ export function FloorViewer(props: FloorViewerProps) {
     camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
     followView.current = camera.viewport();
   };
-  /** Centres the highlighted asset once its floor's data has it; false while it is not there yet. */
-  const centreHighlight = useEffectEvent((id: string): boolean => {
-    if (!floorId || !mirror.getSnapshot(id)) return false;
+  /** Centres the highlighted asset once its floor's data has it (a later slice may bring it: followAsset). */
+  const centreHighlight = useEffectEvent((id: string) => {
+    if (!floorId || !mirror.getSnapshot(id)) return;
     centredHighlight.current = `${id}@${floorId}`;
     if (id !== layer.popup?.id) centreOn(id);
-    return true;
   });
   useEffect(() => {
     if (highlightId && ready && floorId && centredHighlight.current !== `${highlightId}@${floorId}`) centreHighlight(highlightId);
