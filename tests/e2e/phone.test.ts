@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import type { ViewerServer } from './harness.js';
 import { startE2eRig, type E2eRig } from './rig.js';
-import { dayInWords, popup, shot, signIn, waitForHitPoint } from './people.js';
+import { dayInWords, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -138,7 +138,10 @@ describe('phone-size screen in Chromium', () => {
   });
 
   it('keeps a popup below the message an action brings, under Play back a day, when the sheet leaves the map short', async () => {
-    // a ticket or a voice: each takes a vote, which says "Vote saved."
+    // a ticket or a voice: each takes a vote, which says "Vote saved." Found once the map stands still: the sheet the
+    // last test hid gives the map its height back, and the floor is fitted again a few frames later
+    const still = async () => { const a = await worldTransform(page); await page.waitForTimeout(300); const b = await worldTransform(page); return a.x === b.x && a.y === b.y && a.k === b.k; };
+    await expect.poll(still, { timeout: 5_000 }).toBe(true);
     const said = await waitForHitPoint(page, '[data-asset-id][aria-label^="Voice "], [data-asset-id][aria-label^="Ticket "]');
     expect(said, 'a ticket or voice can be tapped').not.toBeNull();
     await page.touchscreen.tap(said!.x, said!.y);
