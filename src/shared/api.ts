@@ -59,6 +59,12 @@ export interface EngineApi {
   /** moves the playback of a floor and day to an instant (clamped to the day) */
   setPlaybackTime(floorId: Id, day: string, time: number): Promise<void>;
 
+  /**
+   * writes what waits for the persistence throttle (the location, the shown floor's view) now: the page is
+   * hidden or closing, and may not come back. Nothing is written when nothing changed since the last save.
+   */
+  saveNow(): Promise<void>;
+
   /** the browser went online or offline (forwarded by the worker entry) */
   setOnline(online: boolean): Promise<void>;
 }

@@ -270,6 +270,17 @@ export function createEngine(deps: EngineDeps): Engine {
     async rerunReport(request) { reports.retry(request); },
     async setPlaybackTime(floorId, day, time) { playback.setTime(floorId, day, time); },
 
+    // the page is hidden or closed (docs/engine.md "Saved when the page goes"): what waits for the throttle is written now
+    async saveNow() {
+      if (state.disposed) return;
+      // patches not sent yet go first, so the saved floor view is the floor on screen
+      hub.flush();
+      await Promise.all([
+        persister.flush().catch((error: unknown) => deps.logger.debug('Could not save before the page went', error)),
+        viewSaver.flush(),
+      ]);
+    },
+
     internals: { store, scheduler, hub, persister, corrected, session: () => state.session, sink: writes.sink, facts, modules },
 
     async dispose() {

@@ -20,7 +20,7 @@ const API_METHODS = Object.keys({
   confirmSignUp: 1, setPasswordWithCode: 1,
   resume: 1, signOut: 1, selectOrganization: 1, selectLocation: 1, selectBuilding: 1, selectFloor: 1,
   bookRoom: 1, cancelBooking: 1, createTicket: 1, closeTicket: 1, vote: 1, updateAsset: 1, setManualLocation: 1,
-  markNotificationRead: 1, cancelReport: 1, rerunReport: 1, setPlaybackTime: 1, setOnline: 1,
+  markNotificationRead: 1, cancelReport: 1, rerunReport: 1, setPlaybackTime: 1, saveNow: 1, setOnline: 1,
 } satisfies Record<keyof EngineApi, 1>) as Array<keyof EngineApi>;
 
 export interface StartOptions {

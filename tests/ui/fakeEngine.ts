@@ -128,6 +128,7 @@ export function createFakeEngine(seed: Record<string, Bucket> = {}): FakeEngine 
     cancelReport: vi.fn(async () => undefined),
     rerunReport: vi.fn(async () => undefined),
     setPlaybackTime: vi.fn(async () => undefined),
+    saveNow: vi.fn(async () => undefined),
     setOnline: vi.fn(async () => undefined),
   };
 

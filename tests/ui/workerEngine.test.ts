@@ -2,7 +2,9 @@
 // stand-in Worker of jsdom's events: a worker that cannot run and one that
 // threw while running are told apart, and one that threw is ended at once
 // (docs/ui.md "If the app cannot start"). Chromium's own worker throwing is
-// tests/e2e/paintedFloor.test.ts.
+// tests/e2e/paintedFloor.test.ts. A page hidden or closed asks the worker to
+// save now (docs/engine.md "Saved when the page goes"; in Chromium:
+// tests/e2e/savedOnClose.test.ts).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENGINE_UNAVAILABLE } from '../../src/shared/api.js';
@@ -55,5 +57,25 @@ describe('createWorkerEngine', () => {
     expect(failures.unavailable).toHaveBeenCalledTimes(2);
     expect(failures.stopped).not.toHaveBeenCalled();
     expect(worker().terminated).toBe(0);
+  });
+
+  it('asks the worker to save now when the page is hidden or closed, not when it shows again, and not once ended', () => {
+    const engine = createWorkerEngine(failures);
+    const saves = () => worker().posted.filter((m) => (m as { path?: string[] }).path?.join() === 'saveNow').length;
+    const visibility = vi.spyOn(document, 'visibilityState', 'get');
+    visibility.mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(saves()).toBe(1);
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(saves()).toBe(1);
+    window.dispatchEvent(new Event('pagehide'));
+    expect(saves()).toBe(2);
+    engine.terminate();
+    visibility.mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('pagehide'));
+    expect(saves()).toBe(2);
+    visibility.mockRestore();
   });
 });

@@ -2,6 +2,8 @@
 // place the UI touches src/worker, and only through the entry's URL. View
 // listeners cross as Comlink proxies; the worker releases them on unsubscribe.
 // Online/offline events reach the worker's own global, so the entry forwards them.
+// When the page is hidden or closed the worker is asked to save what its
+// throttles still hold: the page may never come back.
 
 import * as Comlink from 'comlink';
 import { ENGINE_UNAVAILABLE, type EngineApi } from '../../shared/api.js';
@@ -93,6 +95,13 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
   if (!navigator.onLine) tellOnline();
   window.addEventListener('online', tellOnline);
   window.addEventListener('offline', tellOnline);
+  // A tab switched away from, a phone's app switcher, a closed tab: the page's last reliable moments (pagehide,
+  // and visibilitychange to hidden, which a phone may end in a kill without pagehide). The engine writes what its
+  // throttles hold (docs/engine.md "Saved when the page goes"); both may fire, and the second finds nothing to write.
+  const saveNow = () => { void Promise.resolve(remote.saveNow()).catch(() => undefined); };
+  const hidden = () => { if (document.visibilityState === 'hidden') saveNow(); };
+  document.addEventListener('visibilitychange', hidden);
+  window.addEventListener('pagehide', saveNow);
   let released = false;
   const engine: WorkerEngine = {
     client,
@@ -102,6 +111,8 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
       released = true;
       window.removeEventListener('online', tellOnline);
       window.removeEventListener('offline', tellOnline);
+      document.removeEventListener('visibilitychange', hidden);
+      window.removeEventListener('pagehide', saveNow);
       client.dispose();
       remote[Comlink.releaseProxy]();
       end();

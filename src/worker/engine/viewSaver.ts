@@ -3,7 +3,8 @@
 // so the saved floor is drawn from one small record instead of the parsed
 // and re-derived location. Saved at most every VIEW_SAVE_INTERVAL_MS while
 // live data is shown, and only when the view changed since; soon after an
-// asset was removed live (`soon`), so a reload does not draw it again.
+// asset was removed live (`soon`), so a reload does not draw it again; at once
+// when the page is hidden or closed (`flush`).
 
 import type { ViewSpec } from '../../shared/api.js';
 import type { Id } from '../../shared/types.js';
@@ -37,6 +38,8 @@ export interface ViewSaver {
   start(): void;
   /** something was removed live: save in VIEW_REMOVAL_SAVE_MS, not at the next interval */
   soon(): void;
+  /** the page is hidden or closed: save now if the view changed since the last save (nothing otherwise) */
+  flush(): Promise<void>;
   /** a switch or sign-out: nothing more is saved for the old location */
   stop(): void;
 }
@@ -47,6 +50,8 @@ export function createViewSaver(options: ViewSaverOptions): ViewSaver {
   let running = false;
   /** a save soon after a removal is armed */
   let hastened = false;
+  /** the save in flight: a flush waits for it, then saves what changed after it */
+  let saving: Promise<void> | null = null;
 
   function arm(delay: number) {
     // a save asked for meanwhile (`soon`) is not pushed back to the interval
@@ -57,6 +62,13 @@ export function createViewSaver(options: ViewSaverOptions): ViewSaver {
   }
 
   async function save(): Promise<void> {
+    while (saving) await saving;
+    const run = saveOnce();
+    saving = run;
+    try { await run; } finally { if (saving === run) saving = null; }
+  }
+
+  async function saveOnce(): Promise<void> {
     const key = options.key();
     const floorId = options.floorId();
     if (!key || !floorId) return;
@@ -85,6 +97,13 @@ export function createViewSaver(options: ViewSaverOptions): ViewSaver {
       if (!running || hastened) return;
       hastened = true;
       arm(VIEW_REMOVAL_SAVE_MS);
+    },
+    async flush() {
+      if (!running) return;
+      scheduler.cancel(SAVE_KEY);
+      hastened = false;
+      await save();
+      if (running && !scheduler.has(SAVE_KEY)) arm(VIEW_SAVE_INTERVAL_MS);
     },
     stop() {
       running = false;

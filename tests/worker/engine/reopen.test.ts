@@ -268,4 +268,55 @@ describe('reopen', () => {
     engine.internals.hub.flush();
     expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2']);
   });
+
+  it('draws a ticket reported live just before the page went when the page asked to save (saveNow), and saves nothing more when asked again', async () => {
+    const name = `storey-reopen-${++dbCount}`;
+    const layers = [...LAYERS, 'info' as const];
+    const backend = createFakeBackend({ assets: desks, sensors });
+    const storage = createIdbStorage({ name });
+    const views = vi.spyOn(storage, 'saveView');
+    const writes = vi.spyOn(storage, 'write');
+    const { engine: first } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
+    // disposed after the test only: a closed page drops its worker without the engine's dispose
+    engines.push(first);
+    await first.init({ host: HOST });
+    expect((await first.signIn('ann@example.com', 'pw')).ok).toBe(true);
+    await first.selectOrganization(ORG_ID);
+    await first.selectLocation(LOCATION_ID);
+    await vi.waitFor(() => expect(first.internals.store.assets.has('d3')).toBe(true), WAIT);
+    await first.selectFloor('f1');
+    const live = await collect<DrawState>(first, { view: 'floor', floorId: 'f1', layers });
+    // saved: the location and the floor's view, as they were before the ticket
+    await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
+    await vi.waitFor(() => expect(views).toHaveBeenCalled(), WAIT);
+    await views.mock.results.at(-1)!.value;
+    await first.internals.persister.settled();
+    const [viewSaves, locationWrites] = [views.mock.calls.length, writes.mock.calls.length];
+
+    // reported live; the page goes at once, well before the throttled writer's (1 s) and the view's (5 s) next turns
+    const value = { text: 'Printer jammed', label: 'it', status: 'open', time: T0, valid_for: 86_400_000, valid_to: T0 + 86_400_000 };
+    first.internals.sink.apply({
+      scope: { kind: 'location', organizationId: ORG_ID, locationId: LOCATION_ID },
+      changes: [{ collection: 'assets', kind: 'created', id: 't1', data: { id: 't1', type: 'ticket', name: 'Printer jammed', parent_id: 'f1', x: 2, y: 3, value, speech_bubble: 'Printer jammed' } }],
+    });
+    await first.saveNow();
+    expect(views.mock.calls.length).toBe(viewSaves + 1);
+    expect(writes.mock.calls.length).toBe(locationWrites + 1);
+    // the view's patch was sent on the way (it had not been yet: saveNow ran in the same turn as the change)
+    expect(live.entries.has('t1')).toBe(true);
+    // nothing changed since: asked again (pagehide after visibilitychange), it writes nothing
+    await first.saveNow();
+    expect([views.mock.calls.length, writes.mock.calls.length]).toEqual([viewSaves + 1, locationWrites + 1]);
+
+    const engine = reopen(name);
+    await engine.resume();
+    const floor = await collect<DrawState, FloorViewMeta>(engine, { view: 'floor', floorId: 'f1', layers });
+    expect(floor.meta?.fromCache).toBe(true);
+    expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2', 't1']);
+    // and once the saved floor itself is read
+    await vi.waitFor(() => expect(engine.internals.store.assets.has('t1')).toBe(true), WAIT);
+    await vi.advanceTimersByTimeAsync(100);
+    engine.internals.hub.flush();
+    expect([...floor.entries.keys()].sort()).toEqual(['d1', 'd2', 't1']);
+  });
 });
