@@ -52,6 +52,10 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
     for (const id of body.data_providers ?? []) {
       if (store.sensors.get(id)?.location_id !== locId) throw new HttpError(400, `body/data_providers: ${id} is not a sensor of this location`);
     }
+    // a room's reservation sensor is where POST /booking writes: never another location's (docs/security.md "Forged ids")
+    for (const [type, id] of Object.entries(body.data_provider_refs ?? {})) {
+      if (store.sensors.get(id)?.location_id !== locId) throw new HttpError(400, `body/data_provider_refs/${type}: ${id} is not a sensor of this location`);
+    }
   }
 
   /**

@@ -29,7 +29,8 @@ export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteCo
     const loc = room ? store.locations.get(room.location_id) : undefined;
     if (!room || !loc || !canReachOrganization(me, loc.organization_id) || !canSeeAsset(store, me, room)) throw notFound('Room');
     const sensorId = room.data_provider_refs.reservation;
-    if (!sensorId || !store.sensors.has(sensorId)) throw new HttpError(400, 'This asset has no reservation sensor');
+    // only a sensor of the room's own location: a stored ref to another's would write (and tell) that one's bookings
+    if (!sensorId || store.sensors.get(sensorId)?.location_id !== room.location_id) throw new HttpError(400, 'This asset has no reservation sensor');
     return { me, room, sensorId };
   };
   const eventsOf = (sensorId: string): ReservationEvent[] =>

@@ -153,8 +153,14 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const me = currentUser(req);
     const tag = store.locationTags.get(id);
     if (!tag || !canReachOrganization(me, tag.organization_id)) throw notFound('Location tag');
-    if (tag.user_id === me.id) requireRole(me, 'regular');
-    else requireRole(me, 'edit');
+    if (tag.user_id === me.id) {
+      requireRole(me, 'regular');
+    } else {
+      requireRole(me, 'edit');
+      // taking a tag off its wearer changes their location_tag_id: only for a user the caller manages (userPolicy.ts)
+      const wearer = tag.user_id ? store.users.get(tag.user_id) : undefined;
+      if (wearer) requireManages(me, wearer);
+    }
     store.deleteLocationTag(id);
     return reply.code(204).send();
   });

@@ -28,13 +28,14 @@ const OPENID_SECRET = 'security-roles-openid-secret';
 function allowedOnOther(actor: Role, target: Role, change: Change): boolean {
   const manages = actor === 'admin' || (actor === 'edit' && RANK[target] < RANK.edit);
   switch (change) {
-    case 'profile': case 'avatar': case 'delete': return manages;
+    case 'profile': case 'avatar': case 'tag': case 'delete': return manages;
     case 'email': case 'permissions': case 'password': return actor === 'admin';
   }
 }
 
-type Change = 'profile' | 'email' | 'permissions' | 'password' | 'avatar' | 'delete';
-const CHANGES: Change[] = ['profile', 'email', 'permissions', 'password', 'avatar', 'delete'];
+/** `tag`: removing the user's location tag (DELETE /location_tags/{id}), which clears their `location_tag_id` */
+type Change = 'profile' | 'email' | 'permissions' | 'password' | 'avatar' | 'tag' | 'delete';
+const CHANGES: Change[] = ['profile', 'email', 'permissions', 'password', 'avatar', 'tag', 'delete'];
 
 describe('security: roles inside an organization', () => {
   let t: TestServer;
@@ -42,7 +43,7 @@ describe('security: roles inside an organization', () => {
   let tokens: Record<Role, string>;
   let serial = 0;
 
-  /** A fresh user of `role` with a password, an avatar and an open session. */
+  /** A fresh user of `role` with a password, an avatar, a location tag and an open session. */
   function makeUser(role: Role) {
     const s = t.server.store;
     serial += 1;
@@ -51,15 +52,19 @@ describe('security: roles inside an organization', () => {
     s.credentials.set(user.id, { passwordHash: hashPassword(password) });
     s.files.set(`avatars/${user.id}.svg`, { contentType: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
     s.updateUser(user.id, { avatar_url: `avatars/${user.id}.svg` });
+    const loc = t.server.seed.locationIds[0]!;
+    const sensor = [...s.sensors.values()].find((x) => x.location_id === loc)!;
+    s.createLocationTag({ organization_id: org, location_id: loc, user_id: user.id, sensor_id: sensor.id });
     const { token } = issueToken(s, user.id);
     return { user, password, token };
   }
 
-  /** The user, their credentials and whether their session still works, as one string. */
+  /** The user, their credentials, their location tags and whether their session still works, as one string. */
   async function fingerprint(userId: string, token: string): Promise<string> {
     const s = t.server.store;
     const session = await t.api(restPaths.notifications(), { token });
-    return JSON.stringify([s.users.get(userId) ?? null, s.credentials.get(userId) ?? null, session.status]);
+    const tags = [...s.locationTags.values()].filter((tag) => tag.user_id === userId);
+    return JSON.stringify([s.users.get(userId) ?? null, s.credentials.get(userId) ?? null, tags, session.status]);
   }
 
   function attempt(change: Change, actorToken: string, target: WireUser): Promise<Response> {
@@ -74,6 +79,7 @@ describe('security: roles inside an organization', () => {
       });
       case 'password': return t.api(restPaths.userPassword(org, target.id), { method: 'POST', token: actorToken, json: { password: 'taken-over-pass' } });
       case 'avatar': return t.api(restPaths.userImage(org, target.id), { method: 'DELETE', token: actorToken });
+      case 'tag': return t.api(restPaths.locationTag(target.location_tag_id!), { method: 'DELETE', token: actorToken });
       case 'delete': return t.api(path, { method: 'DELETE', token: actorToken });
     }
   }
