@@ -100,6 +100,15 @@ export function consumeSignupCode(store: Store, code: string): { email: string; 
   return rec.signup;
 }
 
+/**
+ * Ends every outstanding mail code of a user: once their password or address
+ * changed, a reset mail read by someone else (or sent to the old mailbox)
+ * must not set the password afterwards (docs/security.md "Mailed codes").
+ */
+export function dropMailCodes(store: Store, userId: Id): void {
+  for (const [code, rec] of store.mailCodes) if (rec.userId === userId) store.mailCodes.delete(code);
+}
+
 /** Consumes a code if it is valid for `userId`; single use. */
 export function consumeMailCode(store: Store, code: string, userId: Id): boolean {
   const rec = store.mailCodes.get(code);

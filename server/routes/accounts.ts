@@ -13,7 +13,7 @@ import {
 import { Params } from '../../src/shared/schemas/common.js';
 import type { Settings } from '../../src/shared/types.js';
 import {
-  DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, consumeSignupCode, hashPassword, issueMailCode, issueSignupCode, issueToken,
+  DISPLAY_TOKEN_IDLE_MS, TOKEN_LIFETIME_MS, IdTokenError, consumeMailCode, dropMailCodes, consumeSignupCode, hashPassword, issueMailCode, issueSignupCode, issueToken,
   verifyIdToken, verifyPassword,
 } from '../auth.js';
 import type { MailCodePurpose } from '../store/records.js';
@@ -182,6 +182,8 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
       }
     }
     store.credentials.set(id, { passwordHash: hashPassword(body.password) });
+    // codes mailed before (a reset mail someone else read) set nothing any more
+    dropMailCodes(store, id);
     // whoever knew the old password is signed out everywhere else, live connections included
     store.revokeSessions(id, 'password', { keepToken });
     return reply.code(204).send();

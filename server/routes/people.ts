@@ -12,7 +12,7 @@ import {
   CreateExternalObjectRequest, CreateNotificationRequest, CreateUserRequest, ExternalObjectsQuery, InviteUserRequest,
   UpdateExternalObjectRequest, UpdateNotificationRequest, UpdateUserRequest,
 } from '../../src/shared/schemas/people.js';
-import { hashPassword, verifyPassword } from '../auth.js';
+import { dropMailCodes, hashPassword, verifyPassword } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import {
@@ -88,7 +88,10 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
         throw new HttpError(400, 'body/location must name a floor of a location of this organization');
       }
     }
-    return userAsSeenBy(store, me, store.updateUser(id, { ...body, ...(body.email ? { email: body.email.toLowerCase() } : {}) }));
+    const email = body.email?.toLowerCase();
+    // codes mailed to the old address set no password once the account has moved away from it
+    if (email !== undefined && email !== target.email) dropMailCodes(store, id);
+    return userAsSeenBy(store, me, store.updateUser(id, { ...body, ...(email ? { email } : {}) }));
   });
 
   app.delete('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id') } }, async (req, reply) => {
