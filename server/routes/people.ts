@@ -2,6 +2,7 @@
 // notifications (spec §7). Users and external objects ride the organization
 // stream; notifications ride the recipient's user stream.
 
+import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
@@ -111,12 +112,16 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
-    selfOrManager(me, userIn(orgId, id));
+    const target = userIn(orgId, id);
+    selfOrManager(me, target);
     const contentType = contentTypeOf(req.headers['content-type']);
     if (!looksLikeImage(contentType, req.body)) {
       throw new HttpError(400, `body must be a non-empty image (${IMAGE_TYPES.join(', ')})`);
     }
-    const path = `avatars/${id}-${store.clock.now()}`;
+    // files are served without a token, so the name is the secret: not the id and upload time every member is sent
+    const path = `avatars/${id}-${randomBytes(12).toString('hex')}`;
+    // the replaced picture is withdrawn, as a removed one is
+    if (target.avatar_url) store.files.delete(target.avatar_url);
     store.files.set(path, { contentType, data: req.body });
     store.updateUser(id, { avatar_url: path, avatar_timestamp: store.clock.now() });
     return { name: 'image', path, content_type: contentType, size: req.body.length };

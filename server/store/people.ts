@@ -45,6 +45,8 @@ export function createPeople(ctx: StoreContext, audiences: Audiences): People {
       store.revokeSessions(id, 'deleted');
       s.users.delete(id);
       s.credentials.delete(id);
+      // their picture is served without a token: it goes with them
+      if (user.avatar_url) s.files.delete(user.avatar_url);
       for (const [code, rec] of s.mailCodes) if (rec.userId === id) s.mailCodes.delete(code);
       for (const t of s.locationTags.values()) if (t.user_id === id) t.user_id = null;
       for (const n of [...s.notifications.values()]) if (n.user_id === id) s.notifications.delete(n.id);

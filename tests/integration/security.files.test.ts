@@ -1,0 +1,135 @@
+// Files and paths, played against the real reference server: the public file
+// area (/v1/files/, served without a token because image elements cannot
+// send one) where a name is the only secret, the viewer's static files, and
+// requests crafted by hand — traversal in raw paths, redirects to another
+// host, method-override headers. Until 2026-11-25 an uploaded avatar was
+// named by its user id and upload time (both in the user record every member
+// of the organization receives), a replaced avatar stayed served at its old
+// address, and a deleted user's avatar was served forever.
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import { restPaths, type ImageResponse, type WireUser } from '../../src/shared/rest.js';
+import { hashPassword, issueToken } from '../../server/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storeFingerprint } from './support/attack.js';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/** A request with the path exactly as written (fetch would normalise `..` and `//`). */
+function raw(t: TestServer, path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  const url = new URL(t.url);
+  return new Promise<{ status: number; location: string | undefined; body: string }>((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('security: files, paths and hand-made requests', () => {
+  let t: TestServer;
+  let parent: string;
+  let org: string;
+
+  /** a user with a session; `upload` puts an avatar through the API as them */
+  function member() {
+    const s = t.server.store;
+    const user = s.createUser(org, { email: `files.${s.users.size + 1}.${Date.now()}@storey.test`, permissions: [ROLE_PERMISSIONS.regular] });
+    s.credentials.set(user.id, { passwordHash: hashPassword('member-password-1') });
+    const token = issueToken(s, user.id).token;
+    const upload = async () => {
+      const res = await fetch(`${t.baseUrl}${restPaths.userImage(org, user.id)}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' }, body: PNG });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as ImageResponse).path;
+    };
+    return { user, token, upload };
+  }
+  const fileStatus = async (path: string) => (await fetch(`${t.url}/v1/files/${path}`)).status;
+
+  beforeAll(async () => {
+    parent = await mkdtemp(join(tmpdir(), 'storey-files-'));
+    const www = join(parent, 'www');
+    await mkdir(join(www, 'sub'), { recursive: true });
+    await writeFile(join(parent, 'secret.txt'), 'TOP-SECRET');
+    await writeFile(join(www, '.env'), 'DOTENV-SECRET');
+    await writeFile(join(www, 'index.html'), '<!doctype html><title>Storey</title>');
+    await writeFile(join(www, 'sub', 'app.js'), 'console.log(1)');
+    t = await startTestServer({ staticDir: www });
+    org = t.accounts.regular.organizationId;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  it('names an uploaded avatar with random bits, not by what every member knows of the user', async () => {
+    const m = member();
+    const path = await m.upload();
+    expect(path).toMatch(/^avatars\/\d+-[0-9a-f]{24}$/);
+    const seen = (await (await t.api(restPaths.user(org, m.user.id), { token: await t.signIn('regular') })).json()) as WireUser;
+    expect(seen.avatar_url).toBe(path);
+    // what a former member or a guesser could build from the id and the upload time does not exist
+    expect(await fileStatus(`avatars/${m.user.id}-${seen.avatar_timestamp}`)).toBe(404);
+    expect(await fileStatus(path)).toBe(200);
+  });
+
+  it('withdraws the previous avatar when a new one is uploaded, when it is removed, and when the user is deleted', async () => {
+    const m = member();
+    const first = await m.upload();
+    const second = await m.upload();
+    expect(second).not.toBe(first);
+    expect(await fileStatus(first)).toBe(404);
+    expect(await fileStatus(second)).toBe(200);
+    expect((await t.api(restPaths.userImage(org, m.user.id), { method: 'DELETE', token: m.token })).status).toBe(204);
+    expect(await fileStatus(second)).toBe(404);
+
+    const gone = member();
+    const photo = await gone.upload();
+    expect((await t.api(restPaths.user(org, gone.user.id), { method: 'DELETE', token: await t.signIn('admin') })).status).toBe(204);
+    expect(await fileStatus(photo)).toBe(404);
+  });
+
+  it('serves nothing outside the viewer’s folder, no dotfile and no redirect, whatever the raw path says', async () => {
+    const paths = [
+      '/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/%2e%2e%2fsecret.txt', '/sub/..%2f..%2fsecret.txt', '/sub/%2e%2e/%2e%2e/secret.txt',
+      '/%5c..%5csecret.txt', '/.env', '/%2eenv', '/sub/../.env',
+      '/sub', '//evil.example/', '//evil.example/%2e%2e', '/%2f%2fevil.example', '/\\evil.example', '/%5cevil.example',
+    ];
+    for (const path of paths) {
+      const res = await raw(t, path);
+      expect.soft(res.body, path).not.toMatch(/SECRET/);
+      expect.soft(res.location, path).toBeUndefined();
+      expect.soft(res.status, path).toBe(200);
+      expect.soft(res.body, path).toContain('<title>Storey</title>');
+    }
+    expect((await raw(t, '/sub/app.js')).body).toBe('console.log(1)');
+    for (const path of ['/v1/files/..%2f..%2fsecret.txt', '/v1/files/../../secret.txt', '/v1/files/%2e%2e/%2e%2e/secret.txt', '/v1/files/avatars/..%2f..%2f.env']) {
+      const res = await raw(t, path);
+      expect.soft(res.status, path).toBe(404);
+      expect.soft(res.body, path).not.toMatch(/SECRET/);
+    }
+  });
+
+  it('takes no method from a header or the query string: a POST never deletes or patches', async () => {
+    const token = await t.signIn('admin');
+    const m = member();
+    const before = storeFingerprint(t);
+    for (const header of ['x-http-method-override', 'x-method-override', 'x-http-method']) {
+      const res = await raw(t, `/v1${restPaths.user(org, m.user.id)}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, [header]: 'DELETE' } });
+      expect(res.status, header).toBe(404);
+    }
+    expect((await raw(t, `/v1${restPaths.user(org, m.user.id)}?_method=DELETE`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    // a GET with the override header stays a read
+    expect((await raw(t, `/v1${restPaths.user(org, m.user.id)}`, { headers: { authorization: `Bearer ${token}`, 'x-http-method-override': 'DELETE' } })).status).toBe(200);
+    expect(storeFingerprint(t)).toBe(before);
+    expect(t.server.store.users.has(m.user.id)).toBe(true);
+  });
+});
