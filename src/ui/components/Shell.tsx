@@ -3,7 +3,7 @@
 // building, floor and their defaults); the Shell sends intents and keeps the
 // URL in step (deep links), and shows honest words while navigation loads.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DrawState, PersonEntry, RoomEntry, SearchResult, SessionView } from '../../shared/api.js';
 import { MAP_LAYERS, type MapLayer } from '../../shared/constants.js';
 import { dateKeyOf } from '../../shared/reports/calendar.js';
@@ -89,6 +89,16 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
   const [routePanel, setRoutePanel] = useState<HTMLElement | null>(null);
   // "Play back a day" over the map's top-right corner: the floor is fitted clear of it
   const [playbackButton, setPlaybackButton] = useState<HTMLElement | null>(null);
+  // the button comes with the app's first commit, and a state update from a ref there is rendered at once, in
+  // the commit's own task, after every effect of the first screen is run early for it (one task of ~20 ms of
+  // CPU on a reopen, over 50 ms when the cores are shared; issue 14): as a transition it is rendered after, in
+  // slices, and the fit reads the corner then (useMapLayout). Its going stays synchronous: the app taken down
+  // (the engine stopped) calls this with null, and an update left pending then would render the emptied root
+  // again later, and React would clear the container of the failure screen put there meanwhile
+  const playbackButtonRef = useCallback((el: HTMLElement | null) => {
+    if (el) startTransition(() => setPlaybackButton(el));
+    else setPlaybackButton(null);
+  }, []);
   const panelsRef = useRef<HTMLElement>(null);
   const centerRef = useRef<HTMLElement>(null);
   // the map's one tab stop: its roving asset, or the map itself when it has none
@@ -367,7 +377,7 @@ export function Shell({ session, apiHost, location = browserLocation }: ShellPro
                 onClose={() => setPlaybackDay(null)}
               />
             ) : floorId && session.roles.length > 0 ? (
-              <button type="button" className="playback-open" ref={setPlaybackButton} onClick={openLastWorkingDay}>
+              <button type="button" className="playback-open" ref={playbackButtonRef} onClick={openLastWorkingDay}>
                 Play back a day
               </button>
             ) : null}
