@@ -21,6 +21,26 @@ import { isReordering, keepDefault } from '../store/buildingFloors.js';
 import { HttpError, assetFor, canSeeAsset, currentUser, hiddenFor, locationFor, requireRole, setStreamHeaders, listValidity, locationScopeFor } from './guard.js';
 
 const TICKET_VALIDITY_MS = 30 * 86_400_000;
+
+/**
+ * A ticket's value as it is stored after a change of its status (`next`, from `before`): a ticket stays until it
+ * is closed (TicketValue), so closing it ends its validity now, and every client stops drawing, finding and routing
+ * to it by the spec's freshness (§4: a timed-out ticket is skipped), while a replay of an earlier instant still
+ * shows it open; opened again, it is valid for a ticket's time from now. docs/layers.md "service".
+ */
+function ticketValidity(before: unknown, next: object, t: number): TicketValue {
+  const was = (before ?? {}) as Partial<TicketValue>;
+  const value = { ...next } as TicketValue;
+  const time = typeof value.time === 'number' ? value.time : t;
+  if (value.status === 'closed' && was.status !== 'closed') {
+    value.valid_to = Math.min(typeof value.valid_to === 'number' ? value.valid_to : t, t);
+    value.valid_for = Math.max(0, value.valid_to - time);
+  } else if ((value.status === 'open' || value.status === 'in_progress') && was.status === 'closed') {
+    value.valid_to = t + TICKET_VALIDITY_MS;
+    value.valid_for = value.valid_to - time;
+  }
+  return value;
+}
 const VOICE_VALIDITY_MS = 3 * 86_400_000;
 const TICKET_STATUSES: TicketStatus[] = ['open', 'in_progress', 'closed'];
 
@@ -164,6 +184,7 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
       checkReferences(locId, body, asset);
       // reordered floors keep the default on the same floor unless the body moves it
       const patch = (body.floors && body.default_floor === undefined ? { ...body, ...keepDefault(asset, body.floors) } : body) as Partial<WireAsset>;
+      if (asset.type === 'ticket' && patch.value && typeof patch.value === 'object') patch.value = ticketValidity(asset.value, patch.value, now());
       return store.updateAsset(assetId, patch);
     }
     if (asset.type !== 'ticket' || !hasRole(user.permissions, 'service')) requireRole(user, 'edit');
@@ -173,7 +194,7 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
     if (keys.length !== 1 || keys[0] !== 'value' || !TICKET_STATUSES.includes(status as TicketStatus)) {
       throw new HttpError(400, `the service role may only set body/value/status to one of ${TICKET_STATUSES.join(', ')}`);
     }
-    const updated = store.updateAsset(assetId, { value: { ...(asset.value as TicketValue), status: status as TicketStatus } });
+    const updated = store.updateAsset(assetId, { value: ticketValidity(asset.value, { ...(asset.value as TicketValue), status: status as TicketStatus }, now()) });
     // answered as this caller sees it, as a GET would (its version the public's)
     return publicAsset(updated, hiddenFor(store, user, locId));
   });

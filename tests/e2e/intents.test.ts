@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('intents in Chromium', () => {
-  it('lets service staff close a ticket by mouse: only its status changes on the server', async () => {
+  it('lets service staff close a ticket by mouse: its status changes on the server, its validity ends, and it leaves the map', async () => {
     const { context, page } = await signedIn('service');
     // an occupant reports a problem on the floor the service user is looking at
     const url = new URL(page.url());
@@ -72,15 +72,24 @@ describe('intents in Chromium', () => {
     const ticket = page.locator('[data-asset-id][role="button"][aria-label^="Ticket "]').first();
     await ticket.waitFor();
     const id = (await ticket.getAttribute('data-asset-id'))!;
-    const before = server.server.store.assets.get(id)!;
+    // a copy: the store changes its record in place
+    const before = structuredClone(server.server.store.assets.get(id)!);
     await clickAsset(page, ticket);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Close ticket' }).click();
     await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 5000 }).toMatch(/Ticket closed/);
     const after = server.server.store.assets.get(id)!;
     expect((after.value as { status: string }).status).toBe('closed');
-    expect({ ...(after.value as object), status: 'open' }).toEqual({ ...(before.value as object), status: 'open' });
+    // its status and, with it, its validity: it ends now (docs/layers.md "service")
+    const { status: _s, valid_to: end, valid_for: _f, ...rest } = after.value as { status: string; valid_to: number; valid_for: number };
+    const { status: _s0, valid_to: _e0, valid_for: _f0, ...restBefore } = before.value as { status: string; valid_to: number; valid_for: number };
+    expect(rest).toEqual(restBefore);
+    expect(end).toBeLessThanOrEqual(Date.now());
+    expect(end).toBeLessThan((before.value as { valid_to: number }).valid_to);
     expect(after.name).toBe(before.name);
+    // done, so it leaves the map, and its popup goes with it
+    await expect.poll(() => page.locator(`.floor-svg [data-asset-id="${id}"]`).count(), { timeout: 5000 }).toBe(0);
+    expect(await dialog.count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'intents-01-ticket-closed.png') });
     await context.close();
   });

@@ -239,6 +239,35 @@ describe('server assets', () => {
       expect(moved.status).toBe(200);
       expect(((await moved.json()) as WireAsset).value).toMatchObject({ status: 'in_progress', text: 'Coffee on the floor' });
     });
+    it('ends a ticket\'s validity when it is closed, so clients stop drawing it, and starts it again when it is opened again', async () => {
+      const created = await t.api(base, {
+        method: 'POST', token: tokens.regular, json: { type: 'ticket', subtype: 'it', name: 'Printer', parent_id: floorId, x: 4, y: 4, value: { text: 'Printer jammed' } },
+      });
+      const ticket = (await created.json()) as WireAsset;
+      const open = ticket.value as TicketValue;
+      expect(open.valid_to).toBeGreaterThan(Date.now() + 86_400_000);
+      const status = async (token: string, value: Record<string, unknown>) => {
+        const r = await t.api(`${base}/${ticket.id}`, { method: 'PATCH', token, json: { value } });
+        expect(r.status).toBe(200);
+        return ((await r.json()) as WireAsset).value as TicketValue;
+      };
+      const before = Date.now();
+      const closed = await status(tokens.service, { status: 'closed' });
+      expect(closed).toMatchObject({ status: 'closed', text: 'Printer jammed', time: open.time });
+      expect(closed.valid_to).toBeGreaterThanOrEqual(before);
+      expect(closed.valid_to).toBeLessThanOrEqual(Date.now());
+      expect(closed.valid_for).toBe(closed.valid_to - open.time);
+      // gone from a listing of what is still valid, as a timed-out ticket is
+      const valid = (await list(tokens.regular, '?type=ticket&filter_expired=true')).map((a) => a.id);
+      expect(valid).not.toContain(ticket.id);
+      // closing it again moves nothing; opened again, it is valid for a ticket's time from now
+      expect((await status(tokens.service, { status: 'closed' })).valid_to).toBe(closed.valid_to);
+      const reopened = await status(tokens.service, { status: 'open' });
+      expect(reopened.valid_to).toBeGreaterThan(Date.now() + 86_400_000);
+      // the edit role closes it through its own path the same way
+      const byEdit = await status(tokens.edit, { ...reopened, status: 'closed' });
+      expect(byEdit.valid_to).toBeLessThanOrEqual(Date.now());
+    });
     it('refuses a ticket label outside it, cleaning, maintenance, facility and a voice without text with 400', async () => {
       expect((await t.api(base, { method: 'POST', token: tokens.regular, json: { type: 'ticket', subtype: 'plumbing', name: 'x', parent_id: floorId, value: { text: 'x' } } })).status).toBe(400);
       expect((await t.api(base, { method: 'POST', token: tokens.regular, json: { type: 'voice', subtype: 'culture', name: 'x', parent_id: floorId, value: {} } })).status).toBe(400);

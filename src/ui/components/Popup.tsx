@@ -232,7 +232,7 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
             {detail.kind === 'room' && detail.replayAt === undefined ? <RecentBookings roomId={detail.id} upcoming={detail.reservation?.upcoming ?? []} /> : null}
             <History detail={detail} />
           </div>
-          <PopupActions detail={detail} />
+          <PopupActions detail={detail} onClose={onClose} />
         </>
       )}
     </div>

@@ -36,7 +36,7 @@ function Votes({ detail, why }: { detail: AssetDetail; why: Why }) {
   );
 }
 
-function CloseTicket({ detail, why }: { detail: AssetDetail; why: Why }) {
+function CloseTicket({ detail, why, onClosed }: { detail: AssetDetail; why: Why; onClosed?: () => void }) {
   const { api } = useEngine();
   const { announce } = useApp();
   return (
@@ -45,7 +45,12 @@ function CloseTicket({ detail, why }: { detail: AssetDetail; why: Why }) {
       disabled={!!why}
       aria-describedby={why}
       onClick={() =>
-        void api.closeTicket(detail.id).then((r) => announce(r.ok ? 'Ticket closed.' : `Closing failed: ${errorText(r)}`, r.ok ? 'info' : 'error'))
+        void api.closeTicket(detail.id).then((r) => {
+          announce(r.ok ? 'Ticket closed.' : `Closing failed: ${errorText(r)}`, r.ok ? 'info' : 'error');
+          // a closed ticket is done and leaves the map (its validity ends, docs/layers.md): its popup goes with it,
+          // rather than staying to say the asset is no longer on the floor
+          if (r.ok) onClosed?.();
+        })
       }
     >
       Close ticket
@@ -114,7 +119,7 @@ function EditControls({ detail, why }: { detail: AssetDetail; why: Why }) {
 }
 
 /** The popup's footer, or nothing when this user has no action on the asset. */
-export function PopupActions({ detail }: { detail: AssetDetail }) {
+export function PopupActions({ detail, onClose }: { detail: AssetDetail; /** closes the popup */ onClose?: () => void }) {
   const { writable } = useApp();
   const reasonId = useId();
   const { actions } = detail;
@@ -129,7 +134,7 @@ export function PopupActions({ detail }: { detail: AssetDetail }) {
       {actions.vote || actions.closeTicket ? (
         <div className="action-row">
           {actions.vote ? <Votes detail={detail} why={why} /> : null}
-          {actions.closeTicket ? <CloseTicket detail={detail} why={why} /> : null}
+          {actions.closeTicket ? <CloseTicket detail={detail} why={why} onClosed={onClose} /> : null}
         </div>
       ) : null}
       {edit ? <EditControls key={detail.id} detail={detail} why={why} /> : null}
