@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitBox, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
+import { centerOn, fitBox, freeMiddle, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
 import { accessibleName } from '../../src/ui/lib/describe.js';
 import { draw } from './fakeEngine.js';
 
@@ -56,6 +56,18 @@ describe('viewport', () => {
     it('clamps the zoom', () => {
       expect(zoomAt({ x: 0, y: 0, k: 1 }, 1e9, 0, 0).k).toBe(MAX_ZOOM);
       expect(zoomAt({ x: 0, y: 0, k: 1 }, 1e-9, 0, 0).k).toBe(MIN_ZOOM);
+    });
+  });
+  describe('freeMiddle', () => {
+    it('is the middle between the messages over the map, the legends under them and a panel at its left, not counting the toolbar', () => {
+      // a phone's map: 412×407, the message's foot 102 px down (+8), the legends' button 33 px from the foot (+8)
+      expect(freeMiddle(412, 407, { top: 110, bottom: 41, left: 0, right: 56 })).toEqual({ x: 206, y: 110 + (407 - 110 - 41) / 2 });
+      expect(freeMiddle(800, 600, { top: 0, bottom: 0, left: 300, right: 56 })).toEqual({ x: 550, y: 300 });
+    });
+    it('puts the point centred on there', () => {
+      const at = freeMiddle(412, 407, { top: 110, bottom: 41, left: 0, right: 56 });
+      const v = centerOn({ x: 0, y: 0, k: 1 }, 10, 20, at, 25);
+      expect([10 * v.k + v.x, 20 * v.k + v.y]).toEqual([at.x, at.y]);
     });
   });
   describe('toSvg', () => {

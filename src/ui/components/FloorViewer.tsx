@@ -25,7 +25,7 @@ import { keepForOffline } from '../lib/offlineImages.js';
 import { keptViewFor, type ViewKeeper } from '../lib/keptView.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
 import { dropPainted, isPainted, PAINTED_COVER_WAIT_MS, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
-import { boxOf, fitBox, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
+import { boxOf, fitBox, freeMiddle, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
@@ -124,7 +124,7 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => () => camera.dispose(), [camera]);
 
   // the size and the free part of the map, measured without forcing a layout; a change refits a fitted floor
-  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, corner: props.corner ?? null, onChange: () => refitIfFitted() });
+  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, corner: props.corner ?? null, onChange: () => refitIfFitted(), onFreeChange: () => recentreIfCentred() });
   const { size, noticesHeight, currentSize: size_, insets, corner } = mapLayout;
 
   const floorBox = useCallback((): Box | null => {
@@ -328,11 +328,25 @@ export function FloorViewer(props: FloorViewerProps) {
   // the focus when told (onFocusDone), so a later viewer (another floor, the replay) does not centre on it again
   /** the view the map was put in to show something: while it is still the view, a highlighted person who moves is followed */
   const followView = useRef<Viewport | null>(null);
+  /** the SVG point the map was last centred on, in the middle of the part of the map nothing covers */
+  const centredAt = useRef<{ x: number; y: number } | null>(null);
+  const centre = (x: number, y: number, k?: number) => {
+    const { w, h } = size_();
+    camera.centerOn(x, y, freeMiddle(w, h, insets()), k);
+    centredAt.current = { x, y };
+    followView.current = camera.viewport();
+  };
+  // a message that comes with "Show" (or goes), a legend, the sheet: while the map is still where the centring put
+  // it, what it centred stays in the middle of what is left free (docs/ui.md "Centred where nothing covers the map")
+  const recentreIfCentred = () => {
+    const v = camera.viewport();
+    const f = followView.current;
+    const at = centredAt.current;
+    if (at && f && v.x === f.x && v.y === f.y && v.k === f.k) centre(at.x, at.y);
+  };
   const centreOnFocus = useEffectEvent(() => {
     if (!focus) return;
-    const { w, h } = size_();
-    camera.centerOn(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), w, h - insets().bottom, Math.max(camera.viewport().k, 25));
-    followView.current = camera.viewport();
+    centre(focus.x + offset[0], svgY(focus.y) + svgY(offset[1]), Math.max(camera.viewport().k, 25));
     props.onFocusDone?.(focus.seq);
   });
   const focusSeq = focus?.seq ?? null;
@@ -350,9 +364,7 @@ export function FloorViewer(props: FloorViewerProps) {
     const entry = mirror.getSnapshot(id);
     const box = entry ? boxOfEntry(entry) : null;
     if (!box) return;
-    const { w, h } = size_();
-    camera.centerOn((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]), w, h - insets().bottom);
-    followView.current = camera.viewport();
+    centre((box.minX + box.maxX) / 2 + offset[0], (box.minY + box.maxY) / 2 + svgY(offset[1]));
   };
   /** Centres the highlighted asset once its floor's data has it (a later slice may bring it: followAsset). */
   const centreHighlight = useEffectEvent((id: string) => {

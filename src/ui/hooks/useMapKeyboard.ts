@@ -10,7 +10,7 @@ import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
 import type { RovingStore } from '../lib/rovingFocus.js';
 import { directionOfKey, nearestInDirection, nearestTo, type NavPoint } from '../lib/spatialNav.js';
-import { contains, screenBox, svgY, type Box, type Insets } from '../lib/viewport.js';
+import { contains, freeMiddle, screenBox, svgY, type Box, type Insets } from '../lib/viewport.js';
 import { focusBoxOf } from '../components/AssetNode.js';
 import { assetElement } from '../components/PopupLayer.js';
 
@@ -119,7 +119,7 @@ export function useMapKeyboard(options: MapKeyboardOptions): MapKeyboard {
       // centre of the box in SVG space, back from screen space
       const sx = ((b.minX + b.maxX) / 2 - v.x) / v.k;
       const sy = ((b.minY + b.maxY) / 2 - v.y) / v.k;
-      camera.centerOn(sx, sy, w, h - inset.bottom);
+      camera.centerOn(sx, sy, freeMiddle(w, h, inset));
       const after = camera.viewport();
       return screenBox(after, screenToSvg(v, b));
     },

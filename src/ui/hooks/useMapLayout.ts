@@ -40,6 +40,8 @@ export interface MapLayoutOptions {
   corner?: HTMLElement | null;
   /** the size changed, or the part the legends, the toolbar or a panel leave free */
   onChange(): void;
+  /** the size changed, or the part anything over the map leaves free, the messages over its top included */
+  onFreeChange?(): void;
 }
 
 const DEFAULT_SIZE: MapSize = { w: 800, h: 600 };
@@ -55,7 +57,7 @@ function sameCorner(a: Corner | null, b: Corner | null): boolean {
   return a === b || (!!a && !!b && a.width === b.width && a.height === b.height);
 }
 
-export function useMapLayout({ host, legend, notices, cover, corner = null, onChange }: MapLayoutOptions): MapLayout {
+export function useMapLayout({ host, legend, notices, cover, corner = null, onChange, onFreeChange }: MapLayoutOptions): MapLayout {
   const [size, setSize] = useState(DEFAULT_SIZE);
   const [noticesHeight, setNoticesHeight] = useState(0);
   const sizeRef = useRef(size);
@@ -65,8 +67,10 @@ export function useMapLayout({ host, legend, notices, cover, corner = null, onCh
   const cornerRef = useRef<Corner | null>(null);
   // the latest callback, called from the observer between renders
   const changedRef = useRef(onChange);
+  const freeChangedRef = useRef(onFreeChange);
   useLayoutEffect(() => {
     changedRef.current = onChange;
+    freeChangedRef.current = onFreeChange;
   });
 
   // reads the rects; in a ResizeObserver callback the layout is fresh, so this costs no layout
@@ -101,11 +105,14 @@ export function useMapLayout({ host, legend, notices, cover, corner = null, onCh
     // messages come and go (a saved-data notice, an outcome, "Drawing the floor…"): the next fit
     // keeps clear of them, but they move no floor already fitted; legends and a panel do
     const before = insetsRef.current;
-    if (!sameInsets(next, before)) {
+    const free = !sameInsets(next, before);
+    if (free) {
       insetsRef.current = next;
       if (next.left !== before.left || next.bottom !== before.bottom || next.right !== before.right) moved = true;
     }
     if (moved) changedRef.current();
+    // a thing centred (a shown co-worker) stays in the middle of what is left free, also when a message comes
+    if (moved || free) freeChangedRef.current?.();
   }, [host, legend, notices]);
 
   const observerRef = useRef<ResizeObserver | null>(null);

@@ -31,8 +31,8 @@ export interface Camera {
   /** `gesture`: moved on the compositor until it settles (pointer drags, pinches, the wheel) */
   panBy(dx: number, dy: number, gesture?: boolean): void;
   zoomAt(factor: number, px: number, py: number, gesture?: boolean): void;
-  /** centres the SVG point (sx, sy) in a screen of w×h, at zoom k (default: the current one) */
-  centerOn(sx: number, sy: number, w: number, h: number, k?: number): void;
+  /** puts the SVG point (sx, sy) at the screen point `at` (viewport.ts `freeMiddle`), at zoom k (default: the current one) */
+  centerOn(sx: number, sy: number, at: { x: number; y: number }, k?: number): void;
   /**
    * The svg's place on the page, read once per gesture: reading it while the
    * world group's transform is dirty forces a layout of every asset.
@@ -105,7 +105,7 @@ export function createCamera(options: CameraOptions): Camera {
     set: (next) => set(next),
     panBy: (dx, dy, gesture = false) => set(panViewport(current, dx, dy), gesture),
     zoomAt: (factor, px, py, gesture = false) => set(zoomViewport(current, factor, px, py), gesture),
-    centerOn: (sx, sy, w, h, k) => set(centerViewport(current, sx, sy, w, h, k)),
+    centerOn: (sx, sy, at, k) => set(centerViewport(current, sx, sy, at, k)),
     svgRect() {
       if (!moving || !rect) {
         const box = options.svg()?.getBoundingClientRect() ?? new DOMRect();

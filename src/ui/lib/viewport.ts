@@ -116,9 +116,18 @@ export function panBy(v: Viewport, dx: number, dy: number): Viewport {
   return { ...v, x: v.x + dx, y: v.y + dy };
 }
 
-/** Centres the SVG point (sx, sy) on screen, keeping the zoom (or using `k`). */
-export function centerOn(v: Viewport, sx: number, sy: number, width: number, height: number, k = v.k): Viewport {
-  return { k, x: width / 2 - sx * k, y: height / 2 - sy * k };
+/** Puts the SVG point (sx, sy) at the screen point `at` (a map's free middle), keeping the zoom (or using `k`). */
+export function centerOn(v: Viewport, sx: number, sy: number, at: { x: number; y: number }, k = v.k): Viewport {
+  return { k, x: at.x - sx * k, y: at.y - sy * k };
+}
+
+/**
+ * The middle of the part of a width×height map that nothing covers: below the messages over its top, above the
+ * legends, right of a panel over its left side (docs/ui.md "Centred where nothing covers the map"). The zoom
+ * toolbar's inset (right) is left out: its buttons stand in the bottom-right corner and cover no band of the map.
+ */
+export function freeMiddle(width: number, height: number, insets: Insets): { x: number; y: number } {
+  return { x: insets.left + (width - insets.left) / 2, y: insets.top + (height - insets.top - insets.bottom) / 2 };
 }
 
 /** The SVG-space box visible on screen, grown by `margin` (a fraction of its size) on each side. */
