@@ -11,7 +11,8 @@ import { useView, useViewEntries, useViewMeta } from '../../hooks/useView.js';
 import { HeatGrid, HourBars, SmallMultiples } from './ReportCharts.js';
 import { PeriodPicker } from './PeriodPicker.js';
 import { ReportState } from './ReportState.js';
-import { cellText, REPORT_COLUMNS } from './reportColumns.js';
+import { REPORT_COLUMNS } from './reportColumns.js';
+import { ReportTable } from './ReportTable.js';
 import { formatDay } from '../../lib/timeFormat.js';
 
 const KINDS: Array<{ kind: ReportKind; label: string }> = [
@@ -140,19 +141,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
           )}
           <button type="button" onClick={exportCsv} disabled={rows.length === 0}>Export CSV</button>
           {rows.length === 0 ? <p role="status">No data in this period.</p> : (
-            <div className="report-table-wrap">
-              <table className="report-table">
-                <thead><tr>{columns.map((c) => <th key={c.header} scope="col">{c.header}</th>)}</tr></thead>
-                <tbody>
-                  {rows.slice(0, TABLE_ROWS_SHOWN).map((r) => (
-                    <tr key={r.id} data-row-id={r.id}>
-                      {columns.map((c) => <td key={c.header} className={c.numeric ? 'num' : undefined}>{cellText(c, r, floorName, timeZone)}</td>)}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {rows.length > TABLE_ROWS_SHOWN ? <p>{`Showing ${TABLE_ROWS_SHOWN} of ${rows.length} rows; the CSV has all.`}</p> : null}
-            </div>
+            <ReportTable columns={columns} rows={rows} shown={TABLE_ROWS_SHOWN} floorName={floorName} timeZone={timeZone} />
           )}
         </>
       ) : null}

@@ -18,6 +18,8 @@ export interface Column {
   numeric?: boolean;
   /** the value is a local day of the location (YYYY-MM-DD) */
   day?: boolean;
+  /** the column names the row (leading columns only): it stays in view while the table scrolls sideways */
+  names?: boolean;
 }
 
 /** The cell as the table on screen shows it: a day in the app's date words, nothing as '—'. */
@@ -38,7 +40,7 @@ const loc = (f: (r: LocationRow) => string | number | null) => (r: ReportRow) =>
 
 export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
   desk: [
-    { header: 'Desk', value: desk((r) => r.name) },
+    { header: 'Desk', value: desk((r) => r.name), names: true },
     { header: 'Floor', value: (r, n) => floor((r as DeskRow).floorId, n) },
     { header: 'Utilisation %', value: desk((r) => pct(r.utilisation)), numeric: true },
     { header: 'Class', value: desk((r) => DESK_CLASS_LABELS[r.class]) },
@@ -47,7 +49,7 @@ export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
     { header: 'Clean-desk breaches', value: desk((r) => r.cleanDeskBreaches), numeric: true },
   ],
   room: [
-    { header: 'Room', value: room((r) => r.name) },
+    { header: 'Room', value: room((r) => r.name), names: true },
     { header: 'Floor', value: (r, n) => floor((r as RoomRow).floorId, n) },
     { header: 'Bookings', value: room((r) => r.bookings), numeric: true },
     { header: 'Booked h', value: room((r) => r.bookedHours), numeric: true },
@@ -60,8 +62,8 @@ export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
     { header: 'Busiest hour', value: room((r) => hour(r.busiestHour)) },
   ],
   environment: [
-    { header: 'Type', value: env((r) => sensorTypeTitle(r.type)) },
-    { header: 'Place', value: env((r) => r.groupName) },
+    { header: 'Type', value: env((r) => sensorTypeTitle(r.type)), names: true },
+    { header: 'Place', value: env((r) => r.groupName), names: true },
     { header: 'Floor', value: (r, n) => floor((r as EnvironmentRow).floorId, n) },
     { header: 'Mean', value: env((r) => r.mean), numeric: true },
     { header: 'Min', value: env((r) => r.min), numeric: true },
@@ -72,8 +74,8 @@ export const REPORT_COLUMNS: Record<ReportKind, Column[]> = {
     { header: 'Outside band %', value: env((r) => pct(r.outsideShare)), numeric: true },
   ],
   location: [
-    { header: 'Building', value: loc((r) => r.buildingName) },
-    { header: 'Floor', value: loc((r) => r.name) },
+    { header: 'Building', value: loc((r) => r.buildingName), names: true },
+    { header: 'Floor', value: loc((r) => r.name), names: true },
     { header: 'Peak people', value: loc((r) => r.peakPeople), numeric: true },
     { header: 'Mean people', value: loc((r) => r.meanPeople), numeric: true },
     { header: 'Peak occupied', value: loc((r) => r.peakOccupied), numeric: true },
