@@ -21,6 +21,9 @@ import { HttpError, canFollowScope, currentSession, currentUser, notFound, organ
 import { checkPasswordChangeOfOther } from './userPolicy.js';
 import type { RouteContext } from './context.js';
 
+/** OpenID sign-in to an account whose address its user set themself and never confirmed (docs/security.md). */
+export const ADDRESS_UNPROVEN = 'The address of this account is not confirmed yet; reset its password through the mailed link once to confirm it';
+
 const SUBJECTS: Record<MailCodePurpose, string> = {
   signup: 'Finish signing up to Storey',
   recover: 'Reset your Storey password',
@@ -82,6 +85,8 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     }
     const user = store.userByEmail(String(claims.email));
     if (!user) throw new HttpError(401, 'No account for this identity');
+    // an address a user gave themself proves nothing about who holds it: the provider's owner of it must not land in their account
+    if (store.credentials.get(user.id)?.addressUnproven) throw new HttpError(401, ADDRESS_UNPROVEN);
     return signIn(reply, user.id);
   });
 
@@ -181,7 +186,9 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
         keepToken = currentSession(req).token;
       }
     }
-    store.credentials.set(id, { passwordHash: hashPassword(body.password) });
+    // a code came back from the address: it is proven; otherwise it stays as proven as it was
+    const unproven = body.code === undefined && store.credentials.get(id)?.addressUnproven === true;
+    store.credentials.set(id, { passwordHash: hashPassword(body.password), ...(unproven ? { addressUnproven: true } : {}) });
     // codes mailed before (a reset mail someone else read) set nothing any more
     dropMailCodes(store, id);
     // whoever knew the old password is signed out everywhere else, live connections included

@@ -20,7 +20,7 @@ import {
   HttpError, canReachOrganization, canSeeAsset, currentUser, notFound, organizationFor, organizationScopeFor, requireRole,
   setStreamHeaders, userAsSeenBy,
 } from './guard.js';
-import { checkGrant, checkUserUpdate, requireManages } from './userPolicy.js';
+import { checkGrant, checkPasswordChangeOfOther, checkUserUpdate, requireManages } from './userPolicy.js';
 
 export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -54,6 +54,8 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     requireRole(me, 'edit');
     const { password, ...body } = req.body;
     checkGrant(me, body.permissions);
+    // another user's password is the admin's to set (userPolicy.ts); an edit user invites, and the mail sets it
+    if (password !== undefined) checkPasswordChangeOfOther(me);
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     if (password) store.credentials.set(user.id, { passwordHash: hashPassword(password) });
@@ -90,8 +92,13 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
       }
     }
     const email = body.email?.toLowerCase();
-    // codes mailed to the old address set no password once the account has moved away from it
-    if (email !== undefined && email !== target.email) dropMailCodes(store, id);
+    if (email !== undefined && email !== target.email) {
+      // codes mailed to the old address set no password once the account has moved away from it
+      dropMailCodes(store, id);
+      // an address one gives oneself is not proven until a mail to it comes back (an admin's change is)
+      const credentials = store.credentials.get(id) ?? { passwordHash: null };
+      store.credentials.set(id, me.id === id ? { ...credentials, addressUnproven: true } : { passwordHash: credentials.passwordHash });
+    }
     return userAsSeenBy(store, me, store.updateUser(id, { ...body, ...(email ? { email } : {}) }));
   });
 

@@ -14,6 +14,12 @@ import type { Id } from '../../src/shared/types.js';
 export interface Credentials {
   /** scrypt hash `salt:hash` (hex); null until a password is set */
   passwordHash: string | null;
+  /**
+   * The user set their address themself and no code mailed to it has come
+   * back since: OpenID sign-in for that address does not open this account
+   * (docs/security.md "OpenID and addresses nobody proved").
+   */
+  addressUnproven?: boolean;
 }
 
 export interface TokenRecord {

@@ -11,6 +11,7 @@ import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
 import { restPaths, type WireUser } from '../../src/shared/rest.js';
 import type { Role } from '../../src/shared/types.js';
 import { hashPassword, issueToken } from '../../server/auth.js';
+import { ADDRESS_UNPROVEN } from '../../server/routes/accounts.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { messageOf } from './support/attack.js';
 
@@ -177,6 +178,21 @@ describe('security: roles inside an organization', () => {
     expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.regular, json: { email: `nope.${n}@storey.test` } })).status).toBe(403);
   });
 
+  it('lets only an admin create a user with a password: an edit user would know the password of an account it does not own', async () => {
+    const n = t.server.store.users.size;
+    const planted = { email: `future.boss.${n}@storey.test`, password: 'planted-password-1' };
+    const refused = await t.api(restPaths.users(org), { method: 'POST', token: tokens.edit, json: planted });
+    expect(refused.status).toBe(403);
+    expect(await messageOf(refused)).toBe('Only the user or an admin may change a password');
+    expect(t.server.store.userByEmail(planted.email)).toBeUndefined();
+    // the edit user invites instead: the mail, not the edit user, sets the password
+    expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.edit, json: { email: planted.email } })).status).toBe(201);
+    expect((await t.api(restPaths.login(), { method: 'POST', form: planted })).status).toBe(401);
+    const byAdmin = { email: `made.by.admin.${n}@storey.test`, password: 'admin-made-pass-1' };
+    expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.admin, json: byAdmin })).status).toBe(201);
+    expect((await t.api(restPaths.login(), { method: 'POST', form: byAdmin })).status).toBe(200);
+  });
+
   describe('OpenID sign-in', () => {
     const idToken = (claims: Record<string, unknown>) => {
       const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -194,6 +210,40 @@ describe('security: roles inside an organization', () => {
       expect(t.server.store.tokens.size).toBe(sessions);
       const ok = await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.regular.email, email_verified: true }) } });
       expect(ok.status).toBe(200);
+    });
+
+    it('does not open an account for the owner of an address its user gave themself, until a mail to that address came back', async () => {
+      // a regular user takes the address of a colleague who has not signed in yet, keeping its own password
+      const squatter = makeUser('regular');
+      const address = `future.ceo.${squatter.user.id}@storey.test`;
+      const sso = () => t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: address, email_verified: true }) } });
+      const moved = await t.api(restPaths.user(org, squatter.user.id), { method: 'PATCH', token: squatter.token, json: { email: address, current_password: squatter.password } });
+      expect(moved.status).toBe(200);
+      const sessions = t.server.store.tokens.size;
+      // the colleague signs in with the company's identity provider: not into the squatter's account
+      const refused = await sso();
+      expect(refused.status).toBe(401);
+      expect(await messageOf(refused)).toBe(ADDRESS_UNPROVEN);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      expect(t.server.store.tokens.size).toBe(sessions);
+      // changing its own password with the old one proves nothing about the address
+      const newPassword = 'squatter-new-pass-1';
+      expect((await t.api(restPaths.userPassword(org, squatter.user.id), { method: 'POST', token: squatter.token, json: { password: newPassword, old_password: squatter.password } })).status).toBe(204);
+      expect((await sso()).status).toBe(401);
+      // the address's owner recovers the account by mail: the squatter is out, and single sign-on works from now on
+      expect((await t.api(restPaths.recoverPassword(), { method: 'POST', form: { email: address } })).status).toBe(202);
+      const code = t.server.outbox.latest(address)!.code!;
+      expect((await t.api(restPaths.userPassword(org, squatter.user.id), { method: 'POST', json: { password: 'owner-pass-123', code } })).status).toBe(204);
+      expect((await t.api(restPaths.notifications(), { token: squatter.token })).status).toBe(401);
+      expect((await t.api(restPaths.login(), { method: 'POST', form: { email: address, password: newPassword } })).status).toBe(401);
+      expect((await sso()).status).toBe(200);
+    });
+
+    it('opens at once an account an admin moved to a new address', async () => {
+      const user = makeUser('regular');
+      const address = `moved.by.admin.${user.user.id}@storey.test`;
+      expect((await t.api(restPaths.user(org, user.user.id), { method: 'PATCH', token: tokens.admin, json: { email: address } })).status).toBe(200);
+      expect((await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: address, email_verified: true }) } })).status).toBe(200);
     });
   });
 });

@@ -23,7 +23,7 @@ const profileFields = {
   decoration: Type.Optional(Nullable(Type.Object({ name: Text(64, 1) }, CLOSED))),
 };
 
-/** POST /organizations/{orgId}/users (edit; permissions above the caller's own role: admin) */
+/** POST /organizations/{orgId}/users (edit; permissions above the caller's own role, and `password`: admin) */
 export const CreateUserRequest = Type.Object({
   email: Email,
   first_name: Type.Optional(Text(200)),
