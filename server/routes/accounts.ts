@@ -49,7 +49,11 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   function signIn(reply: FastifyReply, userId: string, display = false): LoginResponse {
     const user = store.users.get(userId)!;
     const { token, expiresAt } = issueToken(store, user.id, { display });
-    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: (display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS) / 1000 });
+    reply.setCookie(SESSION_COOKIE, token, {
+      httpOnly: true, sameSite: 'lax', path: '/', maxAge: (display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS) / 1000,
+      // reached over https (behind a proxy: --trust-proxy and X-Forwarded-Proto), the browser never sends it over plain http
+      secure: reply.request.protocol === 'https',
+    });
     return { token, token_type: 'Bearer', expires_at: expiresAt, user_id: user.id, organization_id: user.organization_id };
   }
 
@@ -203,7 +207,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   app.post('/v1/logout', { config: { cookieAuth: true } }, async (req, reply) => {
     const user = currentUser(req);
     store.revokeSessions(user.id, 'signOut', { onlyToken: currentSession(req).token });
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    reply.clearCookie(SESSION_COOKIE, { path: '/', secure: req.protocol === 'https' });
     return reply.code(204).send();
   });
 

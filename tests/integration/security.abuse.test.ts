@@ -85,6 +85,36 @@ describe('security: rate limits on the doors attackers knock on', () => {
     await expectLimited(await postFrom(t, client, '/recover_password', { email: 'one-more@storey.test' }));
   });
 
+  it('counts wrong old passwords and wrong mail codes against the account: 10 a minute, then 429 even for the right one', async () => {
+    const s = t.server.store;
+    const user = s.createUser(t.accounts.regular.organizationId, { email: `guessed.${Date.now()}@storey.test`, permissions: ['USER_UPDATE_SELF'] });
+    s.credentials.set(user.id, { passwordHash: hashPassword('right-password-1') });
+    // a stolen session guessing the password behind it, from many addresses
+    const token = (await (await postFrom(t, '198.18.0.1', '/login', { email: user.email, password: 'right-password-1' })).json() as LoginResponse).token;
+    const path = `/organizations/${user.organization_id}/users/${user.id}/password`;
+    const before = storeFingerprint(t);
+    const guesses = await Promise.all(Array.from({ length: 14 }, (_, i) =>
+      postFrom(t, `198.18.1.${i + 1}`, path, { password: 'taken-over-1', old_password: `guess-${i}` }, token)));
+    expect(guesses.filter((r) => r.status === 403).length).toBe(10);
+    await expectLimited(guesses.find((r) => r.status === 429)!);
+    await expectLimited(await postFrom(t, '198.18.2.1', path, { password: 'taken-over-1', old_password: 'right-password-1' }, token));
+    // wrong codes from anyone count against the same account
+    await expectLimited(await postFrom(t, '198.18.2.2', path, { password: 'taken-over-1', code: 'A'.repeat(24) }));
+    expect(storeFingerprint(t)).toBe(before);
+    // another account is not affected
+    const other = s.createUser(t.accounts.regular.organizationId, { email: `other.${Date.now()}@storey.test`, permissions: ['USER_UPDATE_SELF'] });
+    const wrongCode = await postFrom(t, '198.18.2.3', `/organizations/${other.organization_id}/users/${other.id}/password`, { password: 'taken-over-1', code: 'B'.repeat(24) });
+    expect(wrongCode.status).toBe(403);
+  });
+
+  it('one client may confirm 10 signup codes a minute', async () => {
+    const client = '198.18.3.1';
+    for (let i = 0; i < 10; i += 1) {
+      expect((await postFrom(t, client, '/signup/confirm', { code: `${'C'.repeat(22)}${String(i).padStart(2, '0')}`, password: 'new-password-1' })).status).toBe(403);
+    }
+    await expectLimited(await postFrom(t, client, '/signup/confirm', { code: 'D'.repeat(24), password: 'new-password-1' }));
+  });
+
   it('limits auth-URI look-ups per client and per address', async () => {
     const lookup = (from: string, email: string) =>
       fetch(`${t.baseUrl}/auth_uri?email=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': from } });
@@ -276,5 +306,33 @@ describe('security: signup, CORS, mailed links, the log and the bearer scheme', 
     }
     const login = (await (await t.api('/login', { method: 'POST', form: { email: t.accounts.edit.email, password: t.accounts.edit.password } })).json()) as LoginResponse;
     expect(login.token_type).toBe('Bearer');
+  });
+});
+
+describe('security: the session cookie', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ trustProxy: true }); });
+  afterAll(async () => { await t?.close(); });
+
+  const signIn = (headers: Record<string, string>) => fetch(`${t.baseUrl}/login`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form({ email: t.accounts.regular.email, password: t.accounts.regular.password }),
+  });
+
+  it('is HttpOnly and SameSite=Lax, and Secure when the server is reached over https (behind a TLS proxy), so it never travels in clear', async () => {
+    const tls = await signIn({ 'x-forwarded-proto': 'https' });
+    expect(tls.status).toBe(200);
+    const cookie = tls.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^storey_session=[^;]+;/);
+    expect(cookie).toMatch(/; Secure(;|$)/);
+    expect(cookie).toMatch(/; HttpOnly(;|$)/);
+    expect(cookie).toMatch(/; SameSite=Lax(;|$)/);
+    const { token } = (await tls.json()) as LoginResponse;
+    const out = await fetch(`${t.baseUrl}/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^storey_session=;.*; Secure(;|$)/);
+    // plain http (the dev viewer on localhost): a Secure cookie would never be sent back, so none is asked for
+    const plain = await signIn({});
+    expect(plain.headers.get('set-cookie')).not.toMatch(/Secure/);
   });
 });
