@@ -133,3 +133,49 @@ describe('security: files, paths and hand-made requests', () => {
     expect(t.server.store.users.has(m.user.id)).toBe(true);
   });
 });
+
+describe('security: an uploaded SVG opened in a real browser', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); });
+  afterAll(async () => { await t?.close(); });
+
+  it('runs none of its scripts in the server’s origin, whether opened as a page or shown as an image', async () => {
+    // a regular user uploads an avatar that would read the viewer's session data if its script ran in our origin
+    const attacker = await t.signIn('regular');
+    const beacon: string[] = [];
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="document.title=\'pwned-onload\'">'
+      + '<script>document.title = "pwned"; fetch("/v2/settings", { credentials: "include" }).then(() => { document.title = "pwned-fetch"; });</script>'
+      + '<foreignObject width="100" height="100"><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:parent.document.title=\'pwned-iframe\'"></iframe></foreignObject>'
+      + '<rect width="10" height="10" fill="red"/></svg>';
+    const upload = await fetch(`${t.baseUrl}${restPaths.userImage(t.accounts.regular.organizationId, t.accounts.regular.userId)}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${attacker}`, 'content-type': 'image/svg+xml' }, body: svg,
+    });
+    expect(upload.status).toBe(200);
+    const url = `${t.url}/v1/files/${((await upload.json()) as ImageResponse).path}`;
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      page.on('request', (r) => { if (r.url().includes('/v2/settings')) beacon.push(r.url()); });
+      // the victim opens the picture's address, as a link in a chat would
+      const res = await page.goto(url);
+      await page.waitForTimeout(300);
+      expect(await page.title()).toBe('');
+      expect(res!.headers()['content-security-policy']).toContain("default-src 'none'");
+      expect(res!.headers()['x-content-type-options']).toBe('nosniff');
+      // the same picture as an image element of a page of our origin
+      await page.goto(`${t.url}/v1/current_time`);
+      await page.evaluate(async (src) => {
+        const img = document.createElement('img');
+        img.src = src;
+        document.body.append(img);
+        await new Promise((resolve) => { img.onload = resolve; img.onerror = resolve; });
+      }, url);
+      await page.waitForTimeout(300);
+      expect(await page.title()).toBe('');
+      expect(beacon).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
