@@ -1,8 +1,8 @@
 // A Pusher-protocol endpoint of our own, so the demo and the tests need no
 // hosted service: websocket protocol 7 on /app/{key} (ws package) and the
 // HTTP events API (POST /apps/{id}/events and /batch_events) verified the
-// way the official `pusher` SDK signs it. Only what Storey uses: public and
-// private channels, no presence, no client events, and terminating a user's
+// way the official `pusher` SDK signs it. Only what Storey uses: private
+// channels, no public or presence ones, no client events, and terminating a user's
 // connections (POST /apps/{id}/users/{user}/terminate_connections) when
 // their sessions end (docs/security.md).
 
@@ -77,16 +77,16 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
   function subscribe(s: Socket, data: { channel?: unknown; auth?: unknown }) {
     const channel = typeof data.channel === 'string' ? data.channel : '';
     if (!/^[A-Za-z0-9_\-=@,.;]{1,164}$/.test(channel)) return error(s, 'Invalid channel name');
-    if (channel.startsWith('presence-') || channel.startsWith('private-encrypted-')) {
+    // Storey publishes on private channels only: a public one would carry nothing, and keeping
+    // every name an unsigned socket sends would let one socket fill the server (docs/security.md)
+    if (!channel.startsWith('private-') || channel.startsWith('private-encrypted-')) {
       return error(s, `Unsupported channel type: ${channel}`);
     }
-    if (channel.startsWith('private-')) {
-      const auth = typeof data.auth === 'string' ? data.auth : '';
-      const [key, signature] = auth.split(':');
-      const expected = signSocket(options.secret, s.id, channel);
-      if (key !== options.key || !signature || !safeEqualHex(signature, expected)) {
-        return error(s, `Invalid signature: Expected HMAC SHA256 hex digest of ${s.id}:${channel}`);
-      }
+    const auth = typeof data.auth === 'string' ? data.auth : '';
+    const [key, signature] = auth.split(':');
+    const expected = signSocket(options.secret, s.id, channel);
+    if (key !== options.key || !signature || !safeEqualHex(signature, expected)) {
+      return error(s, `Invalid signature: Expected HMAC SHA256 hex digest of ${s.id}:${channel}`);
     }
     s.channels.add(channel);
     let set = channels.get(channel);

@@ -278,10 +278,10 @@ describe('security: raw WebSockets against our Pusher endpoint', () => {
     s.ws.send(JSON.stringify({ event: 'pusher:ping', data: {} }));
     await until(() => s.frames.filter((f) => f.event === 'pusher:error').length >= 2, 'the refusals');
     expect(s.frames.filter((f) => f.event === 'pusher:error').map((f) => (f.data as { message: string }).message)).toEqual(['Client events are not enabled', 'Client events are not enabled']);
-    // the same stream without its prefix is no way around the signature: nothing is ever sent there
+    // the same stream without its prefix is no way around the signature: refused, and nothing is ever sent there
     const bare = channel.replace(/^private-/, '');
     const unsigned = await open();
-    await subscribe(unsigned, bare);
+    expect(await subscribe(unsigned, bare)).toBe('refused');
     expect(await subscribe(unsigned, `presence-${bare}`, `${pc.app_key}:${'0'.repeat(64)}`)).toBe('refused');
     await t.api(restPaths.asset(orgA, locA, desk.id), { method: 'PATCH', token: victimToken, json: { name: 'Touched' } });
     await t.server.publisher.flush();
@@ -289,5 +289,21 @@ describe('security: raw WebSockets against our Pusher endpoint', () => {
     await settle();
     expect(events(victim).every((f) => f.event === PUSHER_EVENT && typeof f.data === 'string' && decodePacket(f.data).stream_id !== 'forged')).toBe(true);
     expect(events(unsigned)).toEqual([]);
+  });
+
+  it('keeps no subscription to a channel without a signature, so one socket cannot fill the server with channel names', async () => {
+    // the app key is no secret (every signed-in user gets it); the socket needs no token
+    const s = await open();
+    const names = Array.from({ length: 2_000 }, (_, i) => `flood-${i}-${'x'.repeat(140)}`);
+    for (const channel of names) s.ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel } }));
+    s.ws.send(JSON.stringify({ event: 'pusher:ping', data: {} }));
+    await until(() => s.frames.some((f) => f.event === 'pusher:pong'), 'the answers');
+    expect(s.frames.filter((f) => f.event === 'pusher_internal:subscription_succeeded')).toEqual([]);
+    expect(s.frames.filter((f) => f.event === 'pusher:error').length).toBe(names.length);
+    expect(names.reduce((sum, channel) => sum + t.server.pusherServer!.subscribers(channel), 0)).toBe(0);
+    // private channels with their signature still work on the same socket (the control)
+    const own = channelOf({ kind: 'organization', organizationId: orgA });
+    expect(await subscribe(s, own, await authFor(s.id, own))).toBe('ok');
+    expect(t.server.pusherServer!.subscribers(own)).toBeGreaterThan(0);
   });
 });
