@@ -7,7 +7,9 @@
 // published on the victim organization's streams. Until 2026-11-25 a room's
 // `data_provider_refs` could name any sensor, so booking one's own room wrote
 // reservations into another organization's sensor and its 409 told when that
-// organization's room was busy.
+// organization's room was busy. Last, mass assignment: fields no caller sets
+// (owner, organization, location, id, version, votes, a user's role or
+// avatar_url) are refused by name in every body.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restPaths, type BookingResponse, type WireAsset, type WireExternalObject, type WireSensor } from '../../src/shared/rest.js';
@@ -156,5 +158,57 @@ describe('security: ids of another organization forged into bodies', () => {
     await refused(() => asB(restPaths.booking(), 'POST', { room_id: roomA.id, start: start + 3_600_000, end: start + 5_400_000, subject: 'Theirs' }), 404, 'Room not found');
     await refused(() => asB(restPaths.booking(), 'DELETE', { room_id: roomA.id, booking_ref: ref }), 404, 'Room not found');
     expect(await messageOf(await asB(restPaths.booking(), 'POST', { room_id: '987654321', start, end: start + 1_800_000, subject: 'x' }))).toBe('Room not found');
+  });
+});
+
+describe('security: mass assignment of fields no caller sets', () => {
+  let t: TestServer;
+  let tokens: Awaited<ReturnType<TestServer['signInAll']>>;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    tokens = await t.signInAll();
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('refuses ownership, organization, identity and role fields in every body with 400 naming the field, changing nothing', async () => {
+    const { seed, store } = t.server;
+    const org = seed.organizationId;
+    const loc = seed.locationIds[0]!;
+    const other = seed.otherOrganizationId;
+    const desk = [...store.assets.values()].find((a) => a.location_id === loc && a.subtype === 'desk' && store.isAssetPublic(a))!;
+    const sensor = [...store.sensors.values()].find((s) => s.location_id === loc)!;
+    const note = [...store.notifications.values()].find((n) => n.user_id === t.accounts.regular.userId)!;
+    const me = restPaths.user(org, t.accounts.regular.userId);
+    const attempts: Array<[string, string, string, unknown, string]> = [
+      ['regular', 'PATCH', me, { organization_id: other }, 'organization_id'],
+      ['regular', 'PATCH', me, { id: t.accounts.admin.userId }, 'id'],
+      ['regular', 'PATCH', me, { uuid: 'x' }, 'uuid'],
+      ['regular', 'PATCH', me, { avatar_url: 'avatars/someone-else.png' }, 'avatar_url'],
+      ['regular', 'PATCH', me, { role: 'admin' }, 'role'],
+      ['regular', 'PATCH', me, { password: 'new-password-1' }, 'password'],
+      ['regular', 'PATCH', restPaths.notification(note.id), { read: true, user_id: t.accounts.admin.userId }, 'user_id'],
+      ['regular', 'POST', restPaths.booking(), { room_id: desk.id, start: Date.now() + 1e9, end: Date.now() + 1e9 + 60_000, subject: 'x', user_id: t.accounts.admin.userId }, 'user_id'],
+      ['edit', 'PATCH', restPaths.asset(org, loc, desk.id), { owner_id: t.accounts.edit.userId }, 'owner_id'],
+      ['edit', 'PATCH', restPaths.asset(org, loc, desk.id), { location_id: seed.otherLocationId }, 'location_id'],
+      ['edit', 'PATCH', restPaths.asset(org, loc, desk.id), { version: 999 }, 'version'],
+      ['edit', 'PATCH', restPaths.asset(org, loc, desk.id), { votes: { up: 1000, down: 0 } }, 'votes'],
+      ['edit', 'POST', restPaths.assets(org, loc), { type: 'shape', name: 'x', location_id: seed.otherLocationId }, 'location_id'],
+      ['edit', 'PATCH', restPaths.sensor(org, loc, sensor.id), { location_id: seed.otherLocationId }, 'location_id'],
+      ['edit', 'PATCH', restPaths.sensor(org, loc, sensor.id), { last_measurement: { time: 1 } }, 'last_measurement'],
+      ['edit', 'PATCH', restPaths.organization(org), { locations: [seed.otherLocationId] }, 'locations'],
+      ['edit', 'PATCH', restPaths.organization(org), { id: other }, 'id'],
+      ['edit', 'PATCH', restPaths.location(org, loc), { organization_id: other }, 'organization_id'],
+      ['edit', 'POST', restPaths.users(org), { email: 'mass@storey.test', organization_id: other }, 'organization_id'],
+      ['edit', 'POST', restPaths.inviteUser(org), { email: 'mass2@storey.test', location_tag_id: '1' }, 'location_tag_id'],
+      ['edit', 'POST', restPaths.notifications(), { user_id: t.accounts.regular.userId, title: 'x', body: 'y', read: true, created: 1 }, 'read'],
+    ];
+    for (const [who, method, path, json, field] of attempts) {
+      const before = storeFingerprint(t);
+      const res = await t.api(path, { method, token: tokens[who as 'regular' | 'edit'], json });
+      expect.soft(res.status, `${method} ${path} ${field}`).toBe(400);
+      expect.soft(await messageOf(res), `${method} ${path}`).toBe(`body must NOT have additional property '${field}'`);
+      expect.soft(storeFingerprint(t), `${method} ${path} ${field}`).toBe(before);
+    }
   });
 });
