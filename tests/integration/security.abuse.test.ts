@@ -309,6 +309,19 @@ describe('security: signup, CORS, mailed links, the log and the bearer scheme', 
   });
 });
 
+describe('security: a forged X-Forwarded-For without --trust-proxy', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); });
+  afterAll(async () => { await t?.close(); });
+
+  it('does not give one client a fresh address per request: the per-client sign-in limit still holds', async () => {
+    for (let i = 0; i < 30; i += 1) {
+      expect((await postFrom(t, `203.0.113.${i + 1}`, '/login', { email: `nobody${i}@storey.test`, password: 'x' })).status).toBe(401);
+    }
+    await expectLimited(await postFrom(t, '203.0.113.200', '/login', { email: t.accounts.regular.email, password: t.accounts.regular.password }));
+  });
+});
+
 describe('security: the session cookie', () => {
   let t: TestServer;
   beforeAll(async () => { t = await startTestServer({ trustProxy: true }); });

@@ -125,6 +125,15 @@ describe('security: ids of another organization forged into bodies', () => {
     await refused(() => asB(restPaths.sensors(orgB, locB), 'POST', { type: 'occupancy', asset_id: roomA.id }), 400, 'body/asset_id is not an asset of this location');
     const ownSensor = [...t.server.store.sensors.values()].find((s) => s.location_id === locB)!;
     await refused(() => asB(restPaths.sensor(orgB, locB, ownSensor.id), 'PATCH', { asset_id: floorA.id }), 400, 'body/asset_id is not an asset of this location');
+    // reading the other organization's sensors through one's own location's pages: none of their rows
+    for (const type of [sensorA.type, reservationA.type]) {
+      const page = await asB(`${restPaths.measurements(orgB, locB, type, { start: 0, limit: 500 })}&sensor_id=${sensorA.id}&sensor_id=${reservationA.id}`, 'GET');
+      expect(page.status).toBe(200);
+      const { rows, columns } = (await page.json()) as { rows: unknown[][]; columns: string[] };
+      const at = columns.indexOf('sensor_id');
+      expect(rows.filter((r) => r[at] === sensorA.id || r[at] === reservationA.id)).toEqual([]);
+      expect((await t.api(`${restPaths.measurements(orgA, locA, type, { start: 0, limit: 5 })}&sensor_id=${sensorA.id}`, { token: tokens.regular })).status).toBe(200);
+    }
     await refused(() => asB(`${t.url}/v2${restPaths.ingestMeasurements()}`, 'POST', {
       measurements: [{ sensor_id: ownSensor.id, value: { time: Date.now(), value: 1 } }, { sensor_id: sensorA.id, value: { time: Date.now(), value: 1 } }],
     }), 400, `body/measurements/1/sensor_id: unknown sensor ${sensorA.id}`);
