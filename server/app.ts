@@ -105,6 +105,8 @@ export interface StoreyServer {
 }
 
 export async function startStoreyServer(options: ServerOptions = {}): Promise<StoreyServer> {
+  // an id_token issued to another app of the same provider must not sign anyone in here
+  if (options.openId && !options.openId.audience) throw new Error('OpenID sign-in needs an audience (--openid-audience): the client id id_tokens must name');
   const clock = options.clock ?? systemClock;
   const publisher = createPublisher();
   const store = createStore(clock, publisher);

@@ -121,8 +121,12 @@ export interface OpenIdOptions {
   /** HS256 shared secret, or an RS256 public key in PEM */
   key: string;
   algorithm: 'HS256' | 'RS256';
-  /** expected `aud`; unchecked when absent */
-  audience?: string;
+  /**
+   * Required `aud`: this server's client id at the provider. Without it an
+   * id_token the provider issued to any other app (one the user signed in to
+   * elsewhere) would sign the user in here (docs/security.md).
+   */
+  audience: string;
   /** expected `iss`; unchecked when absent */
   issuer?: string;
 }
@@ -154,10 +158,9 @@ export function verifyIdToken(idToken: string, options: OpenIdOptions, nowMs: nu
   const nowS = nowMs / 1000;
   if (typeof claims.exp !== 'number' || claims.exp <= nowS) throw new IdTokenError('id_token expired');
   if (typeof claims.nbf === 'number' && claims.nbf > nowS) throw new IdTokenError('id_token not yet valid');
-  if (options.audience !== undefined) {
-    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!aud.includes(options.audience)) throw new IdTokenError('id_token audience mismatch');
-  }
+  if (!options.audience) throw new IdTokenError('OpenID sign-in has no audience configured');
+  const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!aud.includes(options.audience)) throw new IdTokenError('id_token audience mismatch');
   if (options.issuer !== undefined && claims.iss !== options.issuer) throw new IdTokenError('id_token issuer mismatch');
   if (typeof claims.email !== 'string' || !claims.email) throw new IdTokenError('id_token has no email');
   // an address the provider has not verified proves nothing about who signs in (OpenID Connect Core §5.1)

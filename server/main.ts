@@ -78,6 +78,8 @@ const mqttUrl = str(flags['mqtt-url'], 'STOREY_MQTT_URL');
 const openIdKeyFile = str(flags['openid-key-file'], 'STOREY_OPENID_KEY_FILE');
 const openIdAlg = str(flags['openid-alg'], 'STOREY_OPENID_ALG', 'RS256');
 if (openIdAlg !== 'RS256' && openIdAlg !== 'HS256') throw new Error('--openid-alg must be RS256 or HS256');
+const openIdAudience = str(flags['openid-audience'], 'STOREY_OPENID_AUDIENCE');
+if (openIdKeyFile && !openIdAudience) throw new Error('--openid-audience is required with --openid-key-file: without it an id_token issued to any other app of the provider would sign in here');
 const staticDir = str(flags.static, 'STOREY_STATIC');
 
 const options: ServerOptions = {
@@ -106,7 +108,7 @@ const options: ServerOptions = {
   simulator: { rate: int(flags['sim-rate'], 'STOREY_SIM_RATE', 5) },
   staticDir: staticDir ? resolve(staticDir) : undefined,
   openId: openIdKeyFile ? {
-    key: readFileSync(openIdKeyFile, 'utf8'), algorithm: openIdAlg, audience: str(flags['openid-audience'], 'STOREY_OPENID_AUDIENCE'),
+    key: readFileSync(openIdKeyFile, 'utf8'), algorithm: openIdAlg, audience: openIdAudience!,
   } : null,
   devRoutes: bool(flags['dev-routes'], 'STOREY_DEV_ROUTES'),
   logger: bool(flags.log, 'STOREY_LOG'),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
 import { restPaths, type WireUser } from '../../src/shared/rest.js';
 import type { Role } from '../../src/shared/types.js';
-import { hashPassword, issueToken } from '../../server/auth.js';
+import { hashPassword, issueToken, type OpenIdOptions } from '../../server/auth.js';
 import { ADDRESS_UNPROVEN } from '../../server/routes/accounts.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { messageOf } from './support/attack.js';
@@ -237,6 +237,24 @@ describe('security: roles inside an organization', () => {
       expect((await t.api(restPaths.notifications(), { token: squatter.token })).status).toBe(401);
       expect((await t.api(restPaths.login(), { method: 'POST', form: { email: address, password: newPassword } })).status).toBe(401);
       expect((await sso()).status).toBe(200);
+    });
+
+    it('refuses an id_token the provider issued to another app, or to no app, issuing no session', async () => {
+      const sessions = t.server.store.tokens.size;
+      // a token the user's provider gave a third-party app they also signed in to, replayed here
+      for (const aud of ['another-app', ['another-app', 'a-third'], undefined, '', null]) {
+        const res = await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.admin.email, email_verified: true, aud }) } });
+        expect.soft(res.status, JSON.stringify(aud)).toBe(401);
+      }
+      expect(t.server.store.tokens.size).toBe(sessions);
+      // one naming this server among others is taken
+      expect((await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.regular.email, email_verified: true, aud: ['another-app', 'storey'] }) } })).status).toBe(200);
+    });
+
+    it('does not start OpenID sign-in without an audience to check', async () => {
+      const noAudience = { key: OPENID_SECRET, algorithm: 'HS256' } as unknown as OpenIdOptions;
+      await expect(startTestServer({ openId: noAudience })).rejects.toThrow(/OpenID sign-in needs an audience/);
+      await expect(startTestServer({ openId: { ...noAudience, audience: '' } })).rejects.toThrow(/OpenID sign-in needs an audience/);
     });
 
     it('opens at once an account an admin moved to a new address', async () => {

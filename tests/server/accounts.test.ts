@@ -22,7 +22,7 @@ describe('server accounts', () => {
   let rs: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ openId: { key: HS_SECRET, algorithm: 'HS256', audience: 'storey' } });
-    rs = await startTestServer({ openId: { key: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), algorithm: 'RS256' } });
+    rs = await startTestServer({ openId: { key: rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), algorithm: 'RS256', audience: 'storey' } });
   });
   afterAll(async () => {
     await t?.close();
