@@ -4,7 +4,8 @@
 // organization's objects by their numeric ids. Each request is one that works
 // for the right user of the first organization, which the test shows by
 // sending it again as that user afterwards, so a refusal is the guard's and
-// not a malformed body's. A refusal says nothing about the target (the error
+// not a malformed body's. An admin's token that was signed out, ended by a
+// password change, or whose user was deleted opens no route. A refusal says nothing about the target (the error
 // body only), changes nothing stored and publishes nothing on the victim
 // organization's streams. Inside one organization, a user's notifications and
 // bookings are theirs (another user of the same organization meets 404 / 403).
@@ -209,6 +210,36 @@ describe('security: every route against another organization and anonymous calle
       if (storeFingerprint(t) !== before) failures.push(`${key}: changed what is stored`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('answers 401 on every route to a signed-out token, one ended by a password change and a deleted user’s, changing nothing', async () => {
+    const { store } = t.server;
+    const { hashPassword, issueToken } = await import('../../server/auth.js');
+    // an admin's tokens would pass every role check, so only the ended session can stop them
+    const admin = store.createUser(orgA, { email: `ended.${fresh()}@storey.test`, permissions: ['FOREIGN_ORGANIZATION_ACCESS', 'ASSET_UPDATE', 'ASSET_UPDATE_SERVICE_TICKET', 'USER_UPDATE_SELF'] });
+    store.credentials.set(admin.id, { passwordHash: hashPassword('ended-password-1') });
+    const signedOut = issueToken(store, admin.id).token;
+    const beforeChange = issueToken(store, admin.id).token;
+    const changer = issueToken(store, admin.id).token;
+    expect((await send('POST', { path: restPaths.logout() }, signedOut)).status).toBe(204);
+    expect((await send('POST', { path: restPaths.userPassword(orgA, admin.id), json: { password: 'ended-password-2', old_password: 'ended-password-1' } }, changer)).status).toBe(204);
+    const doomed = store.createUser(orgA, { email: `doomed.${fresh()}@storey.test`, permissions: admin.permissions });
+    const deleted = issueToken(store, doomed.id).token;
+    store.deleteUser(doomed.id);
+    const failures: string[] = [];
+    for (const [key, c] of cases) {
+      const [method] = key.split(' ') as [string];
+      const req = await c.make();
+      for (const [what, token] of [['signed out', signedOut], ['password changed', beforeChange], ['deleted', deleted]] as const) {
+        const before = storeFingerprint(t);
+        const res = await send(method, req, token);
+        if (res.status !== 401) failures.push(`${key} (${what}): ${res.status}`);
+        if (storeFingerprint(t) !== before) failures.push(`${key} (${what}): changed what is stored`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // the caller's own session survived its password change (the control)
+    expect((await send('GET', { path: restPaths.organization(orgA) }, changer)).status).toBe(200);
   });
 
   it('lists neither the other organization nor another user’s notifications', async () => {
