@@ -173,7 +173,10 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     const header = req.headers.authorization;
     // the scheme is case-insensitive (RFC 9110 §11.1)
     const bearer = typeof header === 'string' ? /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? null : null;
-    const cookie = req.routeOptions.config?.cookieAuth ? req.cookies?.[SESSION_COOKIE] : undefined;
+    // the cookie never speaks for a request another site's page made (a navigation SameSite=Lax lets through):
+    // GET /v2/settings makes broker credentials, evicting a tab's, and /logout ends the session (docs/security.md "CORS")
+    const crossSite = req.headers['sec-fetch-site'] === 'cross-site';
+    const cookie = req.routeOptions.config?.cookieAuth && !crossSite ? req.cookies?.[SESSION_COOKIE] : undefined;
     const token = bearer || cookie || null;
     req.user = token ? userForToken(store, token) : null;
     req.displayToken = !!req.user && !!store.tokens.get(token!)?.display;

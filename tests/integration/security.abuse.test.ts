@@ -349,3 +349,38 @@ describe('security: the session cookie', () => {
     expect(plain.headers.get('set-cookie')).not.toMatch(/Secure/);
   });
 });
+
+describe('security: the session cookie on a request from another site', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({ transport: 'mqtt' }); }, 60_000);
+  afterAll(async () => { await t?.close(); });
+
+  it('opens nothing: a page elsewhere that navigates to /v2/settings cannot kick the user’s live connections off, nor sign them out', async () => {
+    const { default: mqtt } = await import('mqtt');
+    const login = await fetch(`${t.baseUrl}/login`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ email: t.accounts.regular.email, password: t.accounts.regular.password }),
+    });
+    const { token } = (await login.json()) as LoginResponse;
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    // four tabs of the session, each with its own broker credentials (the most a session keeps)
+    const tabs = [];
+    for (let i = 0; i < 4; i += 1) {
+      const s = (await (await fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } })).json()) as { mqtt_config: { mqtt_url: string; username: string; password: string; client_id: string } };
+      const c = s.mqtt_config;
+      tabs.push(await mqtt.connectAsync(c.mqtt_url, { protocolVersion: 5, username: c.username, password: c.password, clientId: c.client_id, reconnectPeriod: 0 }));
+    }
+    // what a browser sends when another site's page opens the address (a link, a form, window.open)
+    const crossSite = { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    for (let i = 0; i < 4; i += 1) expect((await fetch(`${t.url}/v2/settings`, { headers: crossSite })).status).toBe(401);
+    expect((await fetch(`${t.baseUrl}/logout`, { method: 'POST', headers: crossSite })).status).toBe(401);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(tabs.map((c) => c.connected)).toEqual([true, true, true, true]);
+    expect((await t.api('/notifications', { token })).status).toBe(200);
+    // the viewer's own requests (same origin, or its dev server on another port of the same site) still use it
+    for (const site of ['same-origin', 'same-site', 'none']) {
+      expect((await fetch(`${t.url}/v2/settings`, { headers: { cookie, 'sec-fetch-site': site } })).status, site).toBe(200);
+    }
+    for (const c of tabs) await c.endAsync(true);
+  });
+});
