@@ -1,5 +1,5 @@
 // Limits on the routes an attacker repeats (sign-in, signup, recovery,
-// auth-URI, Pusher auth), per client address and per account, through
+// auth-URI, Pusher auth, settings), per client address and per account, through
 // @fastify/rate-limit: a refused request answers 429 with Retry-After and
 // does nothing. Numbers and reasons: docs/security.md "Abuse limits".
 
@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './routes/guard.js';
 
-export type LimitedRoute = 'login' | 'openidLogin' | 'signup' | 'signupConfirm' | 'recover' | 'setPassword' | 'authUri' | 'pusherAuth';
+export type LimitedRoute = 'login' | 'openidLogin' | 'signup' | 'signupConfirm' | 'recover' | 'setPassword' | 'authUri' | 'pusherAuth' | 'settings';
 
 export interface RouteLimit {
   /** requests of one client address per window */
@@ -36,6 +36,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   authUri: { perClient: 60, perAccount: 20 },
   // a viewer authorises a few channels per connection; a reconnect storm of many tabs stays well below
   pusherAuth: { perClient: 300, perAccount: 120 },
+  // GET /v2/settings makes broker credentials (one dynamic-security round trip each, queued for everyone):
+  // a viewer asks once per connect, at most every 5 s while reconnecting; many displays may share one
+  // account, hence per user and no per-client limit (an office behind one address reconnects at once)
+  settings: { perClient: 0, perAccount: 600 },
 };
 
 export const RATE_LIMITED = 'Too many requests; try again later';

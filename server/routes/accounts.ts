@@ -211,8 +211,10 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     return reply.code(204).send();
   });
 
-  app.get('/v2/settings', { config: { cookieAuth: true } }, async (req): Promise<Settings> => {
+  app.get('/v2/settings', { config: { cookieAuth: true } }, async (req, reply): Promise<Settings> => {
     const user = currentUser(req);
+    // one user's loop must not hold up everyone's broker credentials (docs/security.md "Abuse limits")
+    await limits.account('settings', req, reply, user.id);
     const transport = ctx.transport();
     const session = { userId: user.id, sessionId: currentSession(req).id };
     const live = transport ? await transport.settingsFor(user, { hostname: req.hostname, port: req.port ?? ctx.port() }, session) : {};

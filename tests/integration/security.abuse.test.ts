@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse } from '../../src/shared/rest.js';
 import { DEV_VIEWER_ORIGINS } from '../../server/app.js';
 import { RATE_LIMITED } from '../../server/rateLimits.js';
-import { hashPassword } from '../../server/auth.js';
+import { hashPassword, issueToken } from '../../server/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { storeFingerprint } from './support/attack.js';
 
@@ -306,6 +306,23 @@ describe('security: signup, CORS, mailed links, the log and the bearer scheme', 
     }
     const login = (await (await t.api('/login', { method: 'POST', form: { email: t.accounts.edit.email, password: t.accounts.edit.password } })).json()) as LoginResponse;
     expect(login.token_type).toBe('Bearer');
+  });
+});
+
+describe('security: a loop on /v2/settings', () => {
+  let t: TestServer;
+  // the default is 600 a minute per user; lowered so the test stays short
+  beforeAll(async () => { t = await startTestServer({ transport: 'mqtt', rateLimits: { settings: { perClient: 0, perAccount: 20 } } }); }, 60_000);
+  afterAll(async () => { await t?.close(); });
+
+  it('is limited per user, over all its sessions, with 429 and Retry-After; other users go on', async () => {
+    const s = t.server.store;
+    const sessions = [issueToken(s, t.accounts.regular.userId).token, issueToken(s, t.accounts.regular.userId).token];
+    const settings = (token: string) => fetch(`${t.url}/v2/settings`, { headers: { authorization: `Bearer ${token}` } });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => settings(sessions[i % 2]!)));
+    expect(answers.filter((r) => r.status === 200).length).toBe(20);
+    await expectLimited(answers.find((r) => r.status === 429)!);
+    expect((await settings(issueToken(s, t.accounts.edit.userId).token)).status).toBe(200);
   });
 });
 
