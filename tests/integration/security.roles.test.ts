@@ -257,6 +257,39 @@ describe('security: roles inside an organization', () => {
       await expect(startTestServer({ openId: { ...noAudience, audience: '' } })).rejects.toThrow(/OpenID sign-in needs an audience/);
     });
 
+    it('keeps another organization’s users off this organization’s addresses, and proves no address outside their own domains', async () => {
+      const n = t.server.store.users.size;
+      const orgB = t.accounts.otherOrg.organizationId;
+      const editOfB = issueToken(t.server.store, t.accounts.otherOrg.userId).token;
+      const sso = (email: string) => t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email, email_verified: true }) } });
+      // the other organization's edit user squats the address of this organization's next hire: refused, nothing made or mailed
+      const hire = `next.hire.${n}@storey.test`;
+      for (const [path, json] of [[restPaths.users(orgB), { email: hire }], [restPaths.inviteUser(orgB), { email: hire }]] as const) {
+        const res = await t.api(path, { method: 'POST', token: editOfB, json });
+        expect(res.status).toBe(403);
+        expect(await messageOf(res)).toBe('This address is of another organization\'s email domain');
+      }
+      const moved = await t.api(restPaths.user(orgB, t.accounts.otherOrg.userId), { method: 'PATCH', token: editOfB, json: { email: `ceo.${n}@storey.test`, current_password: t.accounts.otherOrg.password } });
+      expect(moved.status).toBe(403);
+      expect(t.server.store.userByEmail(hire)).toBeUndefined();
+      expect(t.server.outbox.latest(hire)).toBeUndefined();
+      // this organization's own edit user makes that account: single sign-on opens it at once (the control)
+      expect((await t.api(restPaths.users(org), { method: 'POST', token: tokens.edit, json: { email: hire } })).status).toBe(201);
+      expect((await sso(hire)).status).toBe(200);
+      // an address of no organization's domain: made, but single sign-on waits until a mail to it came back
+      const contractor = `contractor.${n}@elsewhere.test`;
+      expect((await t.api(restPaths.users(orgB), { method: 'POST', token: editOfB, json: { email: contractor } })).status).toBe(201);
+      const early = await sso(contractor);
+      expect(early.status).toBe(401);
+      expect(await messageOf(early)).toBe(ADDRESS_UNPROVEN);
+      expect((await t.api(restPaths.recoverPassword(), { method: 'POST', form: { email: contractor } })).status).toBe(202);
+      const created = t.server.store.userByEmail(contractor)!;
+      expect((await t.api(restPaths.userPassword(orgB, created.id), { method: 'POST', json: { password: 'contractor-pass-1', code: t.server.outbox.latest(contractor)!.code } })).status).toBe(204);
+      expect((await sso(contractor)).status).toBe(200);
+      // an admin reaches every organization, addresses included
+      expect((await t.api(restPaths.users(orgB), { method: 'POST', token: tokens.admin, json: { email: `seconded.${n}@storey.test` } })).status).toBe(201);
+    });
+
     it('opens at once an account an admin moved to a new address', async () => {
       const user = makeUser('regular');
       const address = `moved.by.admin.${user.user.id}@storey.test`;
