@@ -99,6 +99,8 @@ export function createAssetMutations(ctx: StoreContext, audiences: Audiences, li
       });
       s.assets.delete(id);
       s.votes.delete(id);
+      // its uploaded images and generated floor plan are served without a token: they go with it (docs/security.md "Files")
+      for (const path of [...s.files.keys()]) if (path.startsWith(`assets/${id}/`) || path.startsWith(`floorplans/${id}-`)) s.files.delete(path);
       const changed = new Map<Id, WireAsset>();
       const quiet = new Set<Id>();
       const touch = (a: WireAsset, patch: Partial<WireAsset>, quietly = false) => {

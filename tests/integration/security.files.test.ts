@@ -179,3 +179,38 @@ describe('security: an uploaded SVG opened in a real browser', () => {
     }
   }, 60_000);
 });
+
+describe('security: files of a deleted asset', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); });
+  afterAll(async () => { await t?.close(); });
+
+  it('are withdrawn with it: an uploaded image and a floor plan stop being served', async () => {
+    const { store, seed } = t.server;
+    const org = seed.organizationId;
+    const loc = seed.locationIds[0]!;
+    const edit = await t.signIn('edit');
+    const floor = [...store.assets.values()].find((a) => a.type === 'floor' && a.location_id === loc && store.isAssetPublic(a))!;
+    const desk = (await (await t.api(restPaths.assets(org, loc), { method: 'POST', token: edit, json: { type: 'shape', subtype: 'desk', name: 'Short-lived', parent_id: floor.id } })).json()) as { id: string };
+    const upload = await fetch(`${t.baseUrl}${restPaths.assetImage(org, loc, desk.id, 'texture')}`, { method: 'PUT', headers: { authorization: `Bearer ${edit}`, 'content-type': 'image/png' }, body: PNG });
+    const image = ((await upload.json()) as ImageResponse).path;
+    // a neighbour's image, which the deleted desk's texture_path may name too, stays
+    const neighbour = [...store.assets.values()].find((a) => a.location_id === loc && a.subtype === 'desk' && a.id !== desk.id)!;
+    const kept = ((await (await fetch(`${t.baseUrl}${restPaths.assetImage(org, loc, neighbour.id, 'texture')}`, { method: 'PUT', headers: { authorization: `Bearer ${edit}`, 'content-type': 'image/png' }, body: PNG })).json()) as ImageResponse).path;
+    expect((await t.api(restPaths.asset(org, loc, desk.id), { method: 'PATCH', token: edit, json: { model_path: kept } })).status).toBe(200);
+    const status = async (path: string) => (await fetch(`${t.url}/v1/files/${path}`)).status;
+    expect(await status(image)).toBe(200);
+    expect((await t.api(restPaths.asset(org, loc, desk.id), { method: 'DELETE', token: edit })).status).toBe(204);
+    expect(await status(image)).toBe(404);
+    expect(await status(kept)).toBe(200);
+    // a floor with its plan, emptied and deleted
+    const building = [...store.assets.values()].find((a) => a.type === 'building' && a.location_id === loc && store.isAssetPublic(a))!;
+    const newFloor = (await (await t.api(restPaths.assets(org, loc), { method: 'POST', token: edit, json: { type: 'floor', name: 'Temporary floor', parent_id: building.id } })).json()) as { id: string };
+    const plan = `floorplans/${newFloor.id}-0123456789abcdef01234567.svg`;
+    store.files.set(plan, { contentType: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    expect((await t.api(restPaths.asset(org, loc, newFloor.id), { method: 'PATCH', token: edit, json: { floor_plan_img_path: plan } })).status).toBe(200);
+    expect(await status(plan)).toBe(200);
+    expect((await t.api(restPaths.asset(org, loc, newFloor.id), { method: 'DELETE', token: edit })).status).toBe(204);
+    expect(await status(plan)).toBe(404);
+  });
+});
