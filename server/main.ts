@@ -35,6 +35,7 @@ const { values: flags } = parseArgs({
     'openid-key-file': { type: 'string' },
     'openid-alg': { type: 'string' },
     'openid-audience': { type: 'string' },
+    'openid-issuer': { type: 'string' },
     'dev-routes': { type: 'boolean' },
     log: { type: 'boolean' },
     'cors-origins': { type: 'string' },
@@ -108,7 +109,7 @@ const options: ServerOptions = {
   simulator: { rate: int(flags['sim-rate'], 'STOREY_SIM_RATE', 5) },
   staticDir: staticDir ? resolve(staticDir) : undefined,
   openId: openIdKeyFile ? {
-    key: readFileSync(openIdKeyFile, 'utf8'), algorithm: openIdAlg, audience: openIdAudience!,
+    key: readFileSync(openIdKeyFile, 'utf8'), algorithm: openIdAlg, audience: openIdAudience!, issuer: str(flags['openid-issuer'], 'STOREY_OPENID_ISSUER'),
   } : null,
   devRoutes: bool(flags['dev-routes'], 'STOREY_DEV_ROUTES'),
   logger: bool(flags.log, 'STOREY_LOG'),

@@ -251,6 +251,17 @@ describe('security: roles inside an organization', () => {
       expect((await t.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: t.accounts.regular.email, email_verified: true, aud: ['another-app', 'storey'] }) } })).status).toBe(200);
     });
 
+    it('refuses an id_token of another issuer when one is configured (another tenant of a provider signing with the same key)', async () => {
+      const tenant = await startTestServer({ openId: { key: OPENID_SECRET, algorithm: 'HS256', audience: 'storey', issuer: 'https://idp.storey.test/tenant-a' } });
+      try {
+        const login = (iss: unknown) => tenant.api(restPaths.openidLogin(), { method: 'POST', form: { id_token: idToken({ email: tenant.accounts.admin.email, email_verified: true, iss }) } });
+        for (const iss of ['https://idp.storey.test/tenant-b', undefined, '']) expect.soft((await login(iss)).status, String(iss)).toBe(401);
+        expect((await login('https://idp.storey.test/tenant-a')).status).toBe(200);
+      } finally {
+        await tenant.close();
+      }
+    });
+
     it('does not start OpenID sign-in without an audience to check', async () => {
       const noAudience = { key: OPENID_SECRET, algorithm: 'HS256' } as unknown as OpenIdOptions;
       await expect(startTestServer({ openId: noAudience })).rejects.toThrow(/OpenID sign-in needs an audience/);
