@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, type LabelBox,
+  bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
 } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
 
@@ -59,6 +59,46 @@ describe('labels', () => {
       expect(labelBoxOf(narrow)!.w).toBeLessThanOrEqual(3);
       const wide = room('r3', { status: 'free' });
       expect(statusFontSize(wide, 'free')).toBeCloseTo(shapeFontSize(wide) * 0.8);
+    });
+  });
+  describe('zone names', () => {
+    // the seeded floor's five zone bands: 2.4 m wide, 5 m deep, side by side; their names 4–6 m at the size of their area
+    const NAMES = ['generic zone', 'communication zone', 'collaboration zone', 'concentration zone', 'chilling zone'];
+    const band = (i: number) => draw(`z${i}`, {
+      kind: 'zone', name: NAMES[i]!, label: NAMES[i]!, status: null, layers: ['zones'],
+      outline: [[i * 2.4, 0], [(i + 1) * 2.4, 0], [(i + 1) * 2.4, 5], [i * 2.4, 5]], x: i * 2.4 + 1.2, y: 2.5, width: 2.4, depth: 5,
+    });
+    const bands = NAMES.map((_, i) => band(i));
+
+    it("fits a zone's name in its zone's width; a wide zone's name keeps the size of its area", () => {
+      for (const zone of bands) {
+        const box = labelBoxOf(zone)!;
+        expect(box.w).toBeLessThanOrEqual(2.4 * 0.9 + 1e-9);
+        expect(Math.abs(box.cx - zone.x)).toBeLessThan(1e-6);
+      }
+      const wide = draw('zw', { kind: 'zone', label: 'Quiet zone', status: null, outline: [[0, 0], [20, 0], [20, 12], [0, 12]], x: 10, y: 6, width: 20, depth: 12 });
+      expect(shapeFontSize(wide)).toBe(1.2);
+      // rooms keep theirs (their status line has its own rule)
+      expect(shapeFontSize(room('r1', { label: 'A very long room name indeed', width: 2.4, depth: 5 }))).toBeCloseTo(Math.sqrt(12) / 6);
+    });
+
+    it(`hides a zone's name smaller than ${ZONE_NAME_MIN_PX} px at this zoom, and shows it from the zoom where it is that size`, () => {
+      const name = labelBoxOf(bands[2]!)!;
+      const fontSize = shapeFontSize(bands[2]!);
+      const readable = ZONE_NAME_MIN_PX / fontSize;
+      expect(name.minK).toBeCloseTo(readable);
+      expect([...collidingLabels([name], readable * 0.99)]).toEqual(['z2']);
+      expect(collidingLabels([name], readable).size).toBe(0);
+    });
+
+    it('names every zone of a row of narrow zones once zoomed in, none over another, where one name used to hide the rest', () => {
+      const boxes = bands.map((z) => labelBoxOf(z)!);
+      // as the seeded floor is fitted on a laptop (~24 px a metre): too small to read, none shown
+      expect(collidingLabels(boxes, 24).size).toBe(5);
+      // zoomed in to where the longest name is readable: all five, side by side
+      const k = Math.max(...boxes.map((b) => b.minK!));
+      expect(collidingLabels(boxes, k).size).toBe(0);
+      expect(collidingLabels(boxes, k * 3).size).toBe(0);
     });
   });
   describe('clearOfBubbles', () => {

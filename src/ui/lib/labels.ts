@@ -22,6 +22,8 @@ export interface LabelBox {
   h: number;
   /** higher wins a collision */
   priority: number;
+  /** the zoom (screen px per SVG unit) below which the label is too small to read: it is hidden there (a zone's name) */
+  minK?: number;
 }
 
 /** A label's place: its text's anchor point and font size, SVG units. */
@@ -66,9 +68,23 @@ export function labelPoint(outline: NonNullable<DrawState['outline']>): [number,
   return point;
 }
 
-/** Font size of a room's or zone's name, from its size (metres). */
+/**
+ * A zone's name is never drawn smaller than this on screen: below it, it is hidden until the map is zoomed in
+ * (docs/ui.md "Zone names fit their zone").
+ */
+export const ZONE_NAME_MIN_PX = 9;
+/** The share of a zone's width its name may take. */
+const ZONE_NAME_FILL = 0.9;
+
+/**
+ * Font size of a room's or zone's name, from its size (metres). A zone's name also fits its zone's width: zones
+ * lie side by side (the seeded ones are ~2.4 m wide, their names 4–6 m at the size of their area), and a name
+ * wider than its zone ran over its neighbours and hid theirs.
+ */
 export function shapeFontSize(entry: DrawState): number {
-  return Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+  const bySize = Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+  if (entry.kind !== 'zone' || !entry.label) return bySize;
+  return Math.min(bySize, ((entry.width || 4) * ZONE_NAME_FILL) / (entry.label.length * GLYPH_EM));
 }
 
 /**
@@ -207,7 +223,10 @@ export function labelBoxOf(entry: DrawState, offset: readonly [number, number] =
     // the first line's baseline is at the point; the status line goes below it
     const top = y - fs * 0.9;
     const area = Math.abs((entry.width || 1) * (entry.depth || 1));
-    return { id: entry.id, cx: x + offset[0], cy: top + h / 2 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area)) };
+    const box: LabelBox = { id: entry.id, cx: x + offset[0], cy: top + h / 2 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area)) };
+    // a zone's name, sized to fit its zone, shows from the zoom where it can be read
+    if (entry.kind === 'zone' && entry.label) box.minK = ZONE_NAME_MIN_PX / fs;
+    return box;
   }
   const place = THING_LABELS[entry.kind];
   if (!place) return null;
@@ -221,7 +240,8 @@ export function labelBoxOf(entry: DrawState, offset: readonly [number, number] =
  * The labels to hide at zoom k (screen px per SVG unit) so that no two shown
  * labels overlap on screen: higher priority first, each kept only if it
  * clears every label kept before it (a grid of screen cells finds the
- * neighbours). `gapPx` keeps a little air between labels.
+ * neighbours). `gapPx` keeps a little air between labels. A label too small
+ * to read at k (`minK`) is hidden first.
  */
 export function collidingLabels(boxes: readonly LabelBox[], k: number, gapPx = 2): Set<string> {
   const hidden = new Set<string>();
@@ -230,6 +250,11 @@ export function collidingLabels(boxes: readonly LabelBox[], k: number, gapPx = 2
   // ids are codes, not words: any fixed order will do, and a collator would cost the start-up its data (lib/collate.ts)
   const order = [...boxes].sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const b of order) {
+    // too small to read at this zoom: hidden, and it takes no room from the others
+    if (b.minK !== undefined && k < b.minK) {
+      hidden.add(b.id);
+      continue;
+    }
     const x0 = (b.cx - b.w / 2) * k - gapPx;
     const x1 = (b.cx + b.w / 2) * k + gapPx;
     const y0 = (b.cy - b.h / 2) * k - gapPx;
