@@ -280,6 +280,17 @@ async function main(): Promise<void> {
     }
     if (!(await bar.getByLabel('Time of day').isEnabled())) throw new Error('the replay did not load');
     await page.waitForTimeout(2_000);
+    // STOREY_HEAP_OUT=<file>: a heap snapshot of the page with the replay open, after a forced collection (what a
+    // full collection has to mark), for Chrome's Memory panel or a script
+    if (process.env.STOREY_HEAP_OUT) {
+      const cdp = await page.context().newCDPSession(page);
+      const chunks: string[] = [];
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', (e: { chunk: string }) => { chunks.push(e.chunk); });
+      await cdp.send('HeapProfiler.collectGarbage');
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      writeFileSync(process.env.STOREY_HEAP_OUT, chunks.join(''));
+      await cdp.detach();
+    }
 
     series.push(await stepsBack(page));
     series.push(await jumps(page));
