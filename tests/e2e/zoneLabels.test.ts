@@ -59,6 +59,10 @@ describe("a zone's name and a ticket's bubble", () => {
       await page.mouse.wheel(0, -120);
       await page.waitForTimeout(600);
     }
+    // one step more: at the very zoom it first shows, the settled map's zoom can fall a hair under the name's and
+    // hide it again (failed once in the merge queue: no box for the name after the layout)
+    await page.mouse.wheel(0, -120);
+    await page.waitForTimeout(600);
     await name.waitFor();
     const bubble = page.locator(`g[data-asset-id="${ticketId}"] path`).first();
     await bubble.waitFor();
