@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './routes/guard.js';
 
-export type LimitedRoute = 'login' | 'openidLogin' | 'signup' | 'signupConfirm' | 'recover' | 'setPassword' | 'authUri' | 'pusherAuth' | 'settings';
+export type LimitedRoute = 'login' | 'openidLogin' | 'signup' | 'signupConfirm' | 'recover' | 'setPassword' | 'authUri' | 'pusherAuth' | 'settings' | 'userWrites';
 
 export interface RouteLimit {
   /** requests of one client address per window */
@@ -40,6 +40,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // a viewer asks once per connect, at most every 5 s while reconnecting; many displays may share one
   // account, hence per user and no per-client limit (an office behind one address reconnects at once)
   settings: { perClient: 0, perAccount: 600 },
+  // the writes every role may make and every viewer of the organization receives live: tickets and
+  // voices, votes, one's own profile and position, bookings; a person makes a few a minute, a loop
+  // would flood everyone's streams (docs/security.md "Abuse limits")
+  userWrites: { perClient: 0, perAccount: 120 },
 };
 
 export const RATE_LIMITED = 'Too many requests; try again later';

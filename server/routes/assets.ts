@@ -52,7 +52,7 @@ function expiredAt(asset: WireAsset): number | null {
   return null;
 }
 
-export async function assetRoutes(fastify: FastifyInstance, { store, validators }: RouteContext): Promise<void> {
+export async function assetRoutes(fastify: FastifyInstance, { store, validators, limits }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const now = () => store.clock.now();
   const base = '/v1/organizations/:orgId/locations/:locId/assets';
@@ -143,6 +143,7 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
         throw new HttpError(400, 'body/parent_id must be a floor of this location');
       }
       const given = (body.value ?? {}) as { text?: unknown; email?: unknown };
+      await limits.account('userWrites', req, reply, user.id);
       if (typeof given.text !== 'string' || !given.text.trim() || given.text.length > 2_000) throw new HttpError(400, 'body/value/text must be a non-empty string');
       // moderation is the server's to enforce: a client that leaves `unpublished` out does not publish past it
       const loc = store.locations.get(locId);
@@ -252,16 +253,18 @@ export async function assetRoutes(fastify: FastifyInstance, { store, validators 
 
   app.put(`${base}/:assetId/vote`, {
     schema: { params: Params('orgId', 'locId', 'assetId'), body: VoteRequest, response: { 200: VoteResponse } },
-  }, async (req) => {
+  }, async (req, reply) => {
     const { user, asset } = voteTarget(req);
+    await limits.account('userWrites', req, reply, user.id);
     const votes = store.votes.get(asset.id) ?? new Map<string, 1 | -1>();
     store.votes.set(asset.id, votes);
     votes.set(user.id, req.body.direction);
     return tally(asset.id, user.id);
   });
 
-  app.delete(`${base}/:assetId/vote`, { schema: { params: Params('orgId', 'locId', 'assetId'), response: { 200: VoteResponse } } }, async (req) => {
+  app.delete(`${base}/:assetId/vote`, { schema: { params: Params('orgId', 'locId', 'assetId'), response: { 200: VoteResponse } } }, async (req, reply) => {
     const { user, asset } = voteTarget(req);
+    await limits.account('userWrites', req, reply, user.id);
     store.votes.get(asset.id)?.delete(user.id);
     return tally(asset.id, user.id);
   });

@@ -21,7 +21,7 @@ export const BOOKING_DISABLED_MESSAGE = 'Booking is not enabled for this room';
 /** events that ended longer ago than this are dropped from the sensor value */
 const KEEP_PAST_EVENTS_MS = 2 * 86_400_000;
 
-export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteContext): Promise<void> {
+export async function bookingRoutes(fastify: FastifyInstance, { store, limits }: RouteContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const roomFor = (req: FastifyRequest, roomId: string) => {
     const me = currentUser(req);
@@ -58,6 +58,7 @@ export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteCo
     if (body.end <= store.clock.now()) throw new HttpError(400, 'body/end is in the past');
     const events = eventsOf(sensorId);
     if (events.some((e) => e.start < body.end && body.start < e.end)) throw new HttpError(409, 'The room is already booked at that time');
+    await limits.account('userWrites', req, reply, me.id);
     const event: ReservationEvent = {
       start: body.start, end: body.end, subject: body.subject, user_id: me.id, booking_ref: `bk-${randomBytes(8).toString('hex')}`,
     };
@@ -79,6 +80,7 @@ export async function bookingRoutes(fastify: FastifyInstance, { store }: RouteCo
     const events = eventsOf(sensorId);
     if (!record || record.roomId !== room.id || !events.some((e) => e.booking_ref === q.booking_ref)) throw notFound('Booking');
     if (record.userId !== me.id && !hasRole(me.permissions, 'edit')) requireRole(me, 'admin');
+    await limits.account('userWrites', req, reply, me.id);
     store.bookings.delete(q.booking_ref);
     publishEvents(sensorId, events.filter((e) => e.booking_ref !== q.booking_ref));
     return reply.code(204).send();

@@ -87,7 +87,7 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     return userAsSeenBy(store, me, userIn(orgId, id));
   });
 
-  app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id'), body: UpdateUserRequest } }, async (req) => {
+  app.patch('/v1/organizations/:orgId/users/:id', { schema: { params: Params('orgId', 'id'), body: UpdateUserRequest } }, async (req, reply) => {
     const { orgId, id } = req.params;
     const me = currentUser(req);
     organizationFor(store, me, orgId);
@@ -110,6 +110,8 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
         throw new HttpError(400, 'body/location must name a floor of a location of this organization');
       }
     }
+    // one's own profile and position go to the whole organization live: a loop would flood everyone
+    if (me.id === id) await ctx.limits.account('userWrites', req, reply, me.id);
     const email = body.email?.toLowerCase();
     if (email !== undefined && email !== target.email) {
       // codes mailed to the old address set no password once the account has moved away from it

@@ -326,6 +326,47 @@ describe('security: a loop on /v2/settings', () => {
   });
 });
 
+describe('security: a regular user’s write loop', () => {
+  let t: TestServer;
+  // the default is 120 a minute per user; lowered so the test stays short
+  beforeAll(async () => { t = await startTestServer({ rateLimits: { userWrites: { perClient: 0, perAccount: 10 } } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('stops at the limit with 429, publishing nothing more to the organization; others go on', async () => {
+    const { store, seed } = t.server;
+    const org = seed.organizationId;
+    const loc = seed.locationIds[0]!;
+    const token = await t.signIn('regular');
+    const floor = [...store.assets.values()].find((a) => a.type === 'floor' && a.location_id === loc && store.isAssetPublic(a))!;
+    const ticket = [...store.assets.values()].find((a) => a.type === 'ticket' && a.location_id === loc && store.isAssetPublic(a))!;
+    const vote = `/organizations/${org}/locations/${loc}/assets/${ticket.id}/vote`;
+    // toggling a vote, posting voices, moving oneself: every one is sent to every viewer
+    const writes = [
+      ...Array.from({ length: 4 }, (_, i) => () => t.api(vote, { method: i % 2 ? 'DELETE' : 'PUT', token, json: i % 2 ? undefined : { direction: 1 } })),
+      ...Array.from({ length: 4 }, (_, i) => () => t.api(`/organizations/${org}/locations/${loc}/assets`, {
+        method: 'POST', token, json: { type: 'voice', subtype: 'other', name: `Spam ${i}`, parent_id: floor.id, value: { text: 'spam' } },
+      })),
+      ...Array.from({ length: 4 }, (_, i) => () => t.api(`/organizations/${org}/users/${t.accounts.regular.userId}`, { method: 'PATCH', token, json: { speech_bubble: `spam ${i}` } })),
+    ];
+    const statuses: number[] = [];
+    for (const write of writes.slice(0, 10)) statuses.push((await write()).status);
+    expect(statuses.every((s) => s < 300)).toBe(true);
+    const before = storeFingerprint(t);
+    let published = 0;
+    const stop = t.server.publisher.onPublish(() => { published += 1; });
+    for (const write of writes.slice(10)) await expectLimited(await write());
+    await expectLimited(await writes[0]!());
+    await expectLimited(await writes[5]!());
+    stop();
+    expect(published).toBe(0);
+    expect(storeFingerprint(t)).toBe(before);
+    // another user, and the same user's reads, go on
+    const other = await t.signIn('service');
+    expect((await t.api(vote, { method: 'PUT', token: other, json: { direction: -1 } })).status).toBe(200);
+    expect((await t.api(`/organizations/${org}/locations/${loc}/assets`, { token })).status).toBe(200);
+  });
+});
+
 describe('security: a forged X-Forwarded-For without --trust-proxy', () => {
   let t: TestServer;
   beforeAll(async () => { t = await startTestServer(); });
