@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centerOn, fitBox, freeMiddle, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
+import { centerOn, fitBox, freeMiddle, freeMiddlePoint, visibleBox, zoomAt, MAX_ZOOM, MIN_ZOOM, toSvg } from '../../src/ui/lib/viewport.js';
 import { accessibleName } from '../../src/ui/lib/describe.js';
 import { draw } from './fakeEngine.js';
 
@@ -63,6 +63,15 @@ describe('viewport', () => {
       // a phone's map: 412×407, the message's foot 102 px down (+8), the legends' button 33 px from the foot (+8)
       expect(freeMiddle(412, 407, { top: 110, bottom: 41, left: 0, right: 56 })).toEqual({ x: 206, y: 110 + (407 - 110 - 41) / 2 });
       expect(freeMiddle(800, 600, { top: 0, bottom: 0, left: 300, right: 56 })).toEqual({ x: 550, y: 300 });
+    });
+    it('is where the view\'s centre for the forms lies: the SVG point shown there, not at the map\'s own middle', () => {
+      const insets = { top: 110, bottom: 41, left: 0, right: 56 };
+      const v = { x: -40, y: 30, k: 20 };
+      const p = freeMiddlePoint(v, 412, 407, insets);
+      const at = freeMiddle(412, 407, insets);
+      expect([p.x * v.k + v.x, p.y * v.k + v.y]).toEqual([at.x, at.y]);
+      // the map's own middle is 34.5 px higher on screen: under the message's foot side of what is seen
+      expect(p.y - (407 / 2 - v.y) / v.k).toBeCloseTo(34.5 / 20);
     });
     it('puts the point centred on there', () => {
       const at = freeMiddle(412, 407, { top: 110, bottom: 41, left: 0, right: 56 });

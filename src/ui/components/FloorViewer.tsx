@@ -25,7 +25,7 @@ import { keepForOffline } from '../lib/offlineImages.js';
 import { keptViewFor, type ViewKeeper } from '../lib/keptView.js';
 import { createRovingStore } from '../lib/rovingFocus.js';
 import { dropPainted, isPainted, PAINTED_COVER_WAIT_MS, paintedCovered, paintedPending, paintedViewFor, takePaintedClick, takePaintedView } from '../lib/paintedFloor.js';
-import { boxOf, fitBox, freeMiddle, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
+import { boxOf, fitBox, freeMiddle, freeMiddlePoint, svgY, visibleBox, type Box, type Viewport } from '../lib/viewport.js';
 import { boxOfEntry } from './AssetNode.js';
 import { FloorContext, type FloorContextValue } from './floorContext.js';
 import { FloorSvg, type FloorPlanImage } from './FloorSvg.js';
@@ -124,7 +124,11 @@ export function FloorViewer(props: FloorViewerProps) {
   useEffect(() => () => camera.dispose(), [camera]);
 
   // the size and the free part of the map, measured without forcing a layout; a change refits a fitted floor
-  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, corner: props.corner ?? null, onChange: () => refitIfFitted(), onFreeChange: () => recentreIfCentred() });
+  const mapLayout = useMapLayout({ host: containerRef, legend: legendRef, notices: noticesRef, cover: props.cover ?? null, corner: props.corner ?? null, onChange: () => refitIfFitted(), onFreeChange: () => {
+    recentreIfCentred();
+    // once the floor was fitted (no centre before: docs/ui.md, the report form)
+    if (centreReported.current) reportCentre(camera.viewport());
+  } });
   const { size, noticesHeight, currentSize: size_, insets, corner } = mapLayout;
 
   const floorBox = useCallback((): Box | null => {
@@ -178,6 +182,17 @@ export function FloorViewer(props: FloorViewerProps) {
     if (!pick.onKeyDown(event)) keyboard.onKeyDown(event);
   };
 
+  // the view's centre for the forms (a ticket's red pin, "Use the centre of the view"): the middle of the part of
+  // the map nothing covers, like "Show" centres, not the map's own middle under the messages or the legends
+  // (docs/ui.md "Centred where nothing covers the map"); again when that part changes without the map moving
+  const centreReported = useRef(false);
+  const reportCentre = (v: Viewport) => {
+    if (!onCenterChange) return;
+    centreReported.current = true;
+    const { w, h } = size_();
+    const at = freeMiddlePoint(v, w, h, insets());
+    onCenterChange({ x: at.x - offset[0], y: svgY(at.y - svgY(offset[1])) });
+  };
   const onSettle = (v: Viewport) => {
     pick.onSettle(v);
     const { w, h } = size_();
@@ -186,7 +201,7 @@ export function FloorViewer(props: FloorViewerProps) {
     const box = visibleBox(v, w, h, 0.5);
     const count = mirror.getKeys().length;
     cull.setBox(count >= CULL_MIN_ASSETS ? { minX: box.minX - ox, maxX: box.maxX - ox, minY: box.minY - oy, maxY: box.maxY - oy } : null);
-    onCenterChange?.({ x: (w / 2 - v.x) / v.k - ox, y: svgY((h / 2 - v.y) / v.k - oy) });
+    reportCentre(v);
     // culling re-renders assets after this task: check the tab stop after it
     setTimeout(keyboard.syncTabStop, 0);
     layer.follow(v);

@@ -130,6 +130,15 @@ export function freeMiddle(width: number, height: number, insets: Insets): { x: 
   return { x: insets.left + (width - insets.left) / 2, y: insets.top + (height - insets.top - insets.bottom) / 2 };
 }
 
+/**
+ * The SVG point shown at the free middle of a width×height map at `v`: where "Use the centre of the view" and the
+ * report form's red pin place things, so they land where the person sees them, not under the messages or legends.
+ */
+export function freeMiddlePoint(v: Viewport, width: number, height: number, insets: Insets): { x: number; y: number } {
+  const at = freeMiddle(width, height, insets);
+  return { x: (at.x - v.x) / v.k, y: (at.y - v.y) / v.k };
+}
+
 /** The SVG-space box visible on screen, grown by `margin` (a fraction of its size) on each side. */
 export function visibleBox(v: Viewport, width: number, height: number, margin = 0): Box {
   const minX = -v.x / v.k;
