@@ -9,7 +9,8 @@ import type { MapLayer } from '../../src/shared/constants.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { LABEL_TRACK_MS, useLabelLayout } from '../../src/ui/hooks/useLabelLayout.js';
 import type { Camera } from '../../src/ui/lib/camera.js';
-import { labelBoxOf, bubbleBoxOf } from '../../src/ui/lib/labels.js';
+import { labelBoxOf, bubbleBoxOf, markerBoxOf } from '../../src/ui/lib/labels.js';
+import { svgY } from '../../src/ui/lib/viewport.js';
 import { draw, floorMeta, room } from './fakeEngine.js';
 
 const ROOMS = 40;
@@ -99,5 +100,32 @@ describe('useLabelLayout', () => {
     act(() => { mirror.apply({ type: 'patch', version: 2, upserted: {}, removed: ['t1'] }); });
     act(() => { vi.runAllTimers(); });
     expect(text.hasAttribute('transform')).toBe(false);
+  });
+  it("moves a room's name clear of a device marker standing on it, both names shown, and back once the device is carried away", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    const office = room('r1', { label: 'F0-R1', status: null, outline: [[0, 0], [8, 0], [8, 6], [0, 6]], x: 4, y: 3, width: 8, depth: 6 });
+    const name = labelBoxOf(office)!;
+    // the kit's tag on the middle of the room's name
+    const kit = draw('a1', { kind: 'auto_tag', name: 'First-aid kit', label: null, layers: ['co-workers', 'co-workers-heatmap'], x: name.cx, y: svgY(name.cy) });
+    const svgRef = { current: svgWithLabels(['r1', 'a1']) };
+    const camera = { viewport: () => ({ x: 0, y: 0, k: 40 }) } as unknown as Camera;
+    const active = new Set<MapLayer>(['rooms', 'co-workers']);
+    renderHook(() => useLabelLayout({ svgRef, mirror, active, camera }));
+    act(() => { mirror.apply({ type: 'snapshot', version: 1, entries: { r1: office, a1: kit }, meta: floorMeta() }); });
+    act(() => { vi.runAllTimers(); });
+    const text = document.querySelector('text[data-label-for="r1"]')!;
+    const m = /^translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(text.getAttribute('transform') ?? '');
+    expect(m).not.toBeNull();
+    const marker = markerBoxOf(kit)!;
+    const moved = { cx: name.cx + Number(m![1]), cy: name.cy + Number(m![2]) };
+    const clear = Math.abs(moved.cx - marker.cx) * 2 >= name.w + marker.w || Math.abs(moved.cy - marker.cy) * 2 >= name.h + marker.h;
+    expect(clear).toBe(true);
+    // neither name gives way: the kit's name lost to the room's while the room's stood under its tag
+    expect(hidden()).toBe(0);
+    // the kit carried to the corridor: the room's name goes back to its place
+    act(() => { mirror.apply({ type: 'patch', version: 2, upserted: { a1: { ...kit, x: 40, y: 40 } }, removed: [] }); });
+    act(() => { vi.runAllTimers(); });
+    expect(text.hasAttribute('transform')).toBe(false);
+    expect(hidden()).toBe(0);
   });
 });

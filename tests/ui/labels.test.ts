@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, labelPoint, shapeFontSize, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
+  bubbleBoxOf, clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, markerBoxOf, MARKER_BODY, STATUS_LINE_EM, labelPoint, shapeFontSize, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
 } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
+import { svgY } from '../../src/ui/lib/viewport.js';
 
 describe('labels', () => {
   describe('labelPoint', () => {
@@ -101,7 +102,7 @@ describe('labels', () => {
       expect(collidingLabels(boxes, k * 3).size).toBe(0);
     });
   });
-  describe('clearOfBubbles', () => {
+  describe('clearOfCovers', () => {
     // a 20 × 12 zone with its name at the centre (10, 6)
     const zone = draw('z1', {
       kind: 'zone', name: 'Collaboration zone', label: 'Collaboration zone', status: null, layers: ['zones'],
@@ -121,14 +122,14 @@ describe('labels', () => {
 
     it('leaves a name no bubble covers where it is', () => {
       const name = labelBoxOf(zone)!;
-      expect(clearOfBubbles(zone, name, [bubbleBoxOf(ticket('t1', 2, 2))!])).toEqual({ dx: 0, dy: 0 });
+      expect(clearOfCovers(zone, name, [bubbleBoxOf(ticket('t1', 2, 2))!])).toEqual({ dx: 0, dy: 0 });
     });
 
     it('moves a name a bubble covers to the nearest clear place inside its zone', () => {
       const name = labelBoxOf(zone)!;
       const bubble = bubbleBoxOf(ticket('t1', 10, 7))!;
       expect(meets(name, bubble)).toBe(true);
-      const shift = clearOfBubbles(zone, name, [bubble])!;
+      const shift = clearOfCovers(zone, name, [bubble])!;
       const moved = { ...name, cx: name.cx + shift.dx, cy: name.cy + shift.dy };
       expect(meets(moved, bubble)).toBe(false);
       // inside the zone, and near where it was: a line up or down, not across the zone
@@ -139,10 +140,65 @@ describe('labels', () => {
       expect(Math.hypot(shift.dx, shift.dy)).toBeLessThan(3);
     });
 
+    const kit = (x: number, y: number) => draw('a1', { kind: 'auto_tag', name: 'First-aid kit', label: null, layers: ['co-workers', 'co-workers-heatmap'], x, y });
+
+    it("knows where a device marker is drawn: its tag at its point and its name under it", () => {
+      const box = markerBoxOf(kit(10, 6))!;
+      const name = labelBoxOf(kit(10, 6))!;
+      // the tag's top edge, the name's foot
+      expect(box.cy - box.h / 2).toBeCloseTo(svgY(6) - MARKER_BODY.h / 2);
+      expect(box.cy + box.h / 2).toBeCloseTo(name.cy + name.h / 2);
+      expect(box.w).toBeCloseTo(Math.max(MARKER_BODY.w, name.w));
+      expect(coverBoxOf(kit(10, 6))).toEqual(box);
+      expect(markerBoxOf(zone)).toBeNull();
+      expect(markerBoxOf(ticket('t1', 10, 7))).toBeNull();
+    });
+
+    it("reaches the foot of a room's status line, drawn smaller when long but as far under the name", () => {
+      const narrow = draw('r2', { kind: 'room', label: 'F0-R1', status: 'occupied and reserved', outline: [[0, 0], [3, 0], [3, 4], [0, 4]], x: 1.5, y: 2, width: 3, depth: 4 });
+      const box = labelBoxOf(narrow)!;
+      const fs = shapeFontSize(narrow);
+      const sfs = statusFontSize(narrow, 'occupied and reserved', fs);
+      expect(sfs).toBeLessThan(fs * 0.8);
+      const baseline = labelPoint(narrow.outline!)[1];
+      expect(box.cy + box.h / 2).toBeCloseTo(baseline + fs * STATUS_LINE_EM + sfs * 0.3);
+    });
+
+    it("moves a room's name a device marker stands on clear of it and its name, so both are read", () => {
+      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'occupied', outline: [[0, 0], [8, 0], [8, 6], [0, 6]], x: 4, y: 3, width: 8, depth: 6 });
+      const name = labelBoxOf(office)!;
+      // the kit at the name's middle: its tag over the name, its own name then lost the collision to the room's
+      const marker = coverBoxOf(kit(name.cx, svgY(name.cy)))!;
+      expect(meets(name, marker)).toBe(true);
+      expect(collidingLabels([name, labelBoxOf(kit(name.cx, svgY(name.cy)))!], 40).has('a1')).toBe(true);
+      const shift = clearOfCovers(office, name, [marker])!;
+      const moved = { ...name, cx: name.cx + shift.dx, cy: name.cy + shift.dy };
+      expect(meets(moved, marker)).toBe(false);
+      expect(Math.min(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeGreaterThanOrEqual(Math.min(0, svgY(6)));
+      expect(Math.max(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeLessThanOrEqual(Math.max(0, svgY(6)));
+      // moved clear, neither name gives way
+      expect(collidingLabels([moved, labelBoxOf(kit(name.cx, svgY(name.cy)))!], 40).size).toBe(0);
+    });
+
+    it("keeps clear of a device's tag alone in a room too small for its name, the tag and the device's name: the device's name gives way", () => {
+      // the seeded F0-R1: 5 × 4.5 m, its status long and drawn smaller; the kit at its middle
+      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'occupied and reserved', outline: [[0, 0], [5, 0], [5, 4.5], [0, 4.5]], x: 2.5, y: 2.25, width: 5, depth: 4.5 });
+      const name = labelBoxOf(office)!;
+      const marker = coverBoxOf(kit(2.5, 2.05))!;
+      const shift = clearOfCovers(office, name, [marker])!;
+      expect(shift).not.toBeNull();
+      const moved = { ...name, cx: name.cx + shift.dx, cy: name.cy + shift.dy };
+      expect(meets(moved, marker.body!)).toBe(false);
+      expect(Math.min(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeGreaterThanOrEqual(Math.min(0, svgY(4.5)));
+      expect(Math.max(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeLessThanOrEqual(Math.max(0, svgY(4.5)));
+      // the room's name read, the kit's hidden (its popup and its accessible name still say it)
+      expect([...collidingLabels([moved, labelBoxOf(kit(2.5, 2.05))!], 30)]).toEqual(['a1']);
+    });
+
     it('stays put when no place inside its shape is clear', () => {
       const small = draw('r9', { kind: 'room', label: 'F0-R9', status: 'free', outline: [[0, 0], [3, 0], [3, 2], [0, 2]], x: 1.5, y: 1, width: 3, depth: 2 });
       const over = [bubbleBoxOf(ticket('t1', 1.5, 1.9, 'A long message about the heating'))!, bubbleBoxOf(ticket('t2', 1.5, 0.6, 'Another long message here'))!];
-      expect(clearOfBubbles(small, labelBoxOf(small)!, over)).toBeNull();
+      expect(clearOfCovers(small, labelBoxOf(small)!, over)).toBeNull();
     });
   });
 });

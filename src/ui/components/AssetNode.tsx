@@ -9,7 +9,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind, StatusKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
-import { BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelPoint, shapeFontSize, statusFontSize, THING_LABELS } from '../lib/labels.js';
+import { BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelPoint, MARKER_BODY, shapeFontSize, STATUS_LINE_EM, statusFontSize, THING_LABELS } from '../lib/labels.js';
 import { fileUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
@@ -111,7 +111,7 @@ function ShapeBody({ entry }: { entry: DrawState }) {
         <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none" data-label-for={entry.id}>
           {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
           {entry.status ? (
-            <tspan x={cx} dy={entry.label ? fontSize * 1.15 : 0} fontSize={statusFontSize(entry, entry.status, fontSize)} className="status-word">
+            <tspan x={cx} dy={entry.label ? fontSize * STATUS_LINE_EM : 0} fontSize={statusFontSize(entry, entry.status, fontSize)} className="status-word">
               {entry.status}
             </tspan>
           ) : null}
@@ -194,7 +194,7 @@ function ThingBody({ entry }: { entry: DrawState }) {
   if (entry.kind === 'auto_tag') {
     return (
       <>
-        <rect x={-0.45} y={-0.3} width={0.9} height={0.6} rx={0.15} fill={fill} stroke="#37474f" strokeWidth={0.05} />
+        <rect x={-MARKER_BODY.w / 2} y={-MARKER_BODY.h / 2} width={MARKER_BODY.w} height={MARKER_BODY.h} rx={0.15} fill={fill} stroke="#37474f" strokeWidth={0.05} />
         <circle cx={-0.25} r={0.08} fill="#37474f" />
         <text y={THING_LABELS.auto_tag!.dy} fontSize={THING_LABELS.auto_tag!.fontSize} textAnchor="middle" className="person-label" data-label-for={entry.id}>
           {entry.label ?? entry.name}

@@ -2,8 +2,9 @@
 // change (people walk, names change) and when layers are switched, lays the
 // labels out (lib/labels.ts) and marks the losers `data-collide="hidden"` on
 // their <text> elements (CSS hides them). A room's or zone's name that a
-// ticket's or voice's bubble would cover is moved clear inside its shape (a
-// `transform` on its <text>); with no clear place inside, it stays.
+// ticket's or voice's bubble or a device marker would cover is moved clear
+// inside its shape (a `transform` on its <text>); with no clear place inside,
+// it stays.
 // Written on the DOM, as the camera writes the transform: a zoom re-renders
 // no asset.
 
@@ -13,7 +14,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { bubbleBoxOf, clearOfBubbles, collidingLabels, labelBoxOf, type LabelBox } from '../lib/labels.js';
+import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, type LabelBox } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
@@ -52,21 +53,22 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   // the label box of every asset that draws a label, kept from the mirror's change sets: a
   // layout reads these few, and a change that moves or resizes no label lays nothing out
   const labelled = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
-  // the bubbles of tickets and voices, drawn over rooms and zones
-  const bubbles = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
+  // the bubbles of tickets and voices and the device markers, drawn over rooms and zones: kept from the same
+  // change sets (a marker that moves is one box more to keep, no work per frame)
+  const covers = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
 
   const layout = useCallback(() => {
     const svg = svgRef.current;
     if (!svg) return;
     const shown = (entry: DrawState) => shownOn(entry, activeRef.current, 'co-workers-heatmap');
     const over: LabelBox[] = [];
-    for (const { entry, box } of bubbles.current.values()) if (shown(entry)) over.push(box);
+    for (const { entry, box } of covers.current.values()) if (shown(entry)) over.push(box);
     const boxes: LabelBox[] = [];
     const shifts = new Map<string, string>();
     for (const { entry, box } of labelled.current.values()) {
       if (!shown(entry)) continue;
       if (over.length > 0 && (entry.kind === 'room' || entry.kind === 'zone')) {
-        const shift = clearOfBubbles(entry, box, over);
+        const shift = clearOfCovers(entry, box, over);
         if (shift && (shift.dx !== 0 || shift.dy !== 0)) {
           shifts.set(entry.id, `translate(${shift.dx} ${shift.dy})`);
           boxes.push({ ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy });
@@ -102,8 +104,8 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   }, [layout]);
 
   useEffect(() => {
-    const kept = [{ boxes: labelled.current, boxOf: labelBoxOf }, { boxes: bubbles.current, boxOf: bubbleBoxOf }];
-    /** Takes the keys' new entries; whether a label or a bubble came, went, moved, resized or changed layers. */
+    const kept = [{ boxes: labelled.current, boxOf: labelBoxOf }, { boxes: covers.current, boxOf: coverBoxOf }];
+    /** Takes the keys' new entries; whether a label or a cover came, went, moved, resized or changed layers. */
     const track = (keys: Iterable<string>): boolean => {
       let moved = false;
       for (const key of keys) {

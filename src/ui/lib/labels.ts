@@ -3,9 +3,10 @@
 // overlap at the current zoom. Room and zone names sit at the polygon's pole
 // of inaccessibility (polylabel), the inside point farthest from the edges,
 // which stays inside L-shaped and concave rooms where a centroid does not.
-// Tickets' and voices' bubbles are drawn over rooms and zones: a name a bubble
-// would cover moves to the nearest clear place inside its shape
-// (docs/ui.md "Names clear of bubbles").
+// Tickets' and voices' bubbles and device markers (a tracked "First-aid kit"
+// with its name) are drawn over rooms and zones: a name one of them would cover
+// moves to the nearest clear place inside its shape (docs/ui.md "Names clear of
+// bubbles and device markers").
 
 import polylabel from 'polylabel';
 import type { DrawState } from '../../shared/api.js';
@@ -24,6 +25,8 @@ export interface LabelBox {
   priority: number;
   /** the zoom (screen px per SVG unit) below which the label is too small to read: it is hidden there (a zone's name) */
   minK?: number;
+  /** a device marker's box (markerBoxOf): its tag alone, which a room's name keeps clear of when tag and name do not fit */
+  body?: LabelBox;
 }
 
 /** A label's place: its text's anchor point and font size, SVG units. */
@@ -33,6 +36,8 @@ export interface LabelPlace {
   fontSize: number;
 }
 
+/** How far a room's or zone's status line stands under its name, baseline to baseline, as a share of the name's size. */
+export const STATUS_LINE_EM = 1.15;
 /** Average glyph width of the UI's sans-serif as a share of the font size. */
 const GLYPH_EM = 0.56;
 const LINE_EM = 1.2;
@@ -151,6 +156,30 @@ export function bubbleBoxOf(entry: DrawState): LabelBox | null {
   return { id: entry.id, cx: entry.x, cy: svgY(entry.y) - h / 2, w, h, priority: Infinity };
 }
 
+/** A device marker's tag body (an auto_tag: "Wheelchair", "First-aid kit"), floor units, centred on its point. */
+export const MARKER_BODY = { w: 0.9, h: 0.6 } as const;
+
+/**
+ * The box of a device marker and the name under it on the map, SVG units, or null for another asset. A room's or
+ * zone's name keeps clear of it as of a bubble: the marker is drawn over rooms and zones, and its own name gave way
+ * to theirs (a lower priority) while its body still stood on their name.
+ */
+export function markerBoxOf(entry: DrawState): LabelBox | null {
+  if (entry.kind !== 'auto_tag') return null;
+  const y = svgY(entry.y);
+  const name = labelBoxOf(entry);
+  const w = Math.max(MARKER_BODY.w, name?.w ?? 0);
+  const top = y - MARKER_BODY.h / 2;
+  const bottom = Math.max(y + MARKER_BODY.h / 2, name ? name.cy + name.h / 2 : -Infinity);
+  const body: LabelBox = { id: entry.id, cx: entry.x, cy: y, w: MARKER_BODY.w, h: MARKER_BODY.h, priority: Infinity };
+  return { id: entry.id, cx: entry.x, cy: (top + bottom) / 2, w, h: bottom - top, priority: Infinity, body };
+}
+
+/** What a room's or zone's name keeps clear of: a ticket's or voice's bubble, a device marker with its name. */
+export function coverBoxOf(entry: DrawState): LabelBox | null {
+  return bubbleBoxOf(entry) ?? markerBoxOf(entry);
+}
+
 const overlaps = (a: LabelBox, b: LabelBox, gap: number) =>
   Math.abs(a.cx - b.cx) * 2 < a.w + b.w + 2 * gap && Math.abs(a.cy - b.cy) * 2 < a.h + b.h + 2 * gap;
 
@@ -169,20 +198,28 @@ function inside(ring: ReadonlyArray<readonly [number, number]>, x: number, y: nu
 const CLEAR_SPOT_STEPS = 16;
 
 /**
- * Where a room's or zone's name goes so that no bubble covers it, as a shift of its box `box`
- * (labelBoxOf): none when nothing covers it, else the nearest place inside its shape that every
- * bubble leaves clear; null when there is none (it then stays). Inside: the middle of its top and
- * bottom edges within the outline; a name may be wider than a narrow zone, as at its own place.
+ * Where a room's or zone's name goes so that no bubble or device marker (coverBoxOf) covers it, as a
+ * shift of its box `box` (labelBoxOf): none when nothing covers it, else the nearest place inside its
+ * shape that every cover leaves clear; null when there is none (it then stays). Inside: the middle of
+ * its top and bottom edges within the outline; a name may be wider than a narrow zone, as at its own place.
+ * In a room too small for its name, a device's tag and the device's name, the name keeps clear of the
+ * tag alone: the device's name, the smaller thing's, then gives way to it in the collision layout.
  */
-export function clearOfBubbles(entry: DrawState, box: LabelBox, bubbles: readonly LabelBox[], gap = 0.15): { dx: number; dy: number } | null {
-  const covering = bubbles.filter((b) => overlaps(box, b, gap));
+export function clearOfCovers(entry: DrawState, box: LabelBox, covers: readonly LabelBox[], gap = 0.15): { dx: number; dy: number } | null {
+  const shift = clearPlace(entry, box, covers, gap);
+  if (shift || !covers.some((c) => c.body)) return shift;
+  return clearPlace(entry, box, covers.map((c) => c.body ?? c), gap);
+}
+
+function clearPlace(entry: DrawState, box: LabelBox, covers: readonly LabelBox[], gap: number): { dx: number; dy: number } | null {
+  const covering = covers.filter((b) => overlaps(box, b, gap));
   if (covering.length === 0) return { dx: 0, dy: 0 };
   const outline = entry.outline;
   if (!outline || outline.length < 3) return null;
   const ring = outline.map(([x, y]) => [x, svgY(y)] as const);
   const area = boxOf(ring)!;
-  // the bubbles near the shape are the only ones a place inside it can meet
-  const near = bubbles.filter((b) => b.cx + b.w / 2 > area.minX && b.cx - b.w / 2 < area.maxX && b.cy + b.h / 2 > area.minY && b.cy - b.h / 2 < area.maxY);
+  // the covers near the shape are the only ones a place inside it can meet
+  const near = covers.filter((b) => b.cx + b.w / 2 > area.minX && b.cx - b.w / 2 < area.maxX && b.cy + b.h / 2 > area.minY && b.cy - b.h / 2 < area.maxY);
   const hh = box.h / 2;
   const places: Array<{ dx: number; dy: number; d: number }> = [];
   const stepX = (area.maxX - area.minX) / CLEAR_SPOT_STEPS;
@@ -219,9 +256,12 @@ export function labelBoxOf(entry: DrawState, offset: readonly [number, number] =
     const [x, y] = labelPoint(entry.outline);
     const sfs = extra ? statusFontSize(entry, extra, fs) : 0;
     const w = Math.max(main.length * fs, (extra?.length ?? 0) * sfs) * GLYPH_EM;
-    const h = fs * LINE_EM + (extra ? sfs * LINE_EM : 0);
-    // the first line's baseline is at the point; the status line goes below it
-    const top = y - fs * 0.9;
+    // the first line's baseline is at the point; the status line's baseline STATUS_LINE_EM of the name's size
+    // below it, however small its own font (a long status in a narrow room): the box reaches the status's foot
+    const first = main ? fs : sfs;
+    const top = y - first * 0.9;
+    const bottom = main && extra ? y + fs * STATUS_LINE_EM + sfs * 0.3 : y + first * 0.3;
+    const h = bottom - top;
     const area = Math.abs((entry.width || 1) * (entry.depth || 1));
     const box: LabelBox = { id: entry.id, cx: x + offset[0], cy: top + h / 2 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area)) };
     // a zone's name, sized to fit its zone, shows from the zoom where it can be read
