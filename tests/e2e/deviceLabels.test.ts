@@ -66,8 +66,16 @@ describe("a room's name and a device marker on it", () => {
     const [n, r] = [(await roomName.boundingBox())!, (await page.locator(`g[data-asset-id="${room.id}"] polygon`).boundingBox())!];
     expect(n.y).toBeGreaterThanOrEqual(r.y);
     expect(n.y + n.height).toBeLessThanOrEqual(r.y + r.height);
-    // a 5 × 4.5 m room holds its two-line name and the tag, not the kit's name too: that one gives way
-    expect(await page.locator(`text[data-label-for="${kit.id}"]`).isVisible()).toBe(false);
+    // a 5 × 4.5 m room holds its two-line name and the tag, and the kit's name only where it clears them both: else
+    // that one gives way. Which it is depends on the room's status line of the moment (its length is the name's
+    // width: "free" or "occupied and reserved"), so the test asserts what a person sees either way: no name over
+    // another (the layout tracks label boxes in short tasks, so this is read once it has settled)
+    const kitName = page.locator(`text[data-label-for="${kit.id}"]`);
+    await expect.poll(async () => {
+      if (!(await kitName.isVisible())) return 'given way';
+      const [k, n2, t] = [(await kitName.boundingBox())!, (await roomName.boundingBox())!, (await tag.boundingBox())!];
+      return meet(k, n2) || meet(n2, t) ? 'covered' : 'clear';
+    }, { timeout: 10_000 }).not.toBe('covered');
     await shot(page, 'device-label-clear');
   });
 
