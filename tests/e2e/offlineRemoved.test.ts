@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { shot, signInForOffline } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -25,13 +25,8 @@ const drawn = (page: Page, id: string) => page.locator(`g.asset[data-asset-id="$
 describe('an offline reload right after a live removal', () => {
   it('draws neither the ticket nor the voice removed a moment before', async () => {
     const { page, context } = await rig.openPage();
-    await page.goto(`${rig.viewer.url}/`);
-    await signIn(page, server.accounts.regular);
-    await page.waitForURL((url) => url.searchParams.has('floor'));
     // the app shell is in the service worker's cache, so the page reloads with no network
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    const url = new URL(page.url());
-    const [floorId, locationId] = [url.searchParams.get('floor')!, url.searchParams.get('location')!];
+    const { floorId, locationId } = await signInForOffline(page, rig.viewer.url, server.accounts.regular);
     const editor = await server.signIn('edit');
     const base = `/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/assets`;
     const now = Date.now();

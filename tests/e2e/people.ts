@@ -22,6 +22,19 @@ export async function signIn(page: Page, account: TestAccount, how: 'mouse' | 't
 }
 
 /**
+ * Opens the app at `viewerUrl`, signs in through the form with the mouse and waits until the app's shell is in the
+ * service worker's cache, so the page reloads or reopens with no network: the location and floor it shows.
+ */
+export async function signInForOffline(page: Page, viewerUrl: string, account: TestAccount): Promise<{ locationId: string; floorId: string }> {
+  await page.goto(`${viewerUrl}/`);
+  await signIn(page, account);
+  await page.waitForURL((url) => url.searchParams.has('floor'));
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  const url = new URL(page.url());
+  return { locationId: url.searchParams.get('location')!, floorId: url.searchParams.get('floor')! };
+}
+
+/**
  * The screen point where the first asset matching `selector` is what a
  * person would hit: its box centre, with nothing (a label, a legend, another
  * asset) drawn over it there. Null when none is hittable.

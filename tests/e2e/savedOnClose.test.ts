@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { shot, signInForOffline } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -26,13 +26,9 @@ const drawn = (page: Page, id: string) => page.locator(`g.asset[data-asset-id="$
 describe('a tab closed right after a live change', () => {
   it('reopens offline with the change drawn', async () => {
     const { page, context } = await rig.openPage();
-    await page.goto(`${rig.viewer.url}/`);
-    await signIn(page, server.accounts.regular);
-    await page.waitForURL((url) => url.searchParams.has('floor'));
     // the app shell is in the service worker's cache, so the page opens with no network
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    const { floorId, locationId } = await signInForOffline(page, rig.viewer.url, server.accounts.regular);
     const url = new URL(page.url());
-    const [floorId, locationId] = [url.searchParams.get('floor')!, url.searchParams.get('location')!];
     // the first saves after the live load are done (the view's first save comes 1.5 s after live data); the test
     // server runs no simulator, so nothing else changes and nothing more is written until the ticket comes
     await page.waitForTimeout(4_000);

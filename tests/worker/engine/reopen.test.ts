@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DrawState, FloorViewMeta } from '../../../src/shared/api.js';
+import type { MapLayer } from '../../../src/shared/constants.js';
 import { REST_OTHER_FLOORS_MS, type Engine } from '../../../src/worker/engine.js';
 import { VIEW_FIRST_SAVE_MS } from '../../../src/worker/engine/viewSaver.js';
 import { createIdbStorage } from '../../../src/worker/storage/idbStorage.js';
@@ -49,6 +50,33 @@ async function firstVisit(name: string, options: { view?: boolean; after?(engine
 /** The saved parts a storage was asked for (the shared part, floor ids), in order. */
 function partsAsked(reads: { mock: { calls: unknown[][] } }): string[] {
   return reads.mock.calls.flatMap((c) => (c[2] as { parts?(meta: { floorId: string }): readonly string[] } | undefined)?.parts?.({ floorId: 'f1' }) ?? []);
+}
+
+/**
+ * A page that stays open (no flush, no dispose: it goes the way a reload or a closed tab takes it): signs in on
+ * `backend`, shows floor f1 with its view open until the location and the view are saved, and hands back the
+ * engine and its live floor view. `present` is an asset whose arrival says the location is loaded.
+ */
+async function savedOpenPage(
+  backend: ReturnType<typeof createFakeBackend>, storage: ReturnType<typeof createIdbStorage>, views: { mock: { results: Array<{ value: unknown }> } },
+  layers: readonly MapLayer[], present: string,
+) {
+  const { engine } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
+  // disposed after the test only
+  engines.push(engine);
+  await engine.init({ host: HOST });
+  expect((await engine.signIn('ann@example.com', 'pw')).ok).toBe(true);
+  await engine.selectOrganization(ORG_ID);
+  await engine.selectLocation(LOCATION_ID);
+  await vi.waitFor(() => expect(engine.internals.store.assets.has(present)).toBe(true), WAIT);
+  await engine.selectFloor('f1');
+  const live = await collect<DrawState>(engine, { view: 'floor', floorId: 'f1', layers: [...layers] });
+  // saved: the location and the floor's view
+  await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
+  await vi.waitFor(() => expect(views.mock.results.length).toBeGreaterThan(0), WAIT);
+  await views.mock.results.at(-1)!.value;
+  await engine.internals.persister.settled();
+  return { engine, live };
 }
 
 /** A reopen with the network held back, so what shows is the saved data alone. */
@@ -226,22 +254,10 @@ describe('reopen', () => {
     const backend = createFakeBackend({ assets: [...desks, ticket, voice], sensors });
     const storage = createIdbStorage({ name });
     const views = vi.spyOn(storage, 'saveView');
-    const { engine: first } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
-    // disposed after the test only: a reload drops the page's worker without its last flush
-    engines.push(first);
-    await first.init({ host: HOST });
-    expect((await first.signIn('ann@example.com', 'pw')).ok).toBe(true);
-    await first.selectOrganization(ORG_ID);
-    await first.selectLocation(LOCATION_ID);
-    await vi.waitFor(() => expect(first.internals.store.assets.has('v1')).toBe(true), WAIT);
-    await first.selectFloor('f1');
-    const live = await collect<DrawState>(first, { view: 'floor', floorId: 'f1', layers });
+    // a reload drops the page's worker without its last flush
+    const { engine: first, live } = await savedOpenPage(backend, storage, views, layers, 'v1');
     expect(live.entries.has('t1') && live.entries.has('v1')).toBe(true);
-    // saved: the location and the floor's view, both with the ticket and the voice
-    await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
-    await vi.waitFor(() => expect(views).toHaveBeenCalled(), WAIT);
-    await views.mock.results.at(-1)!.value;
-    await first.internals.persister.settled();
+    // both saved with the ticket and the voice
     const savedKeys = () => Object.keys(views.mock.calls.at(-1)![1].entries);
     expect(savedKeys()).toContain('v1');
     // removed live; the page goes a moment later, before the throttled writer's (1 s) and the view's (5 s) next turns
@@ -276,21 +292,8 @@ describe('reopen', () => {
     const storage = createIdbStorage({ name });
     const views = vi.spyOn(storage, 'saveView');
     const writes = vi.spyOn(storage, 'write');
-    const { engine: first } = createTestEngine({ fetch: backend.fetch, transportFactory: backend.transportFactory, storage });
-    // disposed after the test only: a closed page drops its worker without the engine's dispose
-    engines.push(first);
-    await first.init({ host: HOST });
-    expect((await first.signIn('ann@example.com', 'pw')).ok).toBe(true);
-    await first.selectOrganization(ORG_ID);
-    await first.selectLocation(LOCATION_ID);
-    await vi.waitFor(() => expect(first.internals.store.assets.has('d3')).toBe(true), WAIT);
-    await first.selectFloor('f1');
-    const live = await collect<DrawState>(first, { view: 'floor', floorId: 'f1', layers });
-    // saved: the location and the floor's view, as they were before the ticket
-    await vi.advanceTimersByTimeAsync(VIEW_FIRST_SAVE_MS);
-    await vi.waitFor(() => expect(views).toHaveBeenCalled(), WAIT);
-    await views.mock.results.at(-1)!.value;
-    await first.internals.persister.settled();
+    // saved as they were before the ticket; a closed page drops its worker without the engine's dispose
+    const { engine: first, live } = await savedOpenPage(backend, storage, views, layers, 'd3');
     const [viewSaves, locationWrites] = [views.mock.calls.length, writes.mock.calls.length];
 
     // reported live; the page goes at once, well before the throttled writer's (1 s) and the view's (5 s) next turns
