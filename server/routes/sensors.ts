@@ -11,12 +11,15 @@ import {
   CreateSensorRequest, IngestMeasurementsRequest, IngestMeasurementsResponse, MeasurementsParams, MeasurementsQuery, SensorsQuery,
   UpdateSensorRequest,
 } from '../../src/shared/schemas/sensors.js';
+import { resolveConfig } from '../../src/shared/config.js';
+import { allReportsAllowed, historyReaders, historyRefusal, historyRefusalMessage, historyReportsOf } from '../../src/shared/reports/historyAccess.js';
+import { rolesOf } from '../auth.js';
 import { firstUnkeptReading } from '../store/historyLimit.js';
 import { pageMeasurements } from '../store/measurementPages.js';
 import { HISTORY_MAX_ROWS } from '../store/store.js';
 import type { RouteContext } from './context.js';
-import { isPositionHidden, isSensorHidden, namesGoneZone, publicSensor, publicZones } from '../store/visibility.js';
-import type { WireUser } from '../../src/shared/rest.js';
+import { type Hidden, isPositionHidden, isSensorHidden, namesGoneZone, publicSensor, publicZones } from '../store/visibility.js';
+import type { WireLocation, WireUser } from '../../src/shared/rest.js';
 import {
   HttpError, canReachOrganization, currentUser, hiddenFor, listValidity, locationFor, locationScopeFor, notFound, requireRole, setStreamHeaders,
 } from './guard.js';
@@ -85,19 +88,47 @@ export async function sensorRoutes(fastify: FastifyInstance, { store, validators
     return reply.code(204).send();
   });
 
+  /**
+   * The sensors of a page the caller may read under the reports' role gates (reportViewingRolesAtLeast of the
+   * location, docs/security.md "Report roles"): a history some report reads is read by who may view one of
+   * those reports. Naming a sensor whose history is refused answers 403; a page of the whole type leaves such
+   * sensors out, and answers 403 when the caller may read none of the type's sensors it has. Null: all of the type.
+   */
+  const reportHistoryOf = (user: WireUser, loc: WireLocation, type: string, asked: readonly string[] | null, hidden: Hidden): readonly string[] | null => {
+    const roles = rolesOf(user.permissions);
+    const gates = resolveConfig(null, { location: loc, organization: store.organizations.get(loc.organization_id) }).reportViewingRolesAtLeast;
+    if (allReportsAllowed(roles, gates)) return asked;
+    const ofType = [...store.sensors.values()].filter((s) => s.location_id === loc.id && s.type === type && !isSensorHidden(s, hidden));
+    const assets = [...store.assets.values()].filter((a) => a.location_id === loc.id);
+    const readers = historyReaders(assets, (id) => store.sensors.get(id)?.type);
+    const refusals = new Map(ofType.map((s) => [s.id, historyRefusal(historyReportsOf(s.id, s, readers), roles, gates)]));
+    if (asked) {
+      for (const id of asked) {
+        const refusal = refusals.get(id);
+        if (refusal) throw new HttpError(403, historyRefusalMessage(refusal));
+      }
+      return asked;
+    }
+    const readable = ofType.filter((s) => !refusals.get(s.id)).map((s) => s.id);
+    const refused = ofType.map((s) => refusals.get(s.id)).find((r) => r);
+    if (readable.length === 0 && refused) throw new HttpError(403, historyRefusalMessage(refused));
+    return readable.length === ofType.length ? null : readable;
+  };
+
   app.get('/v1/organizations/:orgId/locations/:locId/measurements/:type', {
     schema: { params: MeasurementsParams, querystring: MeasurementsQuery },
   }, async (req): Promise<MeasurementsResponse> => {
     const { orgId, locId, type } = req.params;
     const q = req.query;
     const user = currentUser(req);
-    locationFor(store, user, orgId, locId);
+    const loc = locationFor(store, user, orgId, locId);
     const start = q.start ?? 0;
     const end = q.end ?? store.clock.now() + 1;
     if (end < start) throw new HttpError(400, 'querystring/end must not be before start');
     // readings of sensors serving hidden assets only for the edit role: the page is of the sensors the caller may see
     const hidden = hiddenFor(store, user, locId);
-    let sensorIds: readonly string[] | null = q.sensor_id ?? null;
+    // the reports' role gates first, over the sensors the caller may see (a hidden one answers like an unknown one)
+    let sensorIds = reportHistoryOf(user, loc, type, q.sensor_id ?? null, hidden);
     if (hidden.sensors.size > 0 || hidden.assets.size > 0 || hidden.goneSensors.size > 0 || hidden.goneAssets.size > 0) {
       const visible = [...store.sensors.values()].filter((s) => s.location_id === locId && s.type === type && !isSensorHidden(s, hidden)).map((s) => s.id);
       const asked = sensorIds ? new Set(sensorIds) : null;

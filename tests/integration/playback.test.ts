@@ -23,14 +23,20 @@ describe('floor playback against the reference server', () => {
   let engine: Engine;
   /** the measurement pages the engine asked the server for */
   const pagesAsked: string[] = [];
+  /** the measurement pages the server refused */
+  const pagesRefused: string[] = [];
   beforeAll(async () => {
     t = await startTestServer({ seed: { historyDays: 8, employees: 24 } });
     engine = createEngine({
       clock: systemClock,
       fetch: (i, init) => {
         const url = String(i instanceof Request ? i.url : i);
-        if (url.includes('/measurements/')) pagesAsked.push(url);
-        return globalThis.fetch(i, init);
+        if (!url.includes('/measurements/')) return globalThis.fetch(i, init);
+        pagesAsked.push(url);
+        return globalThis.fetch(i, init).then((res) => {
+          if (!res.ok) pagesRefused.push(`${res.status} ${url}`);
+          return res;
+        });
       },
       transportFactory: createTransport,
       storage: createMemoryStorage(), logger: createTestLogger(), pageCache: () => createMemoryPageCache(),
@@ -238,5 +244,41 @@ describe('floor playback against the reference server', () => {
     // the sensor's values of that day as the server sent them, newest first, up to the instant
     const popup = await collect<AssetDetail>(engine, { view: 'asset', assetId: asset.id, playback: { floorId, day } });
     await vi.waitFor(() => { expect(popup.entries.get(SELF_KEY)?.history.map((h) => h.text)).toEqual(['yes', 'needs cleaning']); }, WAIT);
+  });
+
+  it('replays for a user below a report’s role without that report’s history: no page refused, desks and people without readings', async () => {
+    const locationId = t.server.seed.locationIds[0]!;
+    const org = t.accounts.regular.organizationId;
+    const tz = t.server.store.locations.get(locationId)!.timezone;
+    // the desk and location reports need the edit role; the server refuses their history to a regular user (docs/security.md "Report roles")
+    const admin = await t.signIn('admin');
+    const res = await t.api(`/organizations/${org}/locations/${locationId}`, { method: 'PATCH', token: admin, json: { config: { reportViewingRolesAtLeast: { desk: 'edit', location: 'edit' } } } });
+    expect(res.status).toBe(200);
+    const session = await collect<SessionView>(engine, { view: 'session' });
+    await vi.waitFor(() => { expect(session.entries.get(SELF_KEY)!.capabilities.reports).toMatchObject({ desk: false, location: false, room: true }); }, WAIT);
+
+    const structure = await collect<StructureEntry>(engine, { view: 'structure' });
+    const floorId = [...structure.entries.values()][0]!.floors[0]!.id;
+    // a day no test before replayed: the busiest weekdays before the last
+    let day = addDaysToKey(dateKeyOf(Date.now(), tz), -4);
+    while (calendarDay(day, tz).weekday < 2 || calendarDay(day, tz).weekday > 4) day = addDaysToKey(day, -1);
+    const refusedBefore = pagesRefused.length;
+    const asked = pagesAsked.length;
+    const replay = await collect<DrawState, PlaybackMeta>(engine, { view: 'playback', floorId, layers: [...DEFAULT_LAYERS, 'desks'], day });
+    await vi.waitFor(() => { expect(replay.meta?.progress.state).toBe('done'); }, WAIT);
+    expect(pagesRefused.slice(refusedBefore)).toEqual([]);
+    const pages = pagesAsked.slice(asked);
+    expect(pages.some((u) => u.includes('/measurements/reservation')), 'the rooms’ bookings are still replayed').toBe(true);
+    expect(pages.filter((u) => u.includes('/measurements/location'))).toEqual([]);
+    const deskSensors = new Set([...t.server.store.assets.values()].filter((a) => a.location_id === locationId && a.subtype === 'desk').map((a) => a.data_provider_refs.occupancy));
+    expect(pages.filter((u) => new URL(u).searchParams.getAll('sensor_id').some((id) => deskSensors.has(id)))).toEqual([]);
+    for (const hour of [10, 11, 14]) {
+      const time = wallToEpoch(calendarDay(day, tz), hour);
+      await engine.setPlaybackTime(floorId, day, time);
+      await vi.waitFor(() => { expect(replay.meta?.time).toBe(time); }, WAIT);
+      const entries = [...replay.entries.values()];
+      expect(entries.filter((e) => e.kind === 'desk' && e.statusKind === 'busy')).toEqual([]);
+      expect(entries.filter((e) => e.kind === 'employee')).toEqual([]);
+    }
   });
 });

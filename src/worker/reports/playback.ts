@@ -12,6 +12,7 @@
 // playbackSources.ts.
 
 import { calendarDay, isDateKey } from '../../shared/reports/calendar.js';
+import { allReportsAllowed, historyReaders, historyRefusal, historyReportsOf } from '../../shared/reports/historyAccess.js';
 import type { MeasurementsQuery, MeasurementsResponse } from '../../shared/rest.js';
 import type { Id, MeasurementValue, Role } from '../../shared/types.js';
 import { createConfigResolver } from '../derive/configResolver.js';
@@ -94,6 +95,22 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     prepareStep(s, stepEnv);
   };
 
+  /**
+   * Which sensors' history the user may replay: what a report reads only while they may view one of the
+   * reports reading it (the server refuses the rest, docs/security.md "Report roles"). Every sensor while
+   * the roles are not known yet: the server decides then.
+   */
+  function historyGate(): (id: Id) => boolean {
+    const roles = o.roles();
+    const gates = createConfigResolver(o.live).location().reportViewingRolesAtLeast;
+    if (roles.length === 0 || allReportsAllowed(roles, gates)) return () => true;
+    const readers = historyReaders(o.live.assets.values(), (id) => o.live.sensors.get(id)?.type);
+    return (id) => {
+      const sensor = o.live.sensors.get(id);
+      return !sensor || !historyRefusal(historyReportsOf(id, sensor, readers), roles, gates);
+    };
+  }
+
   /** The kept replay of the floor and day, made most recent; or a new one, reading the day. */
   function open(floorId: Id, dayKey: string, time: number | null): Session {
     const key = keyOf(floorId, dayKey);
@@ -105,7 +122,7 @@ export function createPlaybackService(o: PlaybackOptions): PlaybackService {
     }
     const live = o.live;
     const day = calendarDay(dayKey, timeZone());
-    const known = sensorsToPage(o.live, floorId);
+    const known = sensorsToPage(o.live, floorId, historyGate());
     const shadow = createShadow(live, floorId);
     const started = o.now();
     const session: Session = {

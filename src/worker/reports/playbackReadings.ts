@@ -11,10 +11,18 @@ import type { Id, MeasurementValue, ReservationEvent } from '../../shared/types.
 import { sensorIdsOf, type Store } from '../store/store.js';
 import { readingsEdited } from './playbackShadow.js';
 
-/** The sensors a replay of the floor pages: every sensor its assets read, and every location tag. */
-export function sensorsToPage(live: Store, floorId: Id): Map<string, Set<string>> {
+/**
+ * The sensors a replay of the floor pages: every sensor its assets read, and every location tag; of those
+ * some report reads, only the ones whose history `mayRead` (the reports' role gates, which the server
+ * enforces on the pages: docs/security.md "Report roles").
+ */
+export function sensorsToPage(live: Store, floorId: Id, mayRead: (id: Id) => boolean = () => true): Map<string, Set<string>> {
   const known = new Map<string, Set<string>>();
-  const want = (type: string, id: Id) => { if (!known.has(type)) known.set(type, new Set()); known.get(type)!.add(id); };
+  const want = (type: string, id: Id) => {
+    if (!mayRead(id)) return;
+    if (!known.has(type)) known.set(type, new Set());
+    known.get(type)!.add(id);
+  };
   for (const id of live.assetsByFloor.get(floorId) ?? []) {
     const asset = live.assets.get(id);
     if (!asset) continue;
