@@ -128,4 +128,32 @@ describe('useLabelLayout', () => {
     expect(text.hasAttribute('transform')).toBe(false);
     expect(hidden()).toBe(0);
   });
+  it("draws a room's name a little smaller above a device at its middle, inside the room, where at its size it stood across the wall", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    // the seeded F0-R1 (6 × 5.5 m), free, the kit at its middle
+    const office = room('r1', { label: 'F0-R1', status: 'free', outline: [[2, 1], [8, 1], [8, 6.5], [2, 6.5]], x: 5, y: 3.75, width: 6, depth: 5.5 });
+    const kit = draw('a1', { kind: 'auto_tag', name: 'First-aid kit', label: null, layers: ['co-workers', 'co-workers-heatmap'], x: 5, y: 3.55 });
+    const svgRef = { current: svgWithLabels(['r1', 'a1']) };
+    const camera = { viewport: () => ({ x: 0, y: 0, k: 30 }) } as unknown as Camera;
+    renderHook(() => useLabelLayout({ svgRef, mirror, active: new Set<MapLayer>(['rooms', 'co-workers']), camera }));
+    act(() => { mirror.apply({ type: 'snapshot', version: 1, entries: { r1: office, a1: kit }, meta: floorMeta() }); });
+    act(() => { vi.runAllTimers(); });
+    const transform = document.querySelector('text[data-label-for="r1"]')!.getAttribute('transform') ?? '';
+    const m = /^translate\(([-\d.e]+) ([-\d.e]+)\) scale\(([\d.]+)\) translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(transform);
+    expect(m, transform).not.toBeNull();
+    const [tx, ty, s, ux, uy] = m!.slice(1).map(Number) as [number, number, number, number, number];
+    // where the name's box is drawn: each corner through the transform
+    const name = labelBoxOf(office)!;
+    const at = (x: number, y: number) => [tx + s * (x + ux), ty + s * (y + uy)] as const;
+    const [x0, y0] = at(name.cx - name.w / 2, name.cy - name.h / 2);
+    const [x1, y1] = at(name.cx + name.w / 2, name.cy + name.h / 2);
+    expect(x0).toBeGreaterThanOrEqual(2);
+    expect(x1).toBeLessThanOrEqual(8);
+    expect(y0).toBeGreaterThanOrEqual(1);
+    expect(y1).toBeLessThanOrEqual(6.5);
+    // clear of the kit's tag and name, and both names shown
+    const marker = markerBoxOf(kit)!;
+    expect(y1 <= marker.cy - marker.h / 2 || y0 >= marker.cy + marker.h / 2 || x1 <= marker.cx - marker.w / 2 || x0 >= marker.cx + marker.w / 2).toBe(true);
+    expect(hidden()).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bubbleBoxOf, clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, markerBoxOf, MARKER_BODY, STATUS_LINE_EM, labelPoint, shapeFontSize, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
+  bubbleBoxOf, clearOfCovers, CLEAR_SCALES, collidingLabels, coverBoxOf, labelBoxOf, markerBoxOf, MARKER_BODY, STATUS_LINE_EM, labelPoint, shapeFontSize, shiftedBox,
+  shiftTransform, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
 } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
 import { svgY } from '../../src/ui/lib/viewport.js';
@@ -122,7 +123,7 @@ describe('labels', () => {
 
     it('leaves a name no bubble covers where it is', () => {
       const name = labelBoxOf(zone)!;
-      expect(clearOfCovers(zone, name, [bubbleBoxOf(ticket('t1', 2, 2))!])).toEqual({ dx: 0, dy: 0 });
+      expect(clearOfCovers(zone, name, [bubbleBoxOf(ticket('t1', 2, 2))!])).toEqual({ dx: 0, dy: 0, scale: 1 });
     });
 
     it('moves a name a bubble covers to the nearest clear place inside its zone', () => {
@@ -180,19 +181,85 @@ describe('labels', () => {
       expect(collidingLabels([moved, labelBoxOf(kit(name.cx, svgY(name.cy)))!], 40).size).toBe(0);
     });
 
-    it("keeps clear of a device's tag alone in a room too small for its name, the tag and the device's name: the device's name gives way", () => {
-      // the seeded F0-R1: 5 × 4.5 m, its status long and drawn smaller; the kit at its middle
-      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'occupied and reserved', outline: [[0, 0], [5, 0], [5, 4.5], [0, 4.5]], x: 2.5, y: 2.25, width: 5, depth: 4.5 });
+    /** Whether the box lies inside the ring: a 9 × 9 grid of its points, each inside (even-odd rule). */
+    const boxWithin = (b: LabelBox, outline: Array<[number, number]>) => {
+      const ring = outline.map(([x, y]) => [x, svgY(y)] as const);
+      const at = (x: number, y: number) => {
+        let within = false;
+        for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+          const [xi, yi] = ring[i]!;
+          const [xj, yj] = ring[j]!;
+          if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) within = !within;
+        }
+        return within;
+      };
+      for (let i = 0; i <= 8; i++) {
+        for (let j = 0; j <= 8; j++) if (!at(b.cx - b.w / 2 + (b.w * i) / 8, b.cy - b.h / 2 + (b.h * j) / 8)) return false;
+      }
+      return true;
+    };
+
+    it("never draws a room's name across its wall to clear a device: in the seeded F0-R1 it is drawn a little smaller above the kit, both read", () => {
+      // the seeded F0-R1: 6 × 5.5 m, free (a short status: the name's own width is its box's), the kit at its middle
+      const outline: Array<[number, number]> = [[2, 1], [8, 1], [8, 6.5], [2, 6.5]];
+      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'free', outline, x: 5, y: 3.75, width: 6, depth: 5.5 });
       const name = labelBoxOf(office)!;
-      const marker = coverBoxOf(kit(2.5, 2.05))!;
+      const marker = coverBoxOf(kit(5, 3.55))!;
+      expect(meets(name, marker)).toBe(true);
       const shift = clearOfCovers(office, name, [marker])!;
       expect(shift).not.toBeNull();
-      const moved = { ...name, cx: name.cx + shift.dx, cy: name.cy + shift.dy };
+      const moved = shiftedBox(name, shift);
+      // the whole name inside the room (it stood centred on the room's left wall: only its middle column was checked)
+      expect(boxWithin(moved, outline)).toBe(true);
+      expect(meets(moved, marker)).toBe(false);
+      // smaller, by no more than the least it is drawn at, and neither name gives way
+      expect(shift.scale).toBeLessThan(1);
+      expect(shift.scale).toBeGreaterThanOrEqual(Math.min(...CLEAR_SCALES));
+      expect(collidingLabels([moved, labelBoxOf(kit(5, 3.55))!], 30).size).toBe(0);
+    });
+
+    it("keeps a moved name inside an L-shaped room, clear of its inner corner", () => {
+      // an L: 8 × 6 with its top-right 4 × 3 quarter cut away; the kit at the name's place
+      const outline: Array<[number, number]> = [[0, 0], [4, 0], [4, 3], [8, 3], [8, 6], [0, 6]];
+      const office = draw('r1', { kind: 'room', label: 'Lounge', status: 'occupied and reserved', outline, x: 4, y: 3, width: 8, depth: 6 });
+      const name = labelBoxOf(office)!;
+      const marker = coverBoxOf(kit(name.cx, svgY(name.cy)))!;
+      const shift = clearOfCovers(office, name, [marker])!;
+      expect(shift).not.toBeNull();
+      const moved = shiftedBox(name, shift);
+      expect(boxWithin(moved, outline)).toBe(true);
       expect(meets(moved, marker.body!)).toBe(false);
-      expect(Math.min(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeGreaterThanOrEqual(Math.min(0, svgY(4.5)));
-      expect(Math.max(moved.cy - moved.h / 2, moved.cy + moved.h / 2)).toBeLessThanOrEqual(Math.max(0, svgY(4.5)));
+    });
+
+    it("keeps clear of a device's tag alone in a room too small for its name beside the device even drawn smaller: the device's name gives way", () => {
+      // a 4 × 3 m room, its status long and drawn smaller; the kit at its middle
+      const outline: Array<[number, number]> = [[0, 0], [4, 0], [4, 3], [0, 3]];
+      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'occupied and reserved', outline, x: 2, y: 1.5, width: 4, depth: 3 });
+      const name = labelBoxOf(office)!;
+      const marker = coverBoxOf(kit(2, 1.3))!;
+      const shift = clearOfCovers(office, name, [marker])!;
+      expect(shift).not.toBeNull();
+      const moved = shiftedBox(name, shift);
+      expect(meets(moved, marker.body!)).toBe(false);
+      expect(boxWithin(moved, outline)).toBe(true);
       // the room's name read, the kit's hidden (its popup and its accessible name still say it)
-      expect([...collidingLabels([moved, labelBoxOf(kit(2.5, 2.05))!], 30)]).toEqual(['a1']);
+      expect([...collidingLabels([moved, labelBoxOf(kit(2, 1.3))!], 30)]).toEqual(['a1']);
+    });
+
+    it("draws a name smaller about its box's centre, and a zone's name so drawn from a closer zoom", () => {
+      const name = labelBoxOf(zone)!;
+      expect(shiftTransform(name, { dx: 0, dy: 0, scale: 1 })).toBeNull();
+      expect(shiftTransform(name, { dx: 1, dy: -2, scale: 1 })).toBe('translate(1 -2)');
+      // the transform takes the box's centre to the moved centre, and a corner to the scaled box's corner
+      const m = /^translate\(([-\d.e]+) ([-\d.e]+)\) scale\(([\d.]+)\) translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(shiftTransform(name, { dx: 1, dy: -2, scale: 0.5 })!)!;
+      const [tx, ty, s, ux, uy] = m.slice(1).map(Number) as [number, number, number, number, number];
+      const apply = (x: number, y: number) => [tx + s * (x + ux), ty + s * (y + uy)];
+      const moved = shiftedBox(name, { dx: 1, dy: -2, scale: 0.5 });
+      expect(apply(name.cx, name.cy)[0]).toBeCloseTo(moved.cx);
+      expect(apply(name.cx, name.cy)[1]).toBeCloseTo(moved.cy);
+      expect(apply(name.cx - name.w / 2, name.cy - name.h / 2)[0]).toBeCloseTo(moved.cx - moved.w / 2);
+      expect(apply(name.cx - name.w / 2, name.cy - name.h / 2)[1]).toBeCloseTo(moved.cy - moved.h / 2);
+      expect(moved.minK).toBeCloseTo(name.minK! * 2);
     });
 
     it('stays put when no place inside its shape is clear', () => {

@@ -3,8 +3,8 @@
 // labels out (lib/labels.ts) and marks the losers `data-collide="hidden"` on
 // their <text> elements (CSS hides them). A room's or zone's name that a
 // ticket's or voice's bubble or a device marker would cover is moved clear
-// inside its shape (a `transform` on its <text>); with no clear place inside,
-// it stays.
+// inside its shape, drawn a little smaller where that is what fits (a
+// `transform` on its <text>); with no clear place inside, it stays.
 // Written on the DOM, as the camera writes the transform: a zoom re-renders
 // no asset.
 
@@ -14,7 +14,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, type LabelBox } from '../lib/labels.js';
+import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, shiftedBox, shiftTransform, type LabelBox } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
@@ -69,9 +69,10 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
       if (!shown(entry)) continue;
       if (over.length > 0 && (entry.kind === 'room' || entry.kind === 'zone')) {
         const shift = clearOfCovers(entry, box, over);
-        if (shift && (shift.dx !== 0 || shift.dy !== 0)) {
-          shifts.set(entry.id, `translate(${shift.dx} ${shift.dy})`);
-          boxes.push({ ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy });
+        const transform = shift && shiftTransform(box, shift);
+        if (shift && transform) {
+          shifts.set(entry.id, transform);
+          boxes.push(shiftedBox(box, shift));
           continue;
         }
       }

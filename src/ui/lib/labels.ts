@@ -196,47 +196,135 @@ function inside(ring: ReadonlyArray<readonly [number, number]>, x: number, y: nu
 
 /** Candidate places per side of a shape's box, searched for a clear spot for its name. */
 const CLEAR_SPOT_STEPS = 16;
+/** Air between a moved name's box and its shape's walls, floor units. */
+const WALL_PAD = 0.1;
+/**
+ * The sizes a room's or zone's name is tried at, as a share of its own, when it moves clear of covers: a name a little
+ * smaller beside a device is read with it, where at its full size one of the two had to give way.
+ */
+export const CLEAR_SCALES = [1, 0.85, 0.7] as const;
+
+/** Where a room's or zone's name is drawn to keep clear of covers: moved by (dx, dy) and drawn `scale` times its size. */
+export interface LabelShift {
+  dx: number;
+  dy: number;
+  /** the name's size as a share of its own, about its box's centre (1: unchanged) */
+  scale: number;
+}
+
+/** Whether segment (ax, ay)–(bx, by) meets the open box x0 < x < x1, y0 < y < y1 (Liang–Barsky). */
+function segmentMeetsBox(ax: number, ay: number, bx: number, by: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  for (const [p, q] of [[-dx, ax - x0], [dx, x1 - ax], [-dy, ay - y0], [dy, y1 - ay]] as const) {
+    if (p === 0) {
+      if (q <= 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return t0 < t1;
+}
+
+/** Whether the whole box lies inside the ring: its corners inside, and no wall runs through it (a notch, a pillar's corner). */
+function boxInside(ring: ReadonlyArray<readonly [number, number]>, x0: number, y0: number, x1: number, y1: number): boolean {
+  if (!inside(ring, x0, y0) || !inside(ring, x1, y0) || !inside(ring, x0, y1) || !inside(ring, x1, y1)) return false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    if (segmentMeetsBox(ring[j]![0], ring[j]![1], ring[i]![0], ring[i]![1], x0, y0, x1, y1)) return false;
+  }
+  return true;
+}
 
 /**
  * Where a room's or zone's name goes so that no bubble or device marker (coverBoxOf) covers it, as a
  * shift of its box `box` (labelBoxOf): none when nothing covers it, else the nearest place inside its
- * shape that every cover leaves clear; null when there is none (it then stays). Inside: the middle of
- * its top and bottom edges within the outline; a name may be wider than a narrow zone, as at its own place.
- * In a room too small for its name, a device's tag and the device's name, the name keeps clear of the
- * tag alone: the device's name, the smaller thing's, then gives way to it in the collision layout.
+ * shape that every cover leaves clear; null when there is none (it then stays at its own place, inside
+ * its shape). Inside means the whole box, with a little air from the walls: a moved name is never drawn
+ * across its room's wall (it was, when only the middle of its top and bottom edges was checked). When
+ * no place holds it at its size, it is tried a little smaller (CLEAR_SCALES), so that it is read beside
+ * the device or bubble rather than one of the two giving way. In a room too small for its name, a device's
+ * tag and the device's name even so, the name keeps clear of the tag alone: the device's name, the
+ * smaller thing's, then gives way to it in the collision layout.
  */
-export function clearOfCovers(entry: DrawState, box: LabelBox, covers: readonly LabelBox[], gap = 0.15): { dx: number; dy: number } | null {
-  const shift = clearPlace(entry, box, covers, gap);
-  if (shift || !covers.some((c) => c.body)) return shift;
-  return clearPlace(entry, box, covers.map((c) => c.body ?? c), gap);
-}
-
-function clearPlace(entry: DrawState, box: LabelBox, covers: readonly LabelBox[], gap: number): { dx: number; dy: number } | null {
-  const covering = covers.filter((b) => overlaps(box, b, gap));
-  if (covering.length === 0) return { dx: 0, dy: 0 };
+export function clearOfCovers(entry: DrawState, box: LabelBox, covers: readonly LabelBox[], gap = 0.15): LabelShift | null {
+  if (!covers.some((b) => overlaps(box, b, gap))) return { dx: 0, dy: 0, scale: 1 };
   const outline = entry.outline;
   if (!outline || outline.length < 3) return null;
   const ring = outline.map(([x, y]) => [x, svgY(y)] as const);
   const area = boxOf(ring)!;
   // the covers near the shape are the only ones a place inside it can meet
-  const near = covers.filter((b) => b.cx + b.w / 2 > area.minX && b.cx - b.w / 2 < area.maxX && b.cy + b.h / 2 > area.minY && b.cy - b.h / 2 < area.maxY);
-  const hh = box.h / 2;
-  const places: Array<{ dx: number; dy: number; d: number }> = [];
+  const near = covers.filter((b) => b.cx + b.w / 2 + gap > area.minX && b.cx - b.w / 2 - gap < area.maxX && b.cy + b.h / 2 + gap > area.minY && b.cy - b.h / 2 - gap < area.maxY);
+  // a grid over the shape, the same at every size
+  const grid: Array<[number, number]> = [];
   const stepX = (area.maxX - area.minX) / CLEAR_SPOT_STEPS;
   const stepY = (area.maxY - area.minY) / CLEAR_SPOT_STEPS;
   for (let i = 0; i <= CLEAR_SPOT_STEPS; i++) {
-    for (let j = 0; j <= CLEAR_SPOT_STEPS; j++) {
-      const [cx, cy] = [area.minX + i * stepX, area.minY + j * stepY];
-      if (!inside(ring, cx, cy - hh) || !inside(ring, cx, cy + hh)) continue;
-      places.push({ dx: cx - box.cx, dy: cy - box.cy, d: Math.hypot(cx - box.cx, cy - box.cy) });
+    for (let j = 0; j <= CLEAR_SPOT_STEPS; j++) grid.push([area.minX + i * stepX, area.minY + j * stepY]);
+  }
+  const tries = [near];
+  if (near.some((c) => c.body)) tries.push(near.map((c) => c.body ?? c));
+  for (const against of tries) {
+    for (const scale of CLEAR_SCALES) {
+      const shift = clearPlace(ring, area, box, scale, grid, against, gap);
+      if (shift) return shift;
     }
   }
-  places.sort((a, b) => a.d - b.d);
-  for (const p of places) {
-    const moved = { ...box, cx: box.cx + p.dx, cy: box.cy + p.dy };
-    if (!near.some((b) => overlaps(moved, b, gap))) return { dx: p.dx, dy: p.dy };
+  return null;
+}
+
+function clearPlace(
+  ring: ReadonlyArray<readonly [number, number]>, area: NonNullable<ReturnType<typeof boxOf>>, box: LabelBox, scale: number,
+  grid: ReadonlyArray<readonly [number, number]>, covers: readonly LabelBox[], gap: number,
+): LabelShift | null {
+  const hw = (box.w * scale) / 2;
+  const hh = (box.h * scale) / 2;
+  // the grid's points, the places along the walls and those beside each cover (a grid's step can miss a tight fit),
+  // with twice the air: a small name's glyphs are drawn a little taller than its box says
+  const spots: Array<readonly [number, number]> = [
+    ...grid,
+    [box.cx, area.minY + WALL_PAD + hh], [box.cx, area.maxY - WALL_PAD - hh], [area.minX + WALL_PAD + hw, box.cy], [area.maxX - WALL_PAD - hw, box.cy],
+  ];
+  const air = 2 * gap;
+  for (const c of covers) {
+    spots.push(
+      [box.cx, c.cy - c.h / 2 - air - hh], [box.cx, c.cy + c.h / 2 + air + hh],
+      [c.cx - c.w / 2 - air - hw, box.cy], [c.cx + c.w / 2 + air + hw, box.cy],
+    );
+  }
+  const places = spots
+    .filter(([x, y]) => x - hw - WALL_PAD >= area.minX && x + hw + WALL_PAD <= area.maxX && y - hh - WALL_PAD >= area.minY && y + hh + WALL_PAD <= area.maxY)
+    .map(([x, y]) => ({ x, y, d: Math.hypot(x - box.cx, y - box.cy) }))
+    .sort((a, b) => a.d - b.d);
+  for (const { x, y } of places) {
+    const moved: LabelBox = { ...box, cx: x, cy: y, w: hw * 2, h: hh * 2 };
+    if (covers.some((b) => overlaps(moved, b, gap))) continue;
+    if (!boxInside(ring, x - hw - WALL_PAD, y - hh - WALL_PAD, x + hw + WALL_PAD, y + hh + WALL_PAD)) continue;
+    return { dx: x - box.cx, dy: y - box.cy, scale };
   }
   return null;
+}
+
+/** A name's box drawn where `shift` puts it: moved, and scaled about its centre. */
+export function shiftedBox(box: LabelBox, shift: LabelShift): LabelBox {
+  const moved: LabelBox = { ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy, w: box.w * shift.scale, h: box.h * shift.scale };
+  // a zone's name drawn smaller is readable from a closer zoom
+  if (box.minK !== undefined) moved.minK = box.minK / shift.scale;
+  return moved;
+}
+
+/** The `transform` that draws a name where `shift` puts it (its box's centre the fixed point of the scale), or null for none. */
+export function shiftTransform(box: LabelBox, shift: LabelShift): string | null {
+  if (shift.scale === 1) return shift.dx === 0 && shift.dy === 0 ? null : `translate(${shift.dx} ${shift.dy})`;
+  return `translate(${box.cx + shift.dx} ${box.cy + shift.dy}) scale(${shift.scale}) translate(${-box.cx} ${-box.cy})`;
 }
 
 /** Where a thing's label sits relative to its centre, and its font size (AssetNode draws it there). */
