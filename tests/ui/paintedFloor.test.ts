@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { act, renderHook } from '@testing-library/react';
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PAINT_DEBOUNCE_MS, usePaintedFloor } from '../../src/ui/hooks/usePaintedFloor.js';
 import {
@@ -189,6 +189,8 @@ describe('usePaintedFloor', () => {
     joinPaintEpoch();
   });
   afterEach(() => {
+    // the hooks of one test hear no page events of the next
+    cleanup();
     idle.length = 0;
     vi.useRealTimers();
     vi.unstubAllGlobals();
@@ -226,6 +228,29 @@ describe('usePaintedFloor', () => {
     act(() => idle.shift()!());
     view = { ...VIEW, k: 20 };
     runIdle();
+    expect(readPainted()).toBeNull();
+  });
+
+  it('stores the screen at once when the page is hidden or goes, not when it shows again, and no more once unmounted', () => {
+    screen();
+    clearPainted();
+    const visibility = vi.spyOn(document, 'visibilityState', 'get');
+    const { unmount } = renderHook(() => usePaintedFloor({ target: { userId: 'u1', floorId: 'f1' }, ready: () => true, viewport: () => VIEW }));
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(readPainted()).toBeNull();
+    // in the event's own task: no idle time comes once the page is hidden
+    visibility.mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(idle).toHaveLength(0);
+    expect(readPainted()!.view).toEqual(VIEW);
+    clearPainted();
+    window.dispatchEvent(new Event('pagehide'));
+    expect(readPainted()!.floorId).toBe('f1');
+    clearPainted();
+    unmount();
+    window.dispatchEvent(new Event('pagehide'));
+    document.dispatchEvent(new Event('visibilitychange'));
     expect(readPainted()).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import { oneWayListener, registerViewPortSender } from './viewPort.js';
 import { createEngineClient, type EngineClient, type EngineLike } from './engineClient.js';
 import { presentAsOne, styleNow } from './presentAsOne.js';
 import { createRenderHold, type RenderHold } from './renderHold.js';
+import { onPageHidden } from '../lib/onPageHidden.js';
 
 export interface WorkerEngine {
   client: EngineClient;
@@ -95,13 +96,10 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
   if (!navigator.onLine) tellOnline();
   window.addEventListener('online', tellOnline);
   window.addEventListener('offline', tellOnline);
-  // A tab switched away from, a phone's app switcher, a closed tab: the page's last reliable moments (pagehide,
-  // and visibilitychange to hidden, which a phone may end in a kill without pagehide). The engine writes what its
-  // throttles hold (docs/engine.md "Saved when the page goes"); both may fire, and the second finds nothing to write.
-  const saveNow = () => { void Promise.resolve(remote.saveNow()).catch(() => undefined); };
-  const hidden = () => { if (document.visibilityState === 'hidden') saveNow(); };
-  document.addEventListener('visibilitychange', hidden);
-  window.addEventListener('pagehide', saveNow);
+  // A tab switched away from, a phone's app switcher, a closed tab: the page's last reliable moments
+  // (lib/onPageHidden.ts). The engine writes what its throttles hold (docs/engine.md "Saved when the page goes");
+  // both events may fire, and the second finds nothing to write.
+  const stopHearingHidden = onPageHidden(() => { void Promise.resolve(remote.saveNow()).catch(() => undefined); });
   let released = false;
   const engine: WorkerEngine = {
     client,
@@ -111,8 +109,7 @@ export function createWorkerEngine(failures: WorkerFailures = { unavailable: () 
       released = true;
       window.removeEventListener('online', tellOnline);
       window.removeEventListener('offline', tellOnline);
-      document.removeEventListener('visibilitychange', hidden);
-      window.removeEventListener('pagehide', saveNow);
+      stopHearingHidden();
       client.dispose();
       remote[Comlink.releaseProxy]();
       end();

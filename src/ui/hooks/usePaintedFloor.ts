@@ -7,6 +7,7 @@
 
 import { useCallback, useEffect, useRef } from 'react';
 import { clearPainted, finishPainted, readPainted, savePainted, startPainted } from '../lib/paintedFloor.js';
+import { onPageHidden } from '../lib/onPageHidden.js';
 import type { Viewport } from '../lib/viewport.js';
 
 export interface PaintTarget {
@@ -97,15 +98,9 @@ export function usePaintedFloor({ target, ready, viewport }: PaintedFloorOptions
 
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
-    const now = () => store(false);
-    const hidden = () => {
-      if (document.visibilityState === 'hidden') now();
-    };
-    document.addEventListener('visibilitychange', hidden);
-    window.addEventListener('pagehide', now);
+    const stopHearing = onPageHidden(() => store(false));
     return () => {
-      document.removeEventListener('visibilitychange', hidden);
-      window.removeEventListener('pagehide', now);
+      stopHearing();
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
     };
