@@ -75,6 +75,14 @@ describe('reports in Chromium', () => {
     expect(await page.getByRole('img', { name: /mean and peak by hour/ }).count()).toBe(1);
     const legends = await page.locator('section.reports').getByRole('list', { name: 'Legend' }).allInnerTexts();
     expect(legends[0]).toMatch(/Mean\s+Peak \(highest ten minutes\)/);
+    // the hour bars keep to the working hours (7–18), and draw an hour outside them only out to one that had use
+    const bars = await page.getByRole('img', { name: /mean and peak by hour/ }).locator('g[data-hour]')
+      .evaluateAll((gs) => gs.map((g) => ({ hour: Number(g.getAttribute('data-hour')), peak: g.querySelector('rect.peak title')!.textContent! })));
+    const hours = bars.map((b) => b.hour);
+    expect(hours.slice(hours.indexOf(7), hours.indexOf(17) + 1)).toEqual([7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    const outside = bars.filter((b) => b.hour < 7 || b.hour >= 18);
+    for (const edge of [bars[0]!, bars.at(-1)!].filter((b) => outside.includes(b))) expect(edge.peak).toMatch(/peak (< 1|[1-9]\d*) %, outside working hours$/);
+    expect(legends[0]).toMatch(outside.length ? /Working hours 7–18\s+In use outside them too \(paler\): \d/ : /Working hours 7–18\s+No use outside them$/);
     expect(legends[1]).toMatch(/^0 %\s+\d+ %\s+No data$/);
     const url = new URL(page.url());
     expect(url.searchParams.get('report[kind]')).toBe('desk');

@@ -160,7 +160,7 @@ describe('ReportsPanel', () => {
     show(progress({ state: 'done', pagesLoaded: 7, pagesEstimated: 7, rows: 500 }), { d1: { kind: 'desk', id: 'd1', name: 'Desk 1', floorId: null, utilisation: 0.4, occupiedHours: 30, daysUsed: 5, cleanDeskBreaches: 0, class: 'under_used' } });
     await screen.findByTestId('report-done');
     const legends = screen.getAllByRole('list', { name: 'Legend' }).map((l) => l.textContent);
-    expect(legends[0]).toBe('MeanPeak (highest ten minutes)');
+    expect(legends[0]).toBe('MeanPeak (highest ten minutes)Working hours 7–18No use outside them');
     expect(legends[1]).toBe('0 %40 %No data');
     expect(screen.getByRole('table')).toBeTruthy();
   });

@@ -1,5 +1,6 @@
 // Report charts in SVG with d3 scales and shapes: bars of mean and peak per
-// hour, an hour × weekday heat grid, and small multiples of series by hour.
+// hour and an hour × weekday heat grid (the working hours, and any hour
+// outside them with use), and small multiples of series by hour.
 // Numbers also appear as titles, so no value is told by colour alone.
 
 import { extent, max } from 'd3-array';
@@ -7,30 +8,55 @@ import { interpolateRgb } from 'd3-interpolate';
 import { scaleBand, scaleLinear, scaleSequential } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { Cell, ReportSummary } from '../../../shared/reports/types.js';
+import { chartHours, hourRanges } from '../../lib/chartHours.js';
 
 const NO_DATA = '#eeeeee';
 const WEEKDAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const fmt = (v: number, share: boolean) => (share ? `${Math.round(v * 100)} %` : String(Math.round(v * 10) / 10));
+// a share above zero that rounds to 0 % is "< 1 %": an hour drawn for its use never reads as none
+const fmt = (v: number, share: boolean) => (share ? (v > 0 && v < 0.005 ? '< 1 %' : `${Math.round(v * 100)} %`) : String(Math.round(v * 10) / 10));
 
-export function HourBars({ cells, share, label }: { cells: Array<Cell | null>; share: boolean; label: string }) {
+export function HourBars({ cells, share, label, hourStart, hourEnd }: { cells: Array<Cell | null>; share: boolean; label: string; hourStart: number; hourEnd: number }) {
   const w = 320; const h = 120; const pad = 18;
-  const x = scaleBand<number>().domain(cells.map((_, i) => i)).range([pad, w - 4]).padding(0.15);
-  const top = max(cells, (c) => c?.peak ?? 0) || 1;
+  // the working hours, and any hour outside them with use (lib/chartHours.ts)
+  const used = (hr: number) => (cells[hr]?.peak ?? 0) > 0;
+  const hours = chartHours(hourStart, hourEnd, used);
+  const x = scaleBand<number>().domain(hours).range([pad, w - 4]).padding(0.15);
+  const top = max(hours, (hr) => cells[hr]?.peak ?? 0) || 1;
   const y = scaleLinear().domain([0, top]).range([h - pad, 4]);
+  const working = (hr: number) => hr >= hourStart && hr < hourEnd;
+  const workingShown = hours.filter(working);
+  const outside = hourRanges(hours.filter((hr) => !working(hr) && used(hr)));
+  const gap = (x.step() - x.bandwidth()) / 2;
+  // one label an hour while they fit, else every second or third hour
+  const every = hours.length <= 12 ? 1 : hours.length <= 18 ? 2 : 3;
+  const at = (hr: number) => `${String(hr).padStart(2, '0')}:00`;
   return (
     <figure className="chart-figure">
       <svg className="chart hour-bars" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={label}>
-        {cells.map((c, i) => (c ? (
-          <g key={i}>
-            <rect className="peak" x={x(i)} width={x.bandwidth()} y={y(c.peak)} height={y(0) - y(c.peak)}>
-              <title>{`${String(i).padStart(2, '0')}:00 peak ${fmt(c.peak, share)}`}</title>
-            </rect>
-            <rect className="mean" x={x(i)} width={x.bandwidth()} y={y(c.mean)} height={y(0) - y(c.mean)}>
-              <title>{`${String(i).padStart(2, '0')}:00 mean ${fmt(c.mean, share)}`}</title>
-            </rect>
-          </g>
-        ) : null))}
-        {[0, 6, 12, 18].map((i) => <text key={i} x={(x(i) ?? 0) + x.bandwidth() / 2} y={h - 4} className="axis">{`${i}h`}</text>)}
+        {workingShown.length ? (
+          <rect
+            className="working-hours" x={(x(workingShown[0]!) ?? 0) - gap} y={h - pad + 1} height={2}
+            width={(x(workingShown[workingShown.length - 1]!) ?? 0) + x.bandwidth() + gap - ((x(workingShown[0]!) ?? 0) - gap)}
+          />
+        ) : null}
+        {hours.map((hr) => {
+          const c = cells[hr];
+          if (!c) return null;
+          const note = working(hr) ? '' : ', outside working hours';
+          return (
+            <g key={hr} data-hour={hr} className={working(hr) ? undefined : 'outside'}>
+              <rect className="peak" x={x(hr)} width={x.bandwidth()} y={y(c.peak)} height={y(0) - y(c.peak)}>
+                <title>{`${at(hr)} peak ${fmt(c.peak, share)}${note}`}</title>
+              </rect>
+              <rect className="mean" x={x(hr)} width={x.bandwidth()} y={y(c.mean)} height={y(0) - y(c.mean)}>
+                <title>{`${at(hr)} mean ${fmt(c.mean, share)}${note}`}</title>
+              </rect>
+            </g>
+          );
+        })}
+        {hours.filter((hr) => hr % every === 0).map((hr) => (
+          <text key={hr} x={(x(hr) ?? 0) + x.bandwidth() / 2} y={h - 4} className="axis" textAnchor="middle">{`${hr}h`}</text>
+        ))}
         <text x={2} y={12} className="axis">{fmt(top, share)}</text>
       </svg>
       <figcaption>
@@ -38,6 +64,8 @@ export function HourBars({ cells, share, label }: { cells: Array<Cell | null>; s
         <ul className="chart-legend" aria-label="Legend">
           <li><span className="swatch mean" aria-hidden="true" />Mean</li>
           <li><span className="swatch peak" aria-hidden="true" />Peak (highest ten minutes)</li>
+          <li><span className="swatch working-hours" aria-hidden="true" />{`Working hours ${hourStart}–${hourEnd}`}</li>
+          <li className="chart-note">{outside ? `In use outside them too (paler): ${outside}` : 'No use outside them'}</li>
         </ul>
       </figcaption>
     </figure>
@@ -45,14 +73,18 @@ export function HourBars({ cells, share, label }: { cells: Array<Cell | null>; s
 }
 
 export function HeatGrid({ grid, hourStart, hourEnd, share, label }: { grid: ReportSummary['grid']; hourStart: number; hourEnd: number; share: boolean; label: string }) {
-  const hours = Array.from({ length: Math.max(1, hourEnd - hourStart + 2) }, (_, i) => hourStart - 1 + i).filter((h) => h >= 0 && h < 24);
+  // the working hours, and any hour outside them with use on any day (lib/chartHours.ts)
+  const hours = chartHours(hourStart, hourEnd, (hr) => grid.some((row) => (row?.[hr]?.peak ?? 0) > 0));
   const top = max(grid.flat(), (c) => c?.mean ?? 0) || 1;
   const color = scaleSequential(interpolateRgb('#e3f2fd', '#0d47a1')).domain([0, top]);
-  const cw = 22; const ch = 16; const left = 32;
+  // a wider day (use outside the working hours) gets narrower columns and a label every second hour, so its
+  // labels stay as large as the working hours' once the panel scales the chart to its width
+  const wide = hours.length > 13;
+  const cw = wide ? 16 : 22; const ch = 16; const left = 32;
   return (
     <figure className="chart-figure">
       <svg className="chart heat-grid" viewBox={`0 0 ${left + hours.length * cw} ${8 * ch}`} role="img" aria-label={label}>
-        {hours.map((hr, j) => <text key={hr} x={left + j * cw + 2} y={ch - 4} className="axis">{hr}</text>)}
+        {hours.map((hr, j) => (!wide || hr % 2 === 0 ? <text key={hr} x={left + j * cw + 2} y={ch - 4} className="axis">{hr}</text> : null))}
         {[1, 2, 3, 4, 5, 6, 7].map((d) => (
           <g key={d}>
             <text x={0} y={d * ch + ch - 4} className="axis">{WEEKDAYS[d]}</text>

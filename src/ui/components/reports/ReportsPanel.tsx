@@ -135,7 +135,7 @@ export function ReportsPanel({ request: raw, onChange, timeZone, buildingId, bui
           </dl>
           {request.kind === 'environment' ? <SmallMultiples series={summary.series} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} /> : (
             <>
-              <HourBars cells={summary.byHour} share={share} label={`${KINDS.find((k) => k.kind === request.kind)!.label}: mean and peak by hour of working days`} />
+              <HourBars cells={summary.byHour} share={share} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} label={`${KINDS.find((k) => k.kind === request.kind)!.label}: mean and peak by hour of working days`} />
               <HeatGrid grid={summary.grid} hourStart={meta!.hourStart} hourEnd={meta!.hourEnd} share={share} label="Mean by hour and weekday" />
             </>
           )}
