@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -18,7 +18,7 @@ let roomName = '';
 let deskId = '';
 
 beforeAll(async () => {
-  rig = await startE2eRig({
+  ({ rig, server, page } = await startE2eRigWithPage({
     prepare: (s) => {
       const { store } = s.server;
       const locationId = s.server.seed.locationIds[0]!;
@@ -35,9 +35,8 @@ beforeAll(async () => {
       roomName = room.name;
       deskId = desk.id;
     },
-  });
-  server = rig.server;
-  ({ page } = await rig.openPage({ locale: 'en-GB' }));
+    page: { locale: 'en-GB' },
+  }));
   await page.goto(`${rig.viewer.url}/`);
   await signIn(page, server.accounts.edit);
 });

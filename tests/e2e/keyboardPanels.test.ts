@@ -6,7 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { phone, startE2eRig, type E2eRig } from './rig.js';
 import { shot, signIn, worldTransform } from './people.js';
 
 let rig: E2eRig;
@@ -78,7 +78,7 @@ describe('side panel tabs as laid out', () => {
   });
 
   it('on a phone stay one row under the map that scrolls sideways to the last tab', async () => {
-    const { page } = await rig.openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page } = await rig.openPage(phone({ width: 390, height: 844 }));
     await page.goto(`${rig.viewer.url}/`);
     await signIn(page, rig.server.accounts.regular, 'touch');
     const boxes = await tabBoxes(page);
@@ -147,7 +147,7 @@ describe('side panel tabs by keyboard', () => {
   });
 
   it('on a phone, move over a closed sheet without opening it; Enter opens the tab reached', async () => {
-    const { page } = await rig.openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page } = await rig.openPage(phone({ width: 390, height: 844 }));
     await page.goto(`${rig.viewer.url}/`);
     await signIn(page, rig.server.accounts.regular, 'touch');
     expect(await panelCount(page)).toBe(0);

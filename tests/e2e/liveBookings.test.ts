@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLocationToMidday } from '../helpers/localTime.js';
 import type { TestServer } from '../helpers/server.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -22,16 +22,15 @@ let looker: Page;
 let booker: Page;
 
 beforeAll(async () => {
-  rig = await startE2eRig({
+  ({ rig, server, page: looker } = await startE2eRigWithPage({
     prepare: (s) => {
       const locationId = s.server.seed.locationIds[0]!;
       setLocationToMidday(s, locationId);
       const location = s.server.store.locations.get(locationId)!;
       s.server.store.updateLocation(locationId, { config: { ...location.config, assetBookingFeature: true } });
     },
-  });
-  server = rig.server;
-  ({ page: looker } = await rig.openPage({ locale: 'en-GB' }));
+    page: { locale: 'en-GB' },
+  }));
   ({ page: booker } = await rig.openPage({ locale: 'en-GB' }));
   await looker.goto(`${rig.viewer.url}/`);
   await booker.goto(`${rig.viewer.url}/`);

@@ -7,11 +7,11 @@
 // nearest that corner, and its popup opens. Screenshots in
 // test-results/e2e/map-corner-*.png.
 
-import { devices, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { phone, startE2eRig, type E2eRig } from './rig.js';
 import { popup, shot, signIn, worldTransform } from './people.js';
 
 let rig: E2eRig;
@@ -72,7 +72,7 @@ describe('the floor fitted beside "Play back a day"', () => {
   for (const [size, options, how, depthPerWidth] of [
     // deep enough that each screen fits the floor to its height, wide enough that its corner is at the button
     ['desktop', { viewport: { width: 1400, height: 900 } }, 'mouse', 1],
-    ['phone', devices['Pixel 7'], 'touch', 2],
+    ['phone', phone(), 'touch', 2],
   ] as const) {
     it(`opens the asset nearest the map's top-right corner by ${how} at ${size} size, right after load`, async () => {
       const desk = deepFloorWithCornerDesk(depthPerWidth);

@@ -6,7 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { phone, startE2eRig, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
@@ -22,10 +22,10 @@ afterAll(async () => {
 const LAYERS = 'floorplan,info,desk_usage,room_reservation,co-workers,temperature';
 const TITLES = ['Room status', 'Desk usage', 'Temperature'];
 
-async function open(size: { width: number; height: number }, phone = false): Promise<Page> {
-  const { page } = await rig.openPage({ viewport: size, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
+async function open(size: { width: number; height: number }, onPhone = false): Promise<Page> {
+  const { page } = await rig.openPage(onPhone ? phone(size) : { viewport: size });
   await page.goto(`${rig.viewer.url}/?layers=${LAYERS}`);
-  await signIn(page, rig.server.accounts.regular, phone ? 'touch' : 'mouse');
+  await signIn(page, rig.server.accounts.regular, onPhone ? 'touch' : 'mouse');
   return page;
 }
 

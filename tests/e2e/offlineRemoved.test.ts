@@ -5,48 +5,37 @@
 // the offline floor showed both for as long as it stayed offline (docs/engine.md
 // "A removal is saved at once"). Screenshot test-results/e2e/offline-removed.png.
 
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signInForOffline } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
+import { drawnCount, postNote, shot, signInForOffline } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
+let context: BrowserContext;
+let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  ({ server } = rig);
-});
+beforeAll(async () => ({ rig, server, context, page } = await startE2eRigWithPage()));
 afterAll(() => rig?.close());
-
-const drawn = (page: Page, id: string) => page.locator(`g.asset[data-asset-id="${id}"]`).count();
 
 describe('an offline reload right after a live removal', () => {
   it('draws neither the ticket nor the voice removed a moment before', async () => {
-    const { page, context } = await rig.openPage();
     // the app shell is in the service worker's cache, so the page reloads with no network
     const { floorId, locationId } = await signInForOffline(page, rig.viewer.url, server.accounts.regular);
     const editor = await server.signIn('edit');
     const base = `/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/assets`;
-    const now = Date.now();
     const made: string[] = [];
     for (const [type, label, text, x] of [['ticket', 'it', 'Socket sparks', 12], ['voice', 'space', 'Too loud here', 20]] as const) {
-      const res = await server.api(base, {
-        method: 'POST', token: editor,
-        json: {
-          type, name: text, subtype: label, parent_id: floorId, x, y: 14, speech_bubble: text,
-          value: { text, label, status: 'open', time: now, valid_for: 86_400_000, valid_to: now + 86_400_000 },
-        },
-      });
+      const res = await postNote(server, { locationId, floorId, type, label, text, x, y: 14 }, editor);
       expect(res.status).toBe(201);
       made.push(((await res.json()) as { id: string }).id);
     }
-    for (const id of made) await expect.poll(() => drawn(page, id), { timeout: 15_000 }).toBe(1);
+    for (const id of made) await expect.poll(() => drawnCount(page, id), { timeout: 15_000 }).toBe(1);
     // saved with them: the floor's view and the location (the first view save comes 1.5 s after live data)
     await page.waitForTimeout(6_000);
     for (const id of made) expect((await server.api(`${base}/${id}`, { method: 'DELETE', token: editor })).status).toBe(204);
-    for (const id of made) await expect.poll(() => drawn(page, id), { timeout: 15_000 }).toBe(0);
+    for (const id of made) await expect.poll(() => drawnCount(page, id), { timeout: 15_000 }).toBe(0);
     // a removal is saved within ~0.2 s and a write (docs/engine.md "A removal is saved at once"); 1.5 s leaves that
     // room on a loaded CI machine (0.5 s failed there once) and is still well inside the 5 s of the view's interval
     // save, which is what an offline reload drew from before
@@ -58,7 +47,7 @@ describe('an offline reload right after a live removal', () => {
     expect(await page.getByTestId('from-cache').isVisible()).toBe(true);
     // the saved view first, then the floor read from the saved location: neither has them
     for (let i = 0; i < 8; i++) {
-      expect(await Promise.all(made.map((id) => drawn(page, id)))).toEqual([0, 0]);
+      expect(await Promise.all(made.map((id) => drawnCount(page, id)))).toEqual([0, 0]);
       await page.waitForTimeout(250);
     }
     await shot(page, 'offline-removed');

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { TestAccount } from '../helpers/server.js';
+import type { TestAccount, TestServer } from '../helpers/server.js';
 import { ARTIFACTS_DIR } from './harness.js';
 
 export async function shot(page: Page, name: string): Promise<void> {
@@ -32,6 +32,31 @@ export async function signInForOffline(page: Page, viewerUrl: string, account: T
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   const url = new URL(page.url());
   return { locationId: url.searchParams.get('location')!, floorId: url.searchParams.get('floor')! };
+}
+
+/** How many times the asset is drawn on the map (0 or 1). */
+export function drawnCount(page: Page, id: string): Promise<number> {
+  return page.locator(`g.asset[data-asset-id="${id}"]`).count();
+}
+
+/**
+ * An open ticket or voice, valid for a day, posted on a floor through the API as someone on another device
+ * reports it (facility staff unless `token` is another's): the server's answer.
+ */
+export async function postNote(
+  server: TestServer,
+  note: { locationId: string; floorId: string; type: 'ticket' | 'voice'; label: string; text: string; x: number; y: number },
+  token?: string,
+): Promise<Response> {
+  const { locationId, floorId, type, label, text, x, y } = note;
+  const now = Date.now();
+  return server.api(`/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/assets`, {
+    method: 'POST', token: token ?? await server.signIn('edit'),
+    json: {
+      type, name: text, subtype: label, parent_id: floorId, x, y, speech_bubble: text,
+      value: { text, label, status: 'open', time: now, valid_for: 86_400_000, valid_to: now + 86_400_000 },
+    },
+  });
 }
 
 /**
@@ -63,6 +88,13 @@ export async function waitForHitPoint(page: Page, selector: string, timeoutMs = 
     if (at || Date.now() > until) return at;
     await page.waitForTimeout(250);
   }
+}
+
+/** "Show" on a co-worker's row of the People tab, by mouse or by a tap: the map goes to them. */
+export async function showCoWorker(page: Page, name: string, how: 'mouse' | 'touch' = 'mouse'): Promise<void> {
+  const press = (target: Locator) => (how === 'touch' ? target.tap() : target.click());
+  await press(page.getByRole('tab', { name: 'People' }));
+  await press(page.getByRole('listitem').filter({ hasText: name }).getByRole('button', { name: 'Show' }));
 }
 
 /** The open popup, named by the asset's name. */

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import type { ViewerServer } from './harness.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { phone, startE2eRigWithPage, type E2eRig } from './rig.js';
 import { dayInWords, popup, shot, signIn, waitForHitPoint, worldTransform } from './people.js';
 
 let rig: E2eRig;
@@ -18,15 +18,8 @@ let page: Page;
 
 const VIEWPORT = { width: 390, height: 844 };
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  ({ server, viewer } = rig);
-  ({ page } = await rig.openPage({ viewport: VIEWPORT, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }));
-});
-
-afterAll(async () => {
-  await rig?.close();
-});
+beforeAll(async () => ({ rig, server, viewer, page } = await startE2eRigWithPage({ page: phone(VIEWPORT) })));
+afterAll(() => rig?.close());
 
 const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
 const menuButton = () => page.getByRole('button', { name: /^Menu/ });

@@ -7,22 +7,17 @@
 // legends unfolded it can be under them. Screenshot
 // test-results/e2e/phone-report-pin.png.
 
-import { devices, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { phone, startE2eRigWithPage, type E2eRig } from './rig.js';
+import { shot, showCoWorker, signIn } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  server = rig.server;
-  const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7']!;
-  ({ page } = await rig.openPage(pixel7));
-});
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ page: phone() })));
 afterAll(() => rig?.close());
 
 interface Rect { left: number; top: number; right: number; bottom: number }
@@ -65,9 +60,7 @@ describe('the report form\'s pin on a phone', () => {
     await page.goto(`${rig.viewer.url}/`);
     await signIn(page, server.accounts.regular, 'touch');
     // "Show" a co-worker: a message comes over the map's top
-    await page.getByRole('tab', { name: 'People' }).tap();
-    const row = page.getByRole('listitem').filter({ hasText: 'Emma Nieminen' });
-    await row.getByRole('button', { name: 'Show' }).tap();
+    await showCoWorker(page, 'Emma Nieminen', 'touch');
     await page.locator('.map-notices').getByText('Emma Nieminen is on Floor 0').waitFor();
     await page.getByRole('tab', { name: 'Report an issue' }).tap();
     await page.getByText(/Placed at the red pin on the map/).waitFor();

@@ -5,22 +5,17 @@
 // the middle of what is seen, close under the message (docs/ui.md "Centred where
 // nothing covers the map"). Screenshot test-results/e2e/phone-show-centred.png.
 
-import { devices, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { phone, startE2eRigWithPage, type E2eRig } from './rig.js';
+import { shot, showCoWorker, signIn } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  server = rig.server;
-  const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7']!;
-  ({ page } = await rig.openPage(pixel7));
-});
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ page: phone() })));
 afterAll(() => rig?.close());
 
 /** The highlighted person's marker and the middle of the map between the messages over its top and the legends. */
@@ -46,9 +41,7 @@ describe('"Show" a co-worker on a phone', () => {
   it('centres them in the part of the map the message and the legends leave free, and again once the message is closed', async () => {
     await page.goto(`${rig.viewer.url}/`);
     await signIn(page, server.accounts.regular, 'touch');
-    await page.getByRole('tab', { name: 'People' }).tap();
-    const row = page.getByRole('listitem').filter({ hasText: 'Emma Nieminen' });
-    await row.getByRole('button', { name: 'Show' }).tap();
+    await showCoWorker(page, 'Emma Nieminen', 'touch');
     const message = page.locator('.map-notices').getByText('Emma Nieminen is on Floor 0');
     await message.waitFor();
     await page.locator('g.asset.highlighted').waitFor();

@@ -7,29 +7,20 @@
 // installed today shows as unknown in the replay. Screenshots in
 // test-results/e2e/playback-*.png.
 
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf, wallToEpoch } from '../../src/shared/reports/calendar.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import { formatValue } from '../../src/worker/derive/drawState.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR } from './harness.js';
-import { dayInWords } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { dayInWords, shot, signIn } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
-
-beforeAll(async () => {
-  rig = await startE2eRig({ server: { seed: { historyDays: 8 } } });
-  server = rig.server;
-  ({ page } = await rig.openPage({ viewport: { width: 1500, height: 950 } }));
-});
-
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ server: { seed: { historyDays: 8 } }, page: { viewport: { width: 1500, height: 950 } } })));
 afterAll(() => rig?.close());
 
 /** The text of the popup's row named `term` (its <dd>), or null when the popup has no such row. */
@@ -72,7 +63,7 @@ describe('playback in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => row(dialog, 'Battery')).toBe('3 %');
     expect(await dialog.getByTestId('popup-replay').count()).toBe(0);
-    await shot('playback-01-live-popup');
+    await shot(page, 'playback-01-live-popup');
     await dialog.getByRole('button', { name: 'Close details' }).click();
 
     // replay the day before yesterday
@@ -127,17 +118,17 @@ describe('playback in Chromium', () => {
     const first = await expectShown();
     // the day in the popups' words ("Nov 23"), not its key ("2026-11-23")
     expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${await dayInWords(page, day)} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
-    await shot('playback-02-replay-popup');
+    await shot(page, 'playback-02-replay-popup');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await shot('playback-02b-replay-bar');
+    await shot(page, 'playback-02b-replay-bar');
 
     // three hours later by keys on the slider: Page Up is a quarter hour
     await slider.focus();
     for (let i = 0; i < 12; i += 1) await page.keyboard.press('PageUp');
     await expect.poll(async () => (await shown()).instant).toBe(first + 3 * 3_600_000);
     await expectShown();
-    await shot('playback-03-replay-later');
+    await shot(page, 'playback-03-replay-later');
     await page.keyboard.press('Escape');
 
     // back to live: the live value and battery again
@@ -178,7 +169,7 @@ describe('playback in Chromium', () => {
     expect(await row(dialog, 'Battery')).toBeNull();
     expect(await row(dialog, 'Last heard')).toBeNull();
     expect(await dialog.locator('.history').innerText()).toContain('No recent history.');
-    await shot('playback-04-replay-unknown');
+    await shot(page, 'playback-04-replay-unknown');
     await dialog.getByRole('button', { name: 'Close details' }).click();
     await bar.getByRole('button', { name: 'Back to live' }).click();
     await expect.poll(() => node.locator('text.sensor-label').textContent()).toBe('42 %');
@@ -187,12 +178,8 @@ describe('playback in Chromium', () => {
   it('lists People and Rooms as at the replayed instant, sets reporting an issue aside and says Notifications are live', async () => {
     // a tablet: taps on the tabs and buttons, keys on the slider
     const { context: tablet, page: p } = await rig.openPage({ viewport: { width: 1500, height: 950 }, hasTouch: true });
-    const snap = (name: string) => p.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
     await p.goto(`${rig.viewer.url}/`);
-    await p.getByLabel('Email').fill(server.accounts.regular.email);
-    await p.getByLabel('Password').fill(server.accounts.regular.password);
-    await p.getByRole('button', { name: 'Sign in', exact: true }).tap();
-    await p.getByRole('application', { name: /Floor plan of/ }).waitFor();
+    await signIn(p, server.accounts.regular, 'touch');
     const { store } = server.server;
     const locationId = server.server.seed.locationIds[0]!;
     const tz = store.locations.get(locationId)!.timezone;
@@ -240,7 +227,7 @@ describe('playback in Chromium', () => {
     await people.getByLabel('Find a co-worker').fill(name);
     const person = people.locator('li', { hasText: name });
     await expect.poll(() => person.locator('.person-where').innerText()).toBe(`on ${floorName}`);
-    await snap('playback-05-people-replay');
+    await shot(p, 'playback-05-people-replay');
     // Show: the replay goes on on their floor, at the same instant, with them on the map
     await person.getByRole('button', { name: `Show ${name} on the floor` }).tap();
     await expect.poll(() => p.getByLabel('Floor', { exact: true }).inputValue()).toBe(floorId);
@@ -269,24 +256,24 @@ describe('playback in Chromium', () => {
       await expect.poll(() => rooms.locator('li', { hasText: room.name }).first().locator('.status-chip').innerText()).toBe(onMap);
     }
     expect(await rooms.getByRole('button', { name: /^Booking of / }).count()).toBe(0);
-    await snap('playback-06-rooms-replay');
+    await shot(p, 'playback-06-rooms-replay');
 
     // Notifications are live whatever the map shows, and say so
     await p.getByRole('tab', { name: 'Notifications' }).tap();
     await expect.poll(() => p.getByTestId('panel-live').innerText()).toBe('Live: notifications as they are now, not as at the replay.');
-    await snap('playback-07-notifications-live');
+    await shot(p, 'playback-07-notifications-live');
     // the layer panel speaks of the replayed floor: people were on it then
     expect(await p.getByRole('group', { name: 'Workplace' }).innerText()).not.toContain('none on this floor');
 
     // so does setting one's location
     await p.getByRole('tab', { name: 'My location' }).tap();
     await expect.poll(() => p.getByTestId('replay-aside').innerText()).toContain('Your location is set on the floor as it is now');
-    await snap('playback-08-my-location-aside');
+    await shot(p, 'playback-08-my-location-aside');
     // Report an issue acts on the floor as it is now: set aside, with the way back
     await p.getByRole('tab', { name: 'Report an issue' }).tap();
     const aside = p.getByTestId('replay-aside');
     await expect.poll(() => aside.innerText()).toContain(`The map shows a replay of ${await dayInWords(p, day)}. An issue or feedback is for the floor as it is now`);
-    await snap('playback-09-report-aside');
+    await shot(p, 'playback-09-report-aside');
     await aside.getByRole('button', { name: 'Back to live' }).tap();
     await expect.poll(() => bar.count()).toBe(0);
     await p.getByRole('region', { name: 'Report an issue or give feedback' }).getByRole('button').first().waitFor();

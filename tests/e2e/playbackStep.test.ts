@@ -8,28 +8,19 @@
 // the new desks beside the old time, nor the new time over the old desks.
 // Screenshots in test-results/e2e/playback-step-*.png.
 
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastWorkingDayBefore } from '../../src/shared/reports/calendar.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR } from './harness.js';
-import { signIn } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { shot, signIn } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
-
-beforeAll(async () => {
-  // three days back reach a Friday from a Monday: the weekend before it is nearly empty in the seed's history
-  rig = await startE2eRig({ server: { seed: { desks: 2_000, buildings: 1, floorsPerBuilding: 1, historyDays: 3 } } });
-  server = rig.server;
-  ({ page } = await rig.openPage());
-});
-
+// three days back reach a Friday from a Monday: the weekend before it is nearly empty in the seed's history
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ server: { seed: { desks: 2_000, buildings: 1, floorsPerBuilding: 1, historyDays: 3 } } })));
 afterAll(() => rig?.close());
 
 /** Records, at each frame, the bar's time and every desk's status as the frame paints them. */
@@ -75,7 +66,7 @@ describe('a replay step in Chromium', () => {
     await clickSliderAt(from);
     await expect.poll(hourShown, { timeout: 15_000 }).toBe(Math.floor(from));
     await page.waitForTimeout(1_500);
-    await shot('playback-step-00-before');
+    await shot(page, 'playback-step-00-before');
 
     await page.evaluate(RECORD_FRAMES);
     await clickSliderAt(to);
@@ -86,7 +77,7 @@ describe('a replay step in Chromium', () => {
       w.__recording = false;
       return w.__frames;
     });
-    await shot('playback-step-01-after');
+    await shot(page, 'playback-step-01-after');
 
     const before = frames[0]!;
     const after = frames.at(-1)!;

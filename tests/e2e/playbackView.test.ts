@@ -3,27 +3,18 @@
 // picks another day and goes back to live — the map stays where they put it each time; a fitted floor is fitted
 // again. Screenshots in test-results/e2e/playback-view-*.png.
 
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey } from '../../src/shared/reports/calendar.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR } from './harness.js';
-import { signIn, worldTransform } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { shot, signIn, worldTransform } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
-
-beforeAll(async () => {
-  rig = await startE2eRig({ server: { seed: { historyDays: 3 } } });
-  server = rig.server;
-  ({ page } = await rig.openPage());
-});
-
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ server: { seed: { historyDays: 3 } } })));
 afterAll(() => rig?.close());
 
 const bar = () => page.getByRole('group', { name: 'Playback' });
@@ -55,13 +46,13 @@ describe('the map keeps its view across live and replay', () => {
     await page.waitForTimeout(400);
     const mine = await view();
     expect(mine.k).toBeGreaterThan(fitted.k * 1.5);
-    await shot('playback-view-01-live-zoomed');
+    await shot(page, 'playback-view-01-live-zoomed');
 
     await page.getByRole('button', { name: 'Play back a day' }).click();
     await replayLoaded();
     await page.locator('g.asset[data-asset-id]').first().waitFor();
     expect(await view()).toEqual(mine);
-    await shot('playback-view-02-replay-same-view');
+    await shot(page, 'playback-view-02-replay-same-view');
 
     // another day in the bar's Day field: a new replay, the same view
     const day = (await bar().getAttribute('data-day'))!;
@@ -74,7 +65,7 @@ describe('the map keeps its view across live and replay', () => {
     await expect.poll(() => bar().count()).toBe(0);
     await page.locator('g.asset[data-asset-id]').first().waitFor();
     expect(await view()).toEqual(mine);
-    await shot('playback-view-03-live-again');
+    await shot(page, 'playback-view-03-live-again');
   });
 
   it('shows the whole floor in the replay when the live floor was fitted', async () => {
@@ -91,7 +82,7 @@ describe('the map keeps its view across live and replay', () => {
     expect(floor.x + floor.width).toBeLessThanOrEqual(map.x + map.width);
     expect(floor.y + floor.height).toBeLessThanOrEqual(map.y + map.height);
     expect(Math.max(floor.width / map.width, floor.height / map.height)).toBeGreaterThan(0.5);
-    await shot('playback-view-04-replay-fitted');
+    await shot(page, 'playback-view-04-replay-fitted');
     await page.getByRole('button', { name: 'Back to live' }).click();
   });
 

@@ -8,18 +8,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig({ server: { seed: { historyDays: 8 } } });
-  server = rig.server;
-  ({ page } = await rig.openPage({ viewport: { width: 1280, height: 800 } }));
-});
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ server: { seed: { historyDays: 8 } }, page: { viewport: { width: 1280, height: 800 } } })));
 afterAll(() => rig?.close());
 
 const region = () => page.locator('.report-table-wrap');

@@ -2,13 +2,24 @@
 // the API proxy in front of it when a test needs to hold back or cut the
 // network), the built viewer served from its own origin, one Chromium, and
 // pages in their own contexts that report page errors. `close()` ends all of
-// it in reverse order.
+// it in reverse order. Most files want the rig and one page in it
+// (`startE2eRigWithPage`), some of them a phone's (`phone()`).
 
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
+
+/**
+ * A phone's browser context: Playwright's Pixel 7 (412×915 CSS px at 2.625, a touch screen, a mobile
+ * browser's viewport and user agent); a `viewport` given sizes its screen instead (a smaller phone).
+ */
+export function phone(viewport?: { width: number; height: number }): BrowserContextOptions {
+  // the device list also names the browser it was measured in, which is no context option
+  const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7']!;
+  return viewport ? { ...pixel7, viewport, screen: viewport } : pixel7;
+}
 
 export interface E2eRig {
   server: TestServer;
@@ -63,4 +74,27 @@ export async function startE2eRig(options: E2eRigOptions = {}): Promise<E2eRig> 
       return { context, page };
     },
   };
+}
+
+export interface E2eRigWithPage {
+  rig: E2eRig;
+  server: TestServer;
+  viewer: ViewerServer;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * `startE2eRig(options)` and one page opened in it (`options.page`: its context's options), what most
+ * files start with; the rig is closed again when the page cannot open.
+ */
+export async function startE2eRigWithPage(options: E2eRigOptions & { page?: BrowserContextOptions } = {}): Promise<E2eRigWithPage> {
+  const rig = await startE2eRig(options);
+  try {
+    const { context, page } = await rig.openPage(options.page);
+    return { rig, server: rig.server, viewer: rig.viewer, context, page };
+  } catch (error) {
+    await rig.close();
+    throw error;
+  }
 }

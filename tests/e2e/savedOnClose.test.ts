@@ -6,45 +6,32 @@
 // the worker to write what its throttles hold on pagehide and on
 // visibilitychange to hidden. Screenshot test-results/e2e/saved-on-close.png.
 
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signInForOffline } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
+import { drawnCount, postNote, shot, signInForOffline } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
+let context: BrowserContext;
+let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  ({ server } = rig);
-});
+beforeAll(async () => ({ rig, server, context, page } = await startE2eRigWithPage()));
 afterAll(() => rig?.close());
-
-const drawn = (page: Page, id: string) => page.locator(`g.asset[data-asset-id="${id}"]`).count();
 
 describe('a tab closed right after a live change', () => {
   it('reopens offline with the change drawn', async () => {
-    const { page, context } = await rig.openPage();
     // the app shell is in the service worker's cache, so the page opens with no network
     const { floorId, locationId } = await signInForOffline(page, rig.viewer.url, server.accounts.regular);
     const url = new URL(page.url());
     // the first saves after the live load are done (the view's first save comes 1.5 s after live data); the test
     // server runs no simulator, so nothing else changes and nothing more is written until the ticket comes
     await page.waitForTimeout(4_000);
-    const editor = await server.signIn('edit');
-    const now = Date.now();
-    const text = 'Window will not close';
-    const res = await server.api(`/organizations/${server.accounts.regular.organizationId}/locations/${locationId}/assets`, {
-      method: 'POST', token: editor,
-      json: {
-        type: 'ticket', name: text, subtype: 'it', parent_id: floorId, x: 14, y: 12, speech_bubble: text,
-        value: { text, label: 'it', status: 'open', time: now, valid_for: 86_400_000, valid_to: now + 86_400_000 },
-      },
-    });
+    const res = await postNote(server, { locationId, floorId, type: 'ticket', label: 'it', text: 'Window will not close', x: 14, y: 12 });
     expect(res.status).toBe(201);
     const ticketId = ((await res.json()) as { id: string }).id;
-    await expect.poll(() => drawn(page, ticketId), { timeout: 15_000, interval: 50 }).toBe(1);
+    await expect.poll(() => drawnCount(page, ticketId), { timeout: 15_000, interval: 50 }).toBe(1);
     // closed at once, well inside the one-second throttle of the location and the 5 s one of the floor's view
     await page.close();
 
@@ -56,7 +43,7 @@ describe('a tab closed right after a live change', () => {
     expect(await again.getByTestId('from-cache').isVisible()).toBe(true);
     // the saved view first, then the floor read from the saved location: both have it
     for (let i = 0; i < 8; i++) {
-      expect(await drawn(again, ticketId)).toBe(1);
+      expect(await drawnCount(again, ticketId)).toBe(1);
       await again.waitForTimeout(250);
     }
     await shot(again, 'saved-on-close');

@@ -10,18 +10,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  server = rig.server;
-  ({ page } = await rig.openPage());
-});
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage()));
 afterAll(() => rig?.close());
 
 const BANDS = ['generic zone', 'communication zone', 'collaboration zone', 'concentration zone', 'chilling zone'];
