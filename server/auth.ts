@@ -5,7 +5,7 @@
 import { hasRole as sharedHasRole, rolesFromPermissions } from '../src/shared/roles.js';
 import { createHmac, createPublicKey, randomBytes, scryptSync, timingSafeEqual, verify as verifySignature } from 'node:crypto';
 import type { Id, Role } from '../src/shared/types.js';
-import type { MailCodePurpose } from './store/records.js';
+import type { MailCodePurpose, PendingAccount } from './store/records.js';
 import type { Store } from './store/store.js';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -86,14 +86,16 @@ export function issueMailCode(store: Store, userId: Id, purpose: MailCodePurpose
 }
 
 /** A signup's code: it names the address and organization; no user exists until it is confirmed. */
-export function issueSignupCode(store: Store, email: string, organizationId: Id): string {
+export function issueSignupCode(store: Store, email: string, organizationId: Id, invite?: PendingAccount['invite']): string {
   const code = randomBytes(18).toString('base64url');
-  store.mailCodes.set(code, { userId: null, purpose: 'signup', expiresAt: store.clock.now() + MAIL_CODE_LIFETIME_MS, signup: { email, organizationId } });
+  store.mailCodes.set(code, {
+    userId: null, purpose: invite ? 'invite' : 'signup', expiresAt: store.clock.now() + MAIL_CODE_LIFETIME_MS, signup: { email, organizationId, ...(invite ? { invite } : {}) },
+  });
   return code;
 }
 
-/** Consumes a valid signup code and returns what it was for, or null; single use. */
-export function consumeSignupCode(store: Store, code: string): { email: string; organizationId: Id } | null {
+/** Consumes a valid signup (or pending invitation) code and returns what it was for, or null; single use. */
+export function consumeSignupCode(store: Store, code: string): PendingAccount | null {
   const rec = store.mailCodes.get(code);
   if (!rec?.signup || rec.expiresAt <= store.clock.now()) return null;
   store.mailCodes.delete(code);

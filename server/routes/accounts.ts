@@ -129,11 +129,16 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
     schema: { body: SignupConfirmRequest, response: { 201: SignupConfirmResponse } },
   }, async (req, reply) => {
     const signup = consumeSignupCode(store, req.body.code);
-    // the organization must still take the address (its domains may have changed since the mail)
+    // the organization must still take the address (its domains may have changed since the mail); an invitation's
+    // address is of no organization's domain, and must not have become another organization's meanwhile
     const org = signup ? store.organizations.get(signup.organizationId) : undefined;
-    if (!signup || !org || organizationOfDomain(signup.email)?.id !== org.id) throw new HttpError(403, 'Invalid or expired code');
+    const domainOwner = signup ? organizationOfDomain(signup.email) : undefined;
+    if (!signup || !org || (signup.invite ? domainOwner && domainOwner.id !== org.id : domainOwner?.id !== org.id)) {
+      throw new HttpError(403, 'Invalid or expired code');
+    }
     if (store.userByEmail(signup.email)) throw new HttpError(409, 'This address already has an account; sign in or recover the password');
-    const user = store.createUser(org.id, { email: signup.email, permissions: ['USER_UPDATE_SELF'] });
+    // an invitation's account is made now, proven by the code that came back from its address
+    const user = store.createUser(org.id, { permissions: ['USER_UPDATE_SELF'], ...signup.invite, email: signup.email });
     store.credentials.set(user.id, { passwordHash: hashPassword(req.body.password) });
     return reply.code(201).send({ user_id: user.id, organization_id: org.id, email: user.email } satisfies SignupConfirmResponse);
   });

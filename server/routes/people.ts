@@ -13,7 +13,7 @@ import {
   CreateExternalObjectRequest, CreateNotificationRequest, CreateUserRequest, ExternalObjectsQuery, InviteUserRequest,
   UpdateExternalObjectRequest, UpdateNotificationRequest, UpdateUserRequest,
 } from '../../src/shared/schemas/people.js';
-import { dropMailCodes, hasRole, hashPassword, verifyPassword } from '../auth.js';
+import { dropMailCodes, hasRole, hashPassword, issueMailCode, issueSignupCode, verifyPassword } from '../auth.js';
 import { IMAGE_TYPES, contentTypeOf, looksLikeImage } from '../images.js';
 import type { RouteContext } from './context.js';
 import {
@@ -33,7 +33,8 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
   /**
    * An address a non-admin gives an account (creating, inviting, or one's own): never one of another
    * organization's email domains, whose owner's first single sign-on would land in this organization;
-   * outside the organization's own domains nobody has proven it, so OpenID waits for a mailed code
+   * outside the organization's own domains nobody has proven it (`unproven`): an account made for it waits
+   * for a mailed code (`invitePending`), one's own address is marked so that OpenID waits for one
    * (docs/security.md "OpenID and addresses nobody proved"). An admin reaches every organization anyway.
    */
   const checkAddress = (me: WireUser, orgId: string, email: string): { unproven: boolean } => {
@@ -43,8 +44,38 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     if (owner && owner.id !== orgId) throw new HttpError(403, 'This address is of another organization\'s email domain');
     return { unproven: !owner };
   };
-  const markUnproven = (userId: string) => {
-    store.credentials.set(userId, { ...(store.credentials.get(userId) ?? { passwordHash: null }), addressUnproven: true });
+  /**
+   * A non-admin's account for an address of no organization's domain is an invitation, made only when its
+   * mailed code comes back (docs/security.md "Addresses that have an account"): 202 whether the address is
+   * free or has an account in another organization, whose owner is mailed instead, so the answer never
+   * tells that an address has an account elsewhere; 409 only for an account of the caller's own organization,
+   * which the caller can list anyway.
+   */
+  const invitePending = (orgId: string, body: { email: string; first_name?: string; last_name?: string; permissions?: string[] }) => {
+    const email = body.email.toLowerCase();
+    const existing = store.userByEmail(email);
+    if (existing?.organization_id === orgId) throw new HttpError(409, 'A user with this email exists');
+    const org = store.organizations.get(orgId)!;
+    const sentAt = store.clock.now();
+    if (existing) {
+      // as a signup of an address that has an account: its owner gets a way in to their own account, nothing changes
+      const code = issueMailCode(store, existing.id, 'recover');
+      const link = `${ctx.publicUrl()}/#/set-password?organization=${existing.organization_id}&user=${existing.id}&code=${code}`;
+      ctx.outbox.send({
+        to: existing.email, subject: `${org.name} invited you to Storey`, purpose: 'recover', code, user_id: existing.id, organization_id: existing.organization_id,
+        text: `Hello ${existing.first_name || existing.email},\n\n${org.name} invited this address to Storey, where it already has an account; nothing was changed.\n`
+          + `Sign in as you do, or set a new password here within 24 hours:\n${link}\n`, sent_at: sentAt,
+      });
+    } else {
+      const { first_name: firstName, last_name: lastName } = body;
+      const invite = { permissions: body.permissions ?? [ROLE_PERMISSIONS.regular], ...(firstName ? { first_name: firstName } : {}), ...(lastName ? { last_name: lastName } : {}) };
+      const code = issueSignupCode(store, email, orgId, invite);
+      ctx.outbox.send({
+        to: email, subject: `${org.name} invited you to Storey`, purpose: 'invite', code, user_id: null, organization_id: orgId,
+        text: `Hello ${firstName || email},\n\n${org.name} invited you to Storey. Choose your password here within 24 hours:\n${ctx.publicUrl()}/#/signup?code=${code}\n`, sent_at: sentAt,
+      });
+    }
+    return { status: 'accepted' as const };
   };
   /** the avatar: the user themself, or whoever manages them (userPolicy.ts) */
   const selfOrManager = (me: WireUser, target: WireUser) => {
@@ -73,10 +104,10 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     // another user's password is the admin's to set (userPolicy.ts); an edit user invites, and the mail sets it
     if (password !== undefined) checkPasswordChangeOfOther(me);
     const { unproven } = checkAddress(me, orgId, body.email);
+    if (unproven) return reply.code(202).send(invitePending(orgId, body));
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     if (password) store.credentials.set(user.id, { passwordHash: hashPassword(password) });
-    if (unproven) markUnproven(user.id);
     return reply.code(201).send(user);
   });
 
@@ -179,9 +210,9 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const body = req.body;
     checkGrant(me, body.permissions);
     const { unproven } = checkAddress(me, orgId, body.email);
+    if (unproven) return reply.code(202).send(invitePending(orgId, body));
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
-    if (unproven) markUnproven(user.id);
     ctx.mailCode(user.id, 'invite');
     return reply.code(201).send({ user });
   });

@@ -47,13 +47,20 @@ export interface Revocation {
 
 export type MailCodePurpose = 'signup' | 'recover' | 'invite';
 
+/** An account made only when its mailed code comes back (a signup, or an invitation: docs/security.md "Addresses that have an account"). */
+export interface PendingAccount {
+  email: string;
+  organizationId: Id;
+  invite?: { permissions: string[]; first_name?: string; last_name?: string };
+}
+
 export interface MailCode {
   /** the user the code is for; null for a signup, whose user exists only once the code is confirmed */
   userId: Id | null;
   purpose: MailCodePurpose;
   expiresAt: number;
-  /** a signup's address and the organization it joins */
-  signup?: { email: string; organizationId: Id };
+  /** a signup's address and the organization it joins; an invitation's also what the inviter gave the account */
+  signup?: PendingAccount;
 }
 
 export interface StoredFile {

@@ -1,0 +1,95 @@
+// Whether an address has an account in another organization is that
+// organization's business. Until 2026-11-25 an edit user creating or inviting
+// an address learnt it from a 409; now a non-admin's account for an address of
+// no organization's domain is an invitation, made when its mailed code comes
+// back, and the answer is 202 whether the address is free or taken elsewhere
+// (whose owner is mailed instead). A 409 is left only for an account of the
+// caller's own organization, which the caller can list anyway
+// (docs/security.md "Addresses that have an account").
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import { restPaths } from '../../src/shared/rest.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { messageOf } from './support/attack.js';
+
+describe('security: creating or inviting an address says nothing about other organizations', () => {
+  let t: TestServer;
+  let tokens: Awaited<ReturnType<TestServer['signInAll']>>;
+  let org: string;
+  let orgB: string;
+  let serial = 0;
+  const fresh = (name: string) => `${name}.${++serial}@freemail.test`;
+  const routes = () => [['create', restPaths.users(org)], ['invite', restPaths.inviteUser(org)]] as const;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    tokens = await t.signInAll();
+    org = t.accounts.edit.organizationId;
+    orgB = t.accounts.otherOrg.organizationId;
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('answers the same for an address with an account in another organization as for a free one, and mails the owner instead', async () => {
+    for (const [what, path] of routes()) {
+      // an account of another organization, at an address of no organization's domain (a contractor's)
+      const taken = fresh(`taken.${what}`);
+      const owner = t.server.store.createUser(orgB, { email: taken, first_name: 'Owner' });
+      const usersBefore = t.server.store.users.size;
+      const free = fresh(`free.${what}`);
+      const answers = [];
+      for (const email of [free, taken]) {
+        const res = await t.api(path, { method: 'POST', token: tokens.edit, json: { email, first_name: 'Pat' } });
+        answers.push({ status: res.status, body: await res.json() as unknown });
+      }
+      expect(answers[0]).toEqual({ status: 202, body: { status: 'accepted' } });
+      expect(answers[1], `${what}: the answer for an address taken elsewhere`).toEqual(answers[0]);
+      // nothing made yet, in either organization; the other organization's account unchanged
+      expect(t.server.store.users.size).toBe(usersBefore);
+      expect(t.server.store.userByEmail(taken)).toEqual(owner);
+      // the owner learns of it, with a way into their own account; the free address gets its invitation
+      const toOwner = t.server.outbox.latest(taken)!;
+      expect(toOwner).toMatchObject({ purpose: 'recover', user_id: owner.id, organization_id: orgB, subject: 'Storey Demo invited you to Storey' });
+      expect(toOwner.text).toContain('already has an account; nothing was changed');
+      expect(t.server.outbox.latest(free)).toMatchObject({ purpose: 'invite', user_id: null, organization_id: org });
+    }
+  });
+
+  it('makes the invited account when its code comes back: in the inviting organization, with the role granted, proven', async () => {
+    for (const [what, path] of routes()) {
+      const email = fresh(`joins.${what}`);
+      const res = await t.api(path, { method: 'POST', token: tokens.edit, json: { email, first_name: 'Sam', last_name: 'Lee', permissions: [ROLE_PERMISSIONS.service, ROLE_PERMISSIONS.regular] } });
+      expect(res.status).toBe(202);
+      const mail = t.server.outbox.latest(email)!;
+      expect(mail.text).toContain(`/#/signup?code=${mail.code}`);
+      const confirmed = await t.api(restPaths.signupConfirm(), { method: 'POST', form: { code: mail.code, password: `pw-${what}-joins-1` } });
+      expect(confirmed.status).toBe(201);
+      const user = t.server.store.userByEmail(email)!;
+      expect(user).toMatchObject({ organization_id: org, first_name: 'Sam', last_name: 'Lee', permissions: [ROLE_PERMISSIONS.service, ROLE_PERMISSIONS.regular] });
+      expect(t.server.store.credentials.get(user.id)?.addressUnproven).toBeFalsy();
+      expect((await t.api(restPaths.login(), { method: 'POST', form: { email, password: `pw-${what}-joins-1` } })).status).toBe(200);
+      // single use
+      expect((await t.api(restPaths.signupConfirm(), { method: 'POST', form: { code: mail.code, password: 'another-pass-1' } })).status).toBe(403);
+    }
+  });
+
+  it('still refuses with 409 an address of the caller’s own organization, which the caller can list', async () => {
+    for (const [, path] of routes()) {
+      const mine = t.server.store.createUser(org, { email: fresh('colleague') });
+      const res = await t.api(path, { method: 'POST', token: tokens.edit, json: { email: mine.email } });
+      expect(res.status).toBe(409);
+      expect(await messageOf(res)).toBe('A user with this email exists');
+      const listed = await (await t.api(restPaths.users(org), { token: tokens.edit })).json() as Array<{ email: string }>;
+      expect(listed.map((u) => u.email)).toContain(mine.email);
+    }
+  });
+
+  it('refuses an invitation whose address became another organization’s domain before it came back', async () => {
+    const email = `late.${++serial}@claimed.test`;
+    expect((await t.api(restPaths.inviteUser(org), { method: 'POST', token: tokens.edit, json: { email } })).status).toBe(202);
+    expect((await t.api(restPaths.organization(orgB), { method: 'PATCH', token: tokens.admin, json: { email_domains: [...t.server.store.organizations.get(orgB)!.email_domains, 'claimed.test'] } })).status).toBe(200);
+    const res = await t.api(restPaths.signupConfirm(), { method: 'POST', form: { code: t.server.outbox.latest(email)!.code, password: 'late-pass-1' } });
+    expect(res.status).toBe(403);
+    expect(t.server.store.userByEmail(email)).toBeUndefined();
+  });
+});
