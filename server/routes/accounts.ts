@@ -149,11 +149,9 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: RouteContext)
   }, async (req, reply) => {
     const email = req.query.email.toLowerCase();
     await limits.account('authUri', req, reply, email);
-    const user = store.userByEmail(email);
-    const org = user
-      ? store.organizations.get(user.organization_id)
-      : [...store.organizations.values()].find((o) => o.email_domains.includes(email.split('@')[1] ?? ''));
-    return { uri: org?.sso_uri ?? null };
+    // by the address's domain alone (home realm discovery), never by its account: the answer must not tell
+    // whether an address has an account, nor in which organization (docs/security.md "Same answers, same time")
+    return { uri: organizationOfDomain(email)?.sso_uri ?? null };
   });
 
   app.post('/v1/recover_password', {

@@ -5,11 +5,13 @@
 // back, and the answer is 202 whether the address is free or taken elsewhere
 // (whose owner is mailed instead). A 409 is left only for an account of the
 // caller's own organization, which the caller can list anyway
-// (docs/security.md "Addresses that have an account").
+// (docs/security.md "Addresses that have an account"). GET /auth_uri answers
+// by the address's domain only, so it tells no account either.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
 import { restPaths } from '../../src/shared/rest.js';
+import { DEMO_DOMAIN, OTHER_DOMAIN } from '../../server/seed/demo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { messageOf } from './support/attack.js';
 
@@ -91,5 +93,25 @@ describe('security: creating or inviting an address says nothing about other org
     const res = await t.api(restPaths.signupConfirm(), { method: 'POST', form: { code: t.server.outbox.latest(email)!.code, password: 'late-pass-1' } });
     expect(res.status).toBe(403);
     expect(t.server.store.userByEmail(email)).toBeUndefined();
+  });
+
+  it('answers GET /auth_uri by the address’s domain alone: an account, and its organization’s single sign-on, stay untold', async () => {
+    const authUri = async (email: string) => {
+      const res = await t.api(restPaths.authUri(email));
+      expect(res.status).toBe(200);
+      return res.json() as Promise<{ uri: string | null }>;
+    };
+    const sso = t.server.store.organizations.get(orgB)!.sso_uri;
+    expect(sso).toBeTruthy();
+    // a guest of the organization with single sign-on, at an address of no organization's domain
+    const guest = t.server.store.createUser(orgB, { email: fresh('guest') });
+    expect(await authUri(guest.email)).toEqual(await authUri(fresh('nobody')));
+    expect(await authUri(guest.email)).toEqual({ uri: null });
+    // the organization's own domain finds its single sign-on, account or not (what the viewer's button follows)
+    expect(await authUri(t.accounts.otherOrg.email)).toEqual({ uri: sso });
+    expect(await authUri(`not.yet.${++serial}@${OTHER_DOMAIN}`)).toEqual({ uri: sso });
+    // and an account of the organization with single sign-on does not carry it to another domain's address
+    const moved = t.server.store.createUser(orgB, { email: `moved.${++serial}@${DEMO_DOMAIN}` });
+    expect(await authUri(moved.email)).toEqual({ uri: null });
   });
 });
