@@ -20,7 +20,7 @@ import { systemClock, type ServerClock } from './clock.js';
 import { startMosquitto, type MosquittoBroker } from './live/mosquitto.js';
 import { createMqttTransport } from './live/mqttTransport.js';
 import { createPublisher, type Publisher } from './live/publisher.js';
-import { createPusherServer, type PusherServer } from './live/pusherServer.js';
+import { createPusherServer, type PusherServer, type PusherServerOptions } from './live/pusherServer.js';
 import { createPusherTransport } from './live/pusherTransport.js';
 import type { LiveTransport } from './live/transport.js';
 import { registerCompression } from './compression.js';
@@ -84,6 +84,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** per-client and per-account limits of the sign-in routes; tests may lower or raise them */
   rateLimits?: Partial<RateLimits>;
+  /** our Pusher endpoint's limits on sockets no session is bound to (server/live/pusherServer.ts); tests may lower them */
+  pusherSockets?: Pick<PusherServerOptions, 'unauthenticatedTimeoutMs' | 'maxUnauthenticatedPerAddress'>;
 }
 
 export interface StoreyServer {
@@ -227,7 +229,7 @@ export async function startStoreyServer(options: ServerOptions = {}): Promise<St
     cluster: options.pusher?.cluster ?? 'local',
   };
   const transportName = options.transport ?? 'pusher';
-  const pusherServer = transportName === 'pusher' && !options.hostedPusher ? createPusherServer(pusherCreds) : null;
+  const pusherServer = transportName === 'pusher' && !options.hostedPusher ? createPusherServer({ ...pusherCreds, ...options.pusherSockets, trustProxy: options.trustProxy === true }) : null;
   if (pusherServer) await pusherServer.registerRoutes(app);
   if (options.staticDir) await app.register(fastifyStatic, { root: options.staticDir, prefix: '/', wildcard: false });
 

@@ -49,10 +49,32 @@ export function hasRole(permissions: readonly string[], role: Role): boolean {
   return sharedHasRole({ permissions }, role);
 }
 
+/**
+ * Sessions one user keeps at once (docs/security.md "Sessions per user"): past it, a new sign-in ends the
+ * oldest, its live connections too. Enough for every browser and device a person uses and a few forgotten
+ * ones, while a script signing in over and over (from many addresses, with the right password) can no longer
+ * pile up tokens and broker credentials (up to 4 per session) without end.
+ */
+export const MAX_SESSIONS_PER_USER = 50;
+/** Room displays of one account (often one account for a building's displays): the least recently used ends. */
+export const MAX_DISPLAY_SESSIONS_PER_USER = 200;
+
 export function issueToken(store: Store, userId: Id, options: { display?: boolean } = {}): { token: string; expiresAt: number } {
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = store.clock.now() + (options.display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS);
-  store.tokens.set(token, options.display ? { userId, expiresAt, display: true } : { userId, expiresAt });
+  const now = store.clock.now();
+  const display = options.display === true;
+  const expiresAt = now + (display ? DISPLAY_TOKEN_IDLE_MS : TOKEN_LIFETIME_MS);
+  store.tokens.set(token, display ? { userId, expiresAt, display: true } : { userId, expiresAt });
+  // the user's sessions of this kind, oldest first (a display's by its last use, which sets its end)
+  const kept: Array<[string, number]> = [];
+  for (const [t, rec] of store.tokens) {
+    if (rec.userId !== userId || (rec.display === true) !== display || t === token) continue;
+    if (rec.expiresAt <= now) store.revokeSessions(userId, 'displaced', { onlyToken: t });
+    else kept.push([t, rec.expiresAt]);
+  }
+  if (display) kept.sort((a, b) => a[1] - b[1]);
+  const cap = display ? MAX_DISPLAY_SESSIONS_PER_USER : MAX_SESSIONS_PER_USER;
+  for (const [t] of kept.slice(0, Math.max(0, kept.length + 1 - cap))) store.revokeSessions(userId, 'displaced', { onlyToken: t });
   return { token, expiresAt };
 }
 

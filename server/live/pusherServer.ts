@@ -20,6 +20,12 @@ export interface PusherServerOptions {
   activityTimeoutS?: number;
   /** requests older or newer than this are refused (Pusher allows 600 s) */
   maxClockSkewS?: number;
+  /** a socket no /pusher/auth bound to a session is closed after this long (PUSHER_UNAUTHENTICATED_TIMEOUT_MS) */
+  unauthenticatedTimeoutMs?: number;
+  /** sockets not yet bound to a session, per client address (PUSHER_UNAUTHENTICATED_PER_ADDRESS) */
+  maxUnauthenticatedPerAddress?: number;
+  /** behind a reverse proxy: the client address is the first of X-Forwarded-For (as the REST rate limits count) */
+  trustProxy?: boolean;
 }
 
 export interface PusherServer {
@@ -41,7 +47,25 @@ interface Socket {
   channels: Set<string>;
   userIds: Set<string>;
   sessionIds: Set<string>;
+  /** the client address, while no session is bound to it (counted in `unbound`), else null */
+  unboundFrom: string | null;
+  timer: ReturnType<typeof setTimeout> | null;
 }
+
+/**
+ * Anyone may open a socket: it costs memory and a file descriptor until a session is bound to it at
+ * /pusher/auth, which the engine asks for at once (its user channel), so a socket still unbound after this
+ * long is closed, as hosted Pusher closes connections that did not sign in within 30 s (4009).
+ */
+export const PUSHER_UNAUTHENTICATED_TIMEOUT_MS = 30_000;
+/**
+ * Sockets one client address may hold before any is bound to a session; a new one past it is closed with
+ * Pusher's 4100 ("Over capacity": the client backs off and tries again). An office behind one address
+ * reloading at once binds each socket within a round trip, far below this.
+ */
+export const PUSHER_UNAUTHENTICATED_PER_ADDRESS = 50;
+/** Pusher's close code for "over capacity": reconnect after a back-off. */
+export const PUSHER_OVER_CAPACITY_CODE = 4100;
 
 /** Pusher's close code for a connection that is no longer authorized: the client must not reconnect unchanged. */
 export const PUSHER_UNAUTHORIZED_CODE = 4009;
@@ -63,6 +87,24 @@ function safeEqualHex(a: string, b: string): boolean {
 export function createPusherServer(options: PusherServerOptions): PusherServer {
   const activityTimeoutS = options.activityTimeoutS ?? 120;
   const maxSkewS = options.maxClockSkewS ?? 600;
+  const unauthenticatedTimeoutMs = options.unauthenticatedTimeoutMs ?? PUSHER_UNAUTHENTICATED_TIMEOUT_MS;
+  const maxUnbound = options.maxUnauthenticatedPerAddress ?? PUSHER_UNAUTHENTICATED_PER_ADDRESS;
+  /** client address → its sockets not bound to a session yet */
+  const unbound = new Map<string, number>();
+  const addressOf = (req: IncomingMessage) => {
+    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+    return forwarded || req.socket.remoteAddress || 'unknown';
+  };
+  /** the socket has a session now, or is gone: it no longer counts against its address */
+  const settle = (s: Socket) => {
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = null;
+    if (s.unboundFrom === null) return;
+    const left = (unbound.get(s.unboundFrom) ?? 1) - 1;
+    if (left > 0) unbound.set(s.unboundFrom, left);
+    else unbound.delete(s.unboundFrom);
+    s.unboundFrom = null;
+  };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const channels = new Map<string, Set<Socket>>();
   const sockets = new Set<Socket>();
@@ -142,12 +184,31 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
       ws.close(4007, 'Unsupported protocol version');
       return;
     }
+    const address = addressOf(req);
+    if ((unbound.get(address) ?? 0) >= maxUnbound) {
+      send(ws, { event: 'pusher:error', data: { code: PUSHER_OVER_CAPACITY_CODE, message: 'Too many connections not signed in from this address' } });
+      ws.close(PUSHER_OVER_CAPACITY_CODE, 'Over capacity');
+      return;
+    }
+    unbound.set(address, (unbound.get(address) ?? 0) + 1);
     const s: Socket = {
       id: `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`, ws, channels: new Set(), userIds: new Set(), sessionIds: new Set(),
+      unboundFrom: address, timer: null,
     };
+    s.timer = setTimeout(() => {
+      s.timer = null;
+      if (s.sessionIds.size > 0 || !sockets.has(s)) return;
+      settle(s);
+      for (const c of [...s.channels]) unsubscribe(s, c);
+      sockets.delete(s);
+      send(ws, { event: 'pusher:error', data: { code: PUSHER_UNAUTHORIZED_CODE, message: 'Connection is unauthorized: no session within the time allowed' } });
+      ws.close(PUSHER_UNAUTHORIZED_CODE, 'Connection is unauthorized');
+    }, unauthenticatedTimeoutMs);
+    s.timer.unref?.();
     sockets.add(s);
     ws.on('message', (raw) => onMessage(s, raw.toString()));
     ws.on('close', () => {
+      settle(s);
       for (const c of [...s.channels]) unsubscribe(s, c);
       sockets.delete(s);
     });
@@ -247,6 +308,7 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
         if (s.id !== socketId) continue;
         s.userIds.add(userId);
         s.sessionIds.add(sessionId);
+        settle(s);
       }
     },
     terminate(match) {
@@ -256,6 +318,7 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
           || (match.sessionIds ?? []).some((id) => s.sessionIds.has(id));
         if (!hit) continue;
         count += 1;
+        settle(s);
         // no further event reaches it, whatever arrives before the close handshake ends
         for (const c of [...s.channels]) unsubscribe(s, c);
         sockets.delete(s);
@@ -266,7 +329,10 @@ export function createPusherServer(options: PusherServerOptions): PusherServer {
     },
     async close() {
       for (const { server: http, listener } of attached) http.off('upgrade', listener);
-      for (const s of sockets) s.ws.terminate();
+      for (const s of sockets) {
+        settle(s);
+        s.ws.terminate();
+      }
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

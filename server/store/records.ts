@@ -35,7 +35,8 @@ export function sessionIdOf(token: string): string {
 }
 
 /** Why sessions end: sign-out, a password change, a permission taken away, a deleted user. */
-export type RevocationReason = 'signOut' | 'password' | 'permissions' | 'deleted';
+/** `displaced`: ended by a newer sign-in of the user past MAX_SESSIONS_PER_USER (server/auth.ts) */
+export type RevocationReason = 'signOut' | 'password' | 'permissions' | 'deleted' | 'displaced';
 
 /** Sessions ended at once; `wholeUser` when none of the user's live access may stay (deleted, permissions). */
 export interface Revocation {
