@@ -104,7 +104,11 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     // another user's password is the admin's to set (userPolicy.ts); an edit user invites, and the mail sets it
     if (password !== undefined) checkPasswordChangeOfOther(me);
     const { unproven } = checkAddress(me, orgId, body.email);
-    if (unproven) return reply.code(202).send(invitePending(orgId, body));
+    if (unproven) {
+      // each sends a mail, as a signup does: at most as many to one address (docs/security.md "Abuse limits")
+      await ctx.limits.account('signup', req, reply, body.email);
+      return reply.code(202).send(invitePending(orgId, body));
+    }
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     if (password) store.credentials.set(user.id, { passwordHash: hashPassword(password) });
@@ -210,7 +214,11 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const body = req.body;
     checkGrant(me, body.permissions);
     const { unproven } = checkAddress(me, orgId, body.email);
-    if (unproven) return reply.code(202).send(invitePending(orgId, body));
+    if (unproven) {
+      // each sends a mail, as a signup does: at most as many to one address (docs/security.md "Abuse limits")
+      await ctx.limits.account('signup', req, reply, body.email);
+      return reply.code(202).send(invitePending(orgId, body));
+    }
     if (store.userByEmail(body.email)) throw new HttpError(409, 'A user with this email exists');
     const user = store.createUser(orgId, { permissions: [ROLE_PERMISSIONS.regular], ...body });
     ctx.mailCode(user.id, 'invite');

@@ -75,6 +75,18 @@ describe('security: creating or inviting an address says nothing about other org
     }
   });
 
+  it('mails one address no more often than a signup does, free or taken, whichever route', async () => {
+    for (const taken of [false, true]) {
+      const email = fresh(taken ? 'flooded.owner' : 'flooded');
+      if (taken) t.server.store.createUser(orgB, { email });
+      const mailsBefore = t.server.outbox.list().filter((m) => m.to === email).length;
+      const statuses = [];
+      for (const [, path] of [...routes(), ...routes()]) statuses.push((await t.api(path, { method: 'POST', token: tokens.edit, json: { email } })).status);
+      expect(statuses).toEqual([202, 202, 202, 429]);
+      expect(t.server.outbox.list().filter((m) => m.to === email).length - mailsBefore).toBe(3);
+    }
+  });
+
   it('still refuses with 409 an address of the caller’s own organization, which the caller can list', async () => {
     for (const [, path] of routes()) {
       const mine = t.server.store.createUser(org, { email: fresh('colleague') });
