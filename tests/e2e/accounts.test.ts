@@ -4,7 +4,7 @@
 // signs the new account in; and a forgotten password set again from the
 // reset link, opened as the mail gives it, then used to sign in.
 
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { DEMO_DOMAIN } from '../../server/seed/demo.js';
@@ -14,14 +14,8 @@ import { shot } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-const contexts: BrowserContext[] = [];
-
 async function newPage(): Promise<Page> {
-  const context = await rig.browser.newContext({ viewport: { width: 1200, height: 800 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  return page;
+  return (await rig.openPage({ viewport: { width: 1200, height: 800 } })).page;
 }
 
 /** The latest mail of `purpose` to `to`, as the server's outbox captured it. */
@@ -46,11 +40,7 @@ beforeAll(async () => {
   ({ server } = rig);
 });
 
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('account mails in Chromium', () => {
   it('signs up, types the mailed code (a wrong one first) and lands on the floor signed in', async () => {

@@ -15,7 +15,7 @@ import { setLocationToMidday } from '../helpers/localTime.js';
 import type { TestServer } from '../helpers/server.js';
 import { offlineText } from '../../src/ui/components/OfflineNote.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 const MIN = 60_000;
 let rig: E2eRig;
@@ -54,7 +54,7 @@ async function openFreeRoom(nth: number): Promise<{ roomId: string; sensorId: st
 }
 
 beforeAll(async () => {
-  rig = await startE2eRig({
+  ({ rig, server, context, page } = await startE2eRigWithPage({
     prepare: (s) => {
       const locationId = s.server.seed.locationIds[0]!;
       timeZone = setLocationToMidday(s, locationId);
@@ -62,9 +62,8 @@ beforeAll(async () => {
       const location = s.server.store.locations.get(locationId)!;
       s.server.store.updateLocation(locationId, { config: { ...location.config, allDayBookingButton: true } });
     },
-  });
-  server = rig.server;
-  ({ context, page } = await rig.openPage({ locale: 'en-GB' }));
+    page: { locale: 'en-GB' },
+  }));
   await page.goto(`${rig.viewer.url}/`);
 });
 

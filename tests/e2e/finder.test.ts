@@ -2,31 +2,25 @@
 // engine worker: keyboard first (`/`, arrows, Enter) and by mouse, across
 // floors and buildings, typos and diacritics. Screenshots in test-results/e2e/.
 
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR } from './harness.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { shot, signIn } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const floorSelect = () => page.getByLabel('Floor', { exact: true });
 const buildingSelect = () => page.getByLabel('Building', { exact: true });
 const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
 const results = () => page.getByRole('listbox', { name: 'Results' }).getByRole('option');
 
 beforeAll(async () => {
-  rig = await startE2eRig({ server: { simulate: true } });
-  ({ server } = rig);
-  ({ page } = await rig.openPage());
+  ({ rig, server, page } = await startE2eRigWithPage({ server: { simulate: true } }));
   await page.goto(`${rig.viewer.url}/`);
-  await page.getByLabel('Email').fill(server.accounts.regular.email);
-  await page.getByLabel('Password').fill(server.accounts.regular.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signIn(page, server.accounts.regular);
   await page.locator('g.asset-room').first().waitFor();
 });
 
@@ -54,7 +48,7 @@ describe('asset finder in Chromium', () => {
     const option = results().filter({ hasText: 'Mäkelä' }).first();
     await option.waitFor();
     expect(await page.locator('.finder-group').first().innerText()).toMatch(/^CO-WORKERS/i);
-    await shot('finder-01-person');
+    await shot(page, 'finder-01-person');
     expect(await option.getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.live-region').innerText(), { timeout: 3000 }).toMatch(/Mäkelä is on /);
@@ -81,14 +75,14 @@ describe('asset finder in Chromium', () => {
     // walk down to it with the arrows
     for (let i = 0; i < count && (await wanted.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
     expect(await wanted.getAttribute('aria-selected')).toBe('true');
-    await shot('finder-02-desk-typo');
+    await shot(page, 'finder-02-desk-typo');
     await page.keyboard.press('Enter');
     await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(floorB1.id);
     expect(await buildingSelect().inputValue()).toBe(buildingB.id);
     const node = page.locator(`[data-asset-id="${desk.id}"]`);
     await expect.poll(() => node.getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
     await expect.poll(() => new URL(page.url()).searchParams.get('asset')).toBe(desk.id);
-    await shot('finder-03-desk-shown');
+    await shot(page, 'finder-03-desk-shown');
   });
 
   it('by mouse: lists rooms for "meeting rooms" grouped with their floor, and a click shows the room', async () => {
@@ -100,7 +94,7 @@ describe('asset finder in Chromium', () => {
     expect(await page.locator('.finder-group').allInnerTexts()).toEqual([expect.stringMatching(/^ROOMS/i)]);
     const key = (await first.getAttribute('data-result-key'))!;
     const room = store.assets.get(key.slice(2))!;
-    await shot('finder-04-rooms');
+    await shot(page, 'finder-04-rooms');
     await first.click();
     await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(room.parent_id);
     await expect.poll(() => page.locator(`[data-asset-id="${room.id}"]`).getAttribute('class'), { timeout: 5000 }).toContain('highlighted');
@@ -125,7 +119,7 @@ describe('asset finder in Chromium', () => {
     // the keyboard is at the room, with its ring: no walk through every control between the finder and the map
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-asset-id')), { timeout: 5000 }).toBe(room.id);
     expect(await page.evaluate(() => document.activeElement?.matches(':focus-visible'))).toBe(true);
-    await shot('finder-06-room-focused');
+    await shot(page, 'finder-06-room-focused');
     await page.keyboard.press('Enter');
     await page.getByTestId('asset-popup').waitFor();
     await expect.poll(() => page.getByTestId('asset-popup').innerText()).toContain(room.name);
@@ -139,7 +133,7 @@ describe('asset finder in Chromium', () => {
     await finder().click();
     await finder().fill('zzqxv');
     await expect.poll(() => page.locator('.finder-status').innerText()).toBe('Nothing matches “zzqxv”.');
-    await shot('finder-05-nothing');
+    await shot(page, 'finder-05-nothing');
     await page.keyboard.press('Escape');
     expect(await page.locator('.finder-results').count()).toBe(0);
   });
@@ -163,7 +157,7 @@ describe('asset finder in Chromium', () => {
       await expect.poll(firstWhere, { timeout: 15_000 }).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
       await page.keyboard.press('Escape');
     }
-    await shot('finder-07-desks-here-first');
+    await shot(page, 'finder-07-desks-here-first');
   });
 
   it('goes to the finder with / right after a layer is switched on by mouse', async () => {

@@ -76,9 +76,7 @@ async function expectPopupSays(page: Page, kind: (typeof KINDS)[number], name: s
 }
 
 async function openPage(touch: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, hasTouch: touch });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  const { context, page } = await rig.openPage({ hasTouch: touch });
   await page.goto(`${rig.viewer.url}/`);
   await signIn(page, server.accounts.regular, touch ? 'touch' : 'mouse');
   // sensors are drawn on a layer that is off by default
@@ -98,10 +96,7 @@ beforeAll(async () => {
   mouse = await openPage(false);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('the map by mouse', () => {
   it.each(KINDS)('opens the %s popup with a click at the asset', async (kind) => {

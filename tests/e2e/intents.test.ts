@@ -19,9 +19,7 @@ let server: TestServer;
 const BROWSER_TIME_ZONE = 'America/Los_Angeles';
 
 async function signedIn(who: 'regular' | 'service'): Promise<{ context: BrowserContext; page: Page; warnings: string[] }> {
-  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: BROWSER_TIME_ZONE });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  const { context, page } = await rig.openPage({ timezoneId: BROWSER_TIME_ZONE });
   // what the engine worker warns about, as a developer reads it in the console
   const warnings: string[] = [];
   page.on('worker', (worker) => worker.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); }));
@@ -47,10 +45,7 @@ beforeAll(async () => {
   ({ server } = rig);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('intents in Chromium', () => {
   it('lets service staff close a ticket by mouse: its status changes on the server, its validity ends, and it leaves the map', async () => {

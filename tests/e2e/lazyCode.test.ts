@@ -8,7 +8,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
@@ -21,9 +21,7 @@ const searchChunk = { dropped: 0, loaded: 0, drop: true };
 const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
 
 beforeAll(async () => {
-  rig = await startE2eRig({ server: { simulate: false } });
-  ({ server } = rig);
-  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
+  ({ rig, server, context, page } = await startE2eRigWithPage({ server: { simulate: false }, page: { serviceWorkers: 'block' } }));
   await context.route(/\/assets\/searchIndex-[^/]*\.js$/, async (route) => {
     if (searchChunk.drop) {
       searchChunk.dropped += 1;
@@ -33,18 +31,12 @@ beforeAll(async () => {
       await route.continue();
     }
   });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
   await page.goto(`${rig.viewer.url}/`);
   await signIn(page, server.accounts.regular);
   await page.locator('g.asset-room').first().waitFor();
 });
 
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('code loaded on first use', () => {
   it('does not fetch the search code until the first search', async () => {

@@ -5,30 +5,18 @@
 // "1:00 – 2:00 PM" while the bar said "13:00". Screenshots in
 // test-results/e2e/times-*.png.
 
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 import { popup, shot, signIn, waitForHitPoint } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  rig = await startE2eRig();
-  ({ server } = rig);
-  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-});
-
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  await rig?.close();
-});
+beforeAll(async () => ({ rig, server, page } = await startE2eRigWithPage({ page: { locale: 'en-US' } })));
+afterAll(() => rig?.close());
 
 /** Every clock time in a text ("9:30", "16:05"), and whether any says AM or PM. */
 function clockTimes(text: string): { times: string[]; twelveHour: boolean } {

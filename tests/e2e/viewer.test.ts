@@ -13,7 +13,7 @@ import type { ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR } from './harness.js';
 import { hitPoint, popup, waitForHitPoint, worldTransform } from './people.js';
 import { POPUP_BODY_MIN_PX } from '../../src/ui/components/Popup.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 import { NEEDS_SERVER } from '../../src/ui/hooks/useServerReach.js';
 import { BOOKINGS_OFFLINE } from '../../src/ui/components/reports/ReportDetails.js';
 
@@ -111,17 +111,16 @@ function locationId(): string {
 }
 
 beforeAll(async () => {
-  rig = await startE2eRig({
+  ({ rig, server, page } = await startE2eRigWithPage({
     // the simulator keeps readings fresh, so rooms and desks have a live status
     server: { simulate: true },
     proxy: true,
     // the first location at mid-day and the browser six hours away: times are the location's, named,
     // and neither day turns while the test runs, whatever the hour (a booking made at 23:59 shows its weekday at 00:00)
     prepare: (s) => { setLocationToMidday(s, s.server.seed.locationIds[0]!); },
-  });
-  server = rig.server;
+    page: { timezoneId: awayFromMiddayZone(), locale: 'en-GB' },
+  }));
   proxy = rig.proxy!;
-  ({ page } = await rig.openPage({ timezoneId: awayFromMiddayZone(), locale: 'en-GB' }));
   // browser-side failures belong in the test output
   page.on('console', (m) => {
     if (m.type() === 'error') console.error(`[console] ${m.text()}`);

@@ -3,23 +3,20 @@
 // the finder by keyboard (Shift+Enter) and by mouse (Directions), listed in
 // numbered words, drawn on each floor the route crosses.
 
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { ARTIFACTS_DIR } from './harness.js';
+import { shot, signIn } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
-let context: BrowserContext;
 let page: Page;
 let startFloor: WireAsset;
 let destination: WireAsset;
 let destinationFloor: WireAsset;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const finder = () => page.getByRole('combobox', { name: 'Find desks, rooms, people and more' });
 const floorSelect = () => page.getByLabel('Floor', { exact: true });
 const panel = () => page.getByRole('region', { name: /^Directions to / });
@@ -66,21 +63,13 @@ beforeAll(async () => {
     method: 'PATCH', token, json: { location: { location_id: location.id, floor_id: startFloor.id, x: 20, y: 12, time: Date.now() } },
   });
   expect(res.status).toBeLessThan(300);
-  context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  ({ page } = await rig.openPage());
   await page.goto(`${rig.viewer.url}/`);
-  await page.getByLabel('Email').fill(server.accounts.regular.email);
-  await page.getByLabel('Password').fill(server.accounts.regular.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signIn(page, server.accounts.regular);
   await page.locator('g.asset-room').first().waitFor();
 });
 
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('directions in Chromium', () => {
   it('by keyboard: Shift+Enter on a finder result lists the way to another building in numbered words and draws it here', async () => {
@@ -107,7 +96,7 @@ describe('directions in Chromium', () => {
     const directions = (await panel().boundingBox())!;
     await expect.poll(async () => (await page.locator('polygon.floor-outline').boundingBox())!.x, { timeout: 3000 }).toBeGreaterThanOrEqual(directions.x + directions.width);
     await expect.poll(hiddenRoutePoints, { timeout: 3000 }).toBe(0);
-    await shot('route-01-start-floor');
+    await shot(page, 'route-01-start-floor');
   });
 
   it('by mouse: a step shows its floor, where the route arrives and goes on', async () => {
@@ -117,7 +106,7 @@ describe('directions in Chromium', () => {
     await page.locator('.route-overlay .route-arrival').first().waitFor();
     expect(await last.getAttribute('class')).toBe('here');
     await expect.poll(hiddenRoutePoints, { timeout: 3000 }).toBe(0);
-    await shot('route-02-destination-floor');
+    await shot(page, 'route-02-destination-floor');
   });
 
   it('Escape closes the directions; Directions in a finder row opens them by mouse', async () => {
@@ -135,7 +124,7 @@ describe('directions in Chromium', () => {
     await row.locator('.finder-route').click();
     await panel().waitFor();
     await panel().locator('.route-steps li').first().waitFor();
-    await shot('route-03-by-mouse');
+    await shot(page, 'route-03-by-mouse');
   });
 });
 
@@ -156,11 +145,11 @@ describe('directions from a chosen asset', () => {
     await finder().fill(`desk ${destination.name.split(' ')[1]}`);
     await page.locator(`[data-result-key="a:${destination.id}"] .finder-route`).click();
     await panel().waitFor();
-    await shot('route-04a-before-from');
+    await shot(page, 'route-04a-before-from');
     await panel().getByRole('combobox', { name: 'Start from' }).selectOption({ label: start.name }, { timeout: 5000 });
     await expect.poll(async () => (await panel().locator('.route-text').allInnerTexts())[0], { timeout: 5000 }).toMatch(/^Walk \d+ m to the passage$/);
     await expect.poll(() => floorSelect().inputValue(), { timeout: 5000 }).toBe(groundA);
-    await shot('route-04-from-asset');
+    await shot(page, 'route-04-from-asset');
   });
 });
 
