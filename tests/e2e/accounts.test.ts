@@ -2,7 +2,8 @@
 // against the reference server: signing up and typing the code of the mail
 // the server sent (a wrong code first: the screen says so in words), which
 // signs the new account in; and a forgotten password set again from the
-// reset link, opened as the mail gives it, then used to sign in.
+// reset link, opened as the mail gives it, then used to sign in; and an
+// invitation accepted from its link.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +131,35 @@ describe('account mails in Chromium', () => {
     await again.getByRole('button', { name: 'Set password' }).click();
     expect(await again.getByRole('alert').textContent()).toBe('This link is wrong, used or expired. Ask for a new one with “Forgot your password?”.');
     await shot(again, 'accounts-05-reset-link-used');
+  });
+
+  it('accepts an invitation to an address of no organization’s domain from its link: the account is made then, in the inviting organization', async () => {
+    // an edit user invites a contractor (docs/security.md "Addresses that have an account"): nothing is made yet
+    const edit = await server.signIn('edit');
+    const email = 'contractor.e2e@freemail.test';
+    const invited = await server.api(`/organizations/${server.accounts.edit.organizationId}/invite_user`, {
+      method: 'POST', token: edit, json: { email, first_name: 'Casey', permissions: ['ASSET_UPDATE_SERVICE_TICKET', 'USER_UPDATE_SELF'] },
+    });
+    expect(invited.status).toBe(202);
+    expect(server.server.store.userByEmail(email)).toBeUndefined();
+    const mail = await mailTo(email, 'invite');
+
+    // the mail program opens the link: the code is filled in, the person chooses a password
+    const page = await newPage();
+    await page.goto(linkIn(mail));
+    await page.getByRole('heading', { name: 'Finish signing up' }).waitFor();
+    expect(page.url()).not.toContain(mail.code);
+    expect(await page.getByLabel('Code from the mail').inputValue()).toBe(mail.code);
+    await page.getByLabel('New password', { exact: true }).click();
+    await page.keyboard.type('contractor passphrase');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('contractor passphrase');
+    await shot(page, 'accounts-06-invitation-link');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('application', { name: /Floor plan of/ }).waitFor({ timeout: 20_000 });
+    await page.locator('[data-asset-id][role="button"]').first().waitFor();
+    await shot(page, 'accounts-07-invited-signed-in');
+    const user = server.server.store.userByEmail(email)!;
+    expect(user).toMatchObject({ organization_id: server.accounts.edit.organizationId, first_name: 'Casey', permissions: ['ASSET_UPDATE_SERVICE_TICKET', 'USER_UPDATE_SELF'] });
   });
 });
