@@ -9,7 +9,7 @@ import type { MapLayer } from '../../src/shared/constants.js';
 import { createViewMirror } from '../../src/ui/engine/viewMirror.js';
 import { LABEL_TRACK_MS, useLabelLayout } from '../../src/ui/hooks/useLabelLayout.js';
 import type { Camera } from '../../src/ui/lib/camera.js';
-import { labelBoxOf, bubbleBoxOf, markerBoxOf } from '../../src/ui/lib/labels.js';
+import { labelBoxOf, labelTransform, bubbleBoxOf, markerBoxOf } from '../../src/ui/lib/labels.js';
 import { svgY } from '../../src/ui/lib/viewport.js';
 import { draw, floorMeta, room } from './fakeEngine.js';
 
@@ -155,5 +155,37 @@ describe('useLabelLayout', () => {
     const marker = markerBoxOf(kit)!;
     expect(y1 <= marker.cy - marker.h / 2 || y0 >= marker.cy + marker.h / 2 || x1 <= marker.cx - marker.w / 2 || x0 >= marker.cx + marker.w / 2).toBe(true);
     expect(hidden()).toBe(0);
+  });
+  it("keeps a turned zone's name turned, draws it across its band while a bubble stands on it, and turns it back once the ticket goes", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    // a seeded band: 2.4 m wide, 6 m deep; its name reads along it
+    const band = draw('z1', {
+      kind: 'zone', name: 'collaboration zone', label: 'collaboration zone', status: null, layers: ['zones'],
+      outline: [[0, 0], [2.4, 0], [2.4, 6], [0, 6]], x: 1.2, y: 3, width: 2.4, depth: 6,
+    });
+    const name = labelBoxOf(band)!;
+    const turned = labelTransform(name)!;
+    expect(turned).toMatch(/rotate\(-90\)/);
+    const svgRef = { current: svgWithLabels(['z1']) };
+    const text = document.querySelector('text[data-label-for="z1"]')!;
+    // as AssetNode draws it
+    text.setAttribute('transform', turned);
+    const camera = { viewport: () => ({ x: 0, y: 0, k: 24 }) } as unknown as Camera;
+    renderHook(() => useLabelLayout({ svgRef, mirror, active: new Set<MapLayer>(['zones', 'service']), camera }));
+    act(() => { mirror.apply({ type: 'snapshot', version: 1, entries: { z1: band }, meta: floorMeta() }); });
+    act(() => { vi.runAllTimers(); });
+    // laid out: still turned, and shown on a laptop's fitted floor
+    expect(text.getAttribute('transform')).toBe(turned);
+    expect(text.hasAttribute('data-collide')).toBe(false);
+    // a ticket's bubble across the band's middle: the name is drawn across the band, clear of it
+    const ticket = draw('t1', { kind: 'ticket', name: 'Radiator is cold', text: 'Radiator is cold', layers: ['service'], x: 1.2, y: 3.9 });
+    act(() => { mirror.apply({ type: 'patch', version: 2, upserted: { t1: ticket }, removed: [] }); });
+    act(() => { vi.runAllTimers(); });
+    expect(text.getAttribute('transform')).not.toMatch(/rotate/);
+    expect(text.getAttribute('transform')).toMatch(/^translate\(/);
+    // the ticket closed: turned again, where it was
+    act(() => { mirror.apply({ type: 'patch', version: 3, upserted: {}, removed: ['t1'] }); });
+    act(() => { vi.runAllTimers(); });
+    expect(text.getAttribute('transform')).toBe(turned);
   });
 });

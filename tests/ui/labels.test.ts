@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bubbleBoxOf, clearOfCovers, CLEAR_SCALES, collidingLabels, coverBoxOf, labelBoxOf, markerBoxOf, MARKER_BODY, STATUS_LINE_EM, labelPoint, shapeFontSize, shiftedBox,
-  shiftTransform, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
+  bubbleBoxOf, clearOfCovers, CLEAR_SCALES, collidingLabels, coverBoxOf, labelBoxOf, labelTransform, markerBoxOf, MARKER_BODY, nameTurned, STATUS_LINE_EM, labelPoint,
+  shapeFontSize, shiftedBox, shiftTransform, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
 } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
 import { svgY } from '../../src/ui/lib/viewport.js';
+
+/** Where an SVG `transform` list (translate, rotate about the origin, scale) takes the point (x, y). */
+function apply(transform: string, x: number, y: number): [number, number] {
+  const ops = [...transform.matchAll(/(translate|rotate|scale)\(([^)]*)\)/g)].map((m) => [m[1]!, m[2]!.trim().split(/[\s,]+/).map(Number)] as const);
+  let [px, py] = [x, y];
+  // the last in the list is applied first
+  for (const [op, a] of ops.reverse()) {
+    if (op === 'translate') [px, py] = [px + a[0]!, py + (a[1] ?? 0)];
+    else if (op === 'scale') [px, py] = [px * a[0]!, py * (a[1] ?? a[0]!)];
+    else {
+      const r = (a[0]! * Math.PI) / 180;
+      [px, py] = [px * Math.cos(r) - py * Math.sin(r), px * Math.sin(r) + py * Math.cos(r)];
+    }
+  }
+  return [px, py];
+}
 
 describe('labels', () => {
   describe('labelPoint', () => {
@@ -93,14 +109,67 @@ describe('labels', () => {
       expect(collidingLabels([name], readable).size).toBe(0);
     });
 
-    it('names every zone of a row of narrow zones once zoomed in, none over another, where one name used to hide the rest', () => {
+    it("names every band of a row of narrow zones on a laptop's fitted floor, each turned along its band, inside it, none over another", () => {
       const boxes = bands.map((z) => labelBoxOf(z)!);
-      // as the seeded floor is fitted on a laptop (~24 px a metre): too small to read, none shown
-      expect(collidingLabels(boxes, 24).size).toBe(5);
-      // zoomed in to where the longest name is readable: all five, side by side
-      const k = Math.max(...boxes.map((b) => b.minK!));
-      expect(collidingLabels(boxes, k).size).toBe(0);
-      expect(collidingLabels(boxes, k * 3).size).toBe(0);
+      // as the seeded floor is fitted on a laptop (~24 px a metre): across its 2.4 m band a name was 5–8 px and none
+      // was shown; turned along the band's 5 m each is readable
+      expect(collidingLabels(boxes, 24).size).toBe(0);
+      bands.forEach((zone, i) => {
+        expect(nameTurned(zone), zone.label!).toBe(true);
+        expect(shapeFontSize(zone) * 24, zone.label!).toBeGreaterThanOrEqual(ZONE_NAME_MIN_PX);
+        // where the <text> is drawn: its own box's corners through its transform, inside its band
+        const b = boxes[i]!;
+        const own = { x0: b.turn!.px - b.h / 2, x1: b.turn!.px + b.h / 2, y0: b.turn!.py - b.w / 2, y1: b.turn!.py + b.w / 2 };
+        const t = labelTransform(b)!;
+        const corners = [apply(t, own.x0, own.y0), apply(t, own.x1, own.y0), apply(t, own.x0, own.y1), apply(t, own.x1, own.y1)];
+        const xs = corners.map((c) => c[0]);
+        const ys = corners.map((c) => c[1]);
+        expect(Math.min(...xs)).toBeCloseTo(b.cx - b.w / 2);
+        expect(Math.max(...ys)).toBeCloseTo(b.cy + b.h / 2);
+        expect(Math.min(...xs)).toBeGreaterThanOrEqual(i * 2.4);
+        expect(Math.max(...xs)).toBeLessThanOrEqual((i + 1) * 2.4);
+        expect(Math.min(...ys)).toBeGreaterThanOrEqual(Math.min(0, svgY(5)));
+        expect(Math.max(...ys)).toBeLessThanOrEqual(Math.max(0, svgY(5)));
+        // reading bottom to top: the line's start (its left end unturned) is at the foot
+        expect(apply(t, own.x0, b.turn!.py)[1]).toBeGreaterThan(apply(t, own.x1, b.turn!.py)[1]);
+      });
+      // zoomed in: still all five
+      expect(collidingLabels(boxes, 24 * 3).size).toBe(0);
+    });
+
+    it('keeps a name across a zone that is wide, or not narrow enough for turning to gain much', () => {
+      const wide = draw('zw', { kind: 'zone', label: 'Quiet zone', status: null, outline: [[0, 0], [20, 0], [20, 12], [0, 12]], x: 10, y: 6, width: 20, depth: 12 });
+      const squarish = draw('zs', { kind: 'zone', label: 'collaboration zone', status: null, outline: [[0, 0], [6, 0], [6, 7], [0, 7]], x: 3, y: 3.5, width: 6, depth: 7 });
+      for (const zone of [wide, squarish]) {
+        expect(nameTurned(zone)).toBe(false);
+        expect(labelBoxOf(zone)!.turn).toBeUndefined();
+        expect(labelTransform(labelBoxOf(zone)!)).toBeNull();
+      }
+      // rooms are never turned
+      expect(nameTurned(room('r1', { label: 'A long room name', outline: [[0, 0], [2.4, 0], [2.4, 6], [0, 6]], width: 2.4, depth: 6 }))).toBe(false);
+    });
+
+    it("moves a turned name clear of a bubble across its band's middle, drawn across the band above or below it", () => {
+      const zone = bands[2]!;
+      const name = labelBoxOf(zone)!;
+      const bubble = bubbleBoxOf(draw('t1', { kind: 'ticket', name: 'Radiator is cold', text: 'Radiator is cold', layers: ['service'], x: 6, y: 3.4 }))!;
+      expect(Math.abs(name.cy - bubble.cy) * 2 < name.h + bubble.h).toBe(true);
+      const shift = clearOfCovers(zone, name, [bubble])!;
+      expect(shift).not.toBeNull();
+      expect(shift.across).toBe(true);
+      const moved = shiftedBox(name, shift);
+      expect(moved.w).toBeGreaterThan(moved.h);
+      expect(Math.abs(moved.cy - bubble.cy) * 2 >= moved.h + bubble.h || Math.abs(moved.cx - bubble.cx) * 2 >= moved.w + bubble.w).toBe(true);
+      expect(moved.cx - moved.w / 2).toBeGreaterThanOrEqual(4.8);
+      expect(moved.cx + moved.w / 2).toBeLessThanOrEqual(7.2);
+      // the transform draws the name unturned, the box's centre where the moved box is
+      const t = shiftTransform(name, shift)!;
+      expect(t).not.toMatch(/rotate/);
+      const [x, y] = apply(t, name.turn!.px, name.turn!.py);
+      expect(x).toBeCloseTo(moved.cx);
+      expect(y).toBeCloseTo(moved.cy);
+      // drawn across at the size that fits the band's width: readable from a closer zoom
+      expect(moved.minK).toBeGreaterThan(name.minK!);
     });
   });
   describe('clearOfCovers', () => {

@@ -9,7 +9,9 @@ import type { MapLayer } from '../../shared/constants.js';
 import type { AssetKind, StatusKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
-import { BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelPoint, MARKER_BODY, shapeFontSize, STATUS_LINE_EM, statusFontSize, THING_LABELS } from '../lib/labels.js';
+import {
+  BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelBoxOf, labelPoint, labelTransform, MARKER_BODY, nameTurned, shapeFontSize, STATUS_LINE_EM, statusFontSize, THING_LABELS,
+} from '../lib/labels.js';
 import { fileUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
 import { STATUS_MARK_COLOR, statusMarkShape } from '../lib/statusMark.js';
@@ -89,6 +91,8 @@ function ShapeBody({ entry }: { entry: DrawState }) {
   const pts = points(entry.outline);
   const [cx, cy] = labelPoint(entry.outline!);
   const fontSize = shapeFontSize(entry);
+  // a zone's name along a narrow zone's length, turned about its box's centre (the label layout's own transform)
+  const turned = nameTurned(entry);
   if (entry.kind === 'floor_outline') {
     return <polygon className="floor-outline" points={pts} fill="#ffffff" fillOpacity={0.6} stroke="#37474f" strokeWidth={0.15} />;
   }
@@ -108,7 +112,10 @@ function ShapeBody({ entry }: { entry: DrawState }) {
         strokeDasharray={isZone ? '0.5 0.25' : undefined}
       />
       {entry.label || entry.status ? (
-        <text x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none" data-label-for={entry.id}>
+        <text
+          x={cx} y={cy} fontSize={fontSize} textAnchor="middle" className="shape-label" pointerEvents="none" data-label-for={entry.id}
+          transform={turned ? labelTransform(labelBoxOf(entry)!) ?? undefined : undefined}
+        >
           {entry.label ? <tspan x={cx}>{entry.label}</tspan> : null}
           {entry.status ? (
             <tspan x={cx} dy={entry.label ? fontSize * STATUS_LINE_EM : 0} fontSize={statusFontSize(entry, entry.status, fontSize)} className="status-word">

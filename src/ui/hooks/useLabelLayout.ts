@@ -14,7 +14,7 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, shiftedBox, shiftTransform, type LabelBox } from '../lib/labels.js';
+import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, labelTransform, shiftedBox, shiftTransform, type LabelBox } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
@@ -66,6 +66,9 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
     const boxes: LabelBox[] = [];
     const shifts = new Map<string, string>();
     for (const { entry, box } of labelled.current.values()) {
+      // a turned zone's name keeps its turn where nothing moves it
+      const own = box.turn ? labelTransform(box) : null;
+      if (own) shifts.set(entry.id, own);
       if (!shown(entry)) continue;
       if (over.length > 0 && (entry.kind === 'room' || entry.kind === 'zone')) {
         const shift = clearOfCovers(entry, box, over);
@@ -86,6 +89,8 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
         if (hide) el.setAttribute('data-collide', 'hidden');
         else el.removeAttribute('data-collide');
       }
+      // a label not measured yet keeps the transform it was drawn with (a turned zone's name its turn)
+      if (!shifts.has(id) && !labelled.current.has(id)) continue;
       const shift = shifts.get(id) ?? null;
       if (shift !== el.getAttribute('transform')) {
         if (shift) el.setAttribute('transform', shift);

@@ -27,6 +27,12 @@ export interface LabelBox {
   minK?: number;
   /** a device marker's box (markerBoxOf): its tag alone, which a room's name keeps clear of when tag and name do not fit */
   body?: LabelBox;
+  /**
+   * a zone's name drawn turned, reading bottom to top along its zone (nameTurned): (px, py) is its box's centre in its
+   * <text>'s own coordinates, which its transform turns about; `across` the size, as a share of the drawn one, it is
+   * drawn at across its zone when it moves clear of a cover there
+   */
+  turn?: { px: number; py: number; across: number };
 }
 
 /** A label's place: its text's anchor point and font size, SVG units. */
@@ -82,24 +88,49 @@ export const ZONE_NAME_MIN_PX = 9;
 const ZONE_NAME_FILL = 0.9;
 
 /**
- * Font size of a room's or zone's name, from its size (metres). A zone's name also fits its zone's width: zones
- * lie side by side (the seeded ones are ~2.4 m wide, their names 4–6 m at the size of their area), and a name
- * wider than its zone ran over its neighbours and hid theirs.
+ * A zone's name turns to read bottom to top along its zone's upright length when that draws it at least this many
+ * times larger than across it.
+ */
+const TURN_GAIN = 1.25;
+/** How thick a zone's name is across its line, as a share of its size: one line, or the name over its status. */
+const nameThicknessEm = (entry: DrawState) => (entry.status ? 0.9 + STATUS_LINE_EM + 0.8 * 0.3 : 0.9 + 0.3);
+
+const sizeFontSize = (entry: DrawState) => Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
+/** A zone's name's size with its line `run` long (its zone's width across, its depth turned), at most that of its area. */
+const zoneFit = (entry: DrawState, run: number) => Math.min(sizeFontSize(entry), (run * ZONE_NAME_FILL) / ((entry.label?.length || 1) * GLYPH_EM));
+/** A zone's name's size turned: its line along the zone's depth, its thickness within the zone's width. */
+const turnedFit = (entry: DrawState) => Math.min(zoneFit(entry, entry.depth || 4), ((entry.width || 4) * ZONE_NAME_FILL) / nameThicknessEm(entry));
+
+/**
+ * Whether a zone's name is drawn turned, reading bottom to top along its zone's length: in a zone taller than it is
+ * wide where that draws it at least TURN_GAIN times larger (the seeded bands, 2.4 m wide and 5–6 m deep, whose names
+ * across them were too small to read on a laptop's fitted floor), as floor plans and maps letter a long, narrow
+ * space along it. Rooms keep theirs across: their names are short.
+ */
+export function nameTurned(entry: DrawState): boolean {
+  if (entry.kind !== 'zone' || !entry.label) return false;
+  return turnedFit(entry) > TURN_GAIN * zoneFit(entry, entry.width || 4);
+}
+
+/**
+ * Font size of a room's or zone's name, from its size (metres). A zone's name also fits its zone: zones lie side by
+ * side (the seeded ones are ~2.4 m wide, their names 4–6 m at the size of their area), and a name wider than its zone
+ * ran over its neighbours and hid theirs. It fits the zone's width, or turned (nameTurned) its depth.
  */
 export function shapeFontSize(entry: DrawState): number {
-  const bySize = Math.max(0.5, Math.min(1.2, Math.sqrt(Math.abs((entry.width || 4) * (entry.depth || 4))) / 6));
-  if (entry.kind !== 'zone' || !entry.label) return bySize;
-  return Math.min(bySize, ((entry.width || 4) * ZONE_NAME_FILL) / (entry.label.length * GLYPH_EM));
+  if (entry.kind !== 'zone' || !entry.label) return sizeFontSize(entry);
+  return nameTurned(entry) ? turnedFit(entry) : zoneFit(entry, entry.width || 4);
 }
 
 /**
  * Font size of a room's or zone's status line: four fifths of its name's, made
  * smaller when the words would run past the shape's width (an "occupied and
- * reserved" in a 3 m room), so a status never spills over its neighbour.
+ * reserved" in a 3 m room), so a status never spills over its neighbour (its
+ * depth, for a zone's name drawn turned).
  */
 export function statusFontSize(entry: DrawState, status: string, nameSize = shapeFontSize(entry)): number {
   const wanted = nameSize * 0.8;
-  const room = (entry.width || 4) * 0.9;
+  const room = ((nameTurned(entry) ? entry.depth : entry.width) || 4) * 0.9;
   const needed = status.length * wanted * GLYPH_EM;
   return needed > room ? Math.max(wanted * 0.5, (wanted * room) / needed) : wanted;
 }
@@ -203,6 +234,8 @@ const WALL_PAD = 0.1;
  * smaller beside a device is read with it, where at its full size one of the two had to give way.
  */
 export const CLEAR_SCALES = [1, 0.85, 0.7] as const;
+/** The same for a zone's name turned along its zone: down to the size it has across the zone, which is tried next. */
+const TURNED_SCALES = [1, 0.85, 0.7, 0.55, 0.4] as const;
 
 /** Where a room's or zone's name is drawn to keep clear of covers: moved by (dx, dy) and drawn `scale` times its size. */
 export interface LabelShift {
@@ -210,6 +243,8 @@ export interface LabelShift {
   dy: number;
   /** the name's size as a share of its own, about its box's centre (1: unchanged) */
   scale: number;
+  /** a turned name (LabelBox.turn) drawn across its zone instead */
+  across?: boolean;
 }
 
 /** Whether segment (ax, ay)–(bx, by) meets the open box x0 < x < x1, y0 < y < y1 (Liang–Barsky). */
@@ -272,10 +307,18 @@ export function clearOfCovers(entry: DrawState, box: LabelBox, covers: readonly 
   }
   const tries = [near];
   if (near.some((c) => c.body)) tries.push(near.map((c) => c.body ?? c));
+  // a turned name is tried smaller along its zone, as long as that is larger than across it; then across it, from
+  // the size that fits the zone's width
+  const forms: Array<{ box: LabelBox; scales: readonly number[]; across?: boolean }> = [
+    { box, scales: box.turn ? TURNED_SCALES.filter((s) => s === 1 || s > box.turn!.across) : CLEAR_SCALES },
+  ];
+  if (box.turn) forms.push({ box: { ...box, w: box.h, h: box.w }, scales: CLEAR_SCALES.map((s) => s * box.turn!.across), across: true });
   for (const against of tries) {
-    for (const scale of CLEAR_SCALES) {
-      const shift = clearPlace(ring, area, box, scale, grid, against, gap);
-      if (shift) return shift;
+    for (const form of forms) {
+      for (const scale of form.scales) {
+        const shift = clearPlace(ring, area, form.box, scale, grid, against, gap);
+        if (shift) return form.across ? { ...shift, across: true } : shift;
+      }
     }
   }
   return null;
@@ -313,18 +356,32 @@ function clearPlace(
   return null;
 }
 
-/** A name's box drawn where `shift` puts it: moved, and scaled about its centre. */
+/** A name's box drawn where `shift` puts it: moved, scaled about its centre, and a turned one maybe across. */
 export function shiftedBox(box: LabelBox, shift: LabelShift): LabelBox {
-  const moved: LabelBox = { ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy, w: box.w * shift.scale, h: box.h * shift.scale };
+  const [w, h] = shift.across ? [box.h, box.w] : [box.w, box.h];
+  const moved: LabelBox = { ...box, cx: box.cx + shift.dx, cy: box.cy + shift.dy, w: w * shift.scale, h: h * shift.scale };
   // a zone's name drawn smaller is readable from a closer zoom
   if (box.minK !== undefined) moved.minK = box.minK / shift.scale;
   return moved;
 }
 
-/** The `transform` that draws a name where `shift` puts it (its box's centre the fixed point of the scale), or null for none. */
+/** The `transform` a name's <text> is drawn with where it stands (a turned zone's name: turned about its box's centre), or null. */
+export function labelTransform(box: LabelBox): string | null {
+  return box.turn ? shiftTransform(box, { dx: 0, dy: 0, scale: 1 }) : null;
+}
+
+/**
+ * The `transform` that draws a name where `shift` puts it (its box's centre the fixed point of the scale and the
+ * turn), or null for none.
+ */
 export function shiftTransform(box: LabelBox, shift: LabelShift): string | null {
-  if (shift.scale === 1) return shift.dx === 0 && shift.dy === 0 ? null : `translate(${shift.dx} ${shift.dy})`;
-  return `translate(${box.cx + shift.dx} ${box.cy + shift.dy}) scale(${shift.scale}) translate(${-box.cx} ${-box.cy})`;
+  const { dx, dy, scale } = shift;
+  if (box.turn) {
+    const turn = shift.across ? '' : ' rotate(-90)';
+    return `translate(${box.cx + dx} ${box.cy + dy})${turn}${scale === 1 ? '' : ` scale(${scale})`} translate(${-box.turn.px} ${-box.turn.py})`;
+  }
+  if (scale === 1) return dx === 0 && dy === 0 ? null : `translate(${dx} ${dy})`;
+  return `translate(${box.cx + dx} ${box.cy + dy}) scale(${scale}) translate(${-box.cx} ${-box.cy})`;
 }
 
 /** Where a thing's label sits relative to its centre, and its font size (AssetNode draws it there). */
@@ -351,7 +408,16 @@ export function labelBoxOf(entry: DrawState, offset: readonly [number, number] =
     const bottom = main && extra ? y + fs * STATUS_LINE_EM + sfs * 0.3 : y + first * 0.3;
     const h = bottom - top;
     const area = Math.abs((entry.width || 1) * (entry.depth || 1));
-    const box: LabelBox = { id: entry.id, cx: x + offset[0], cy: top + h / 2 + svgY(offset[1]), w, h, priority: PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area)) };
+    const priority = PRIORITY[entry.kind]! + Math.min(9, Math.log10(1 + area));
+    const [ox, oy] = [offset[0], svgY(offset[1])];
+    let box: LabelBox;
+    if (nameTurned(entry)) {
+      // turned a quarter counter-clockwise about its box's centre, which is put at the point: centred across the zone
+      const across = zoneFit(entry, entry.width || 4) / fs;
+      box = { id: entry.id, cx: x + ox, cy: y + oy, w: h, h: w, priority, turn: { px: x, py: top + h / 2, across } };
+    } else {
+      box = { id: entry.id, cx: x + ox, cy: top + h / 2 + oy, w, h, priority };
+    }
     // a zone's name, sized to fit its zone, shows from the zoom where it can be read
     if (entry.kind === 'zone' && entry.label) box.minK = ZONE_NAME_MIN_PX / fs;
     return box;
