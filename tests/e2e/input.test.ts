@@ -7,6 +7,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TICKET_LABELS } from '../../src/shared/config.js';
 import { TOOLBAR_INSET_PX } from '../../src/ui/hooks/useMapLayout.js';
+import { POPUP_CLEAR_MAX_PX, POPUP_EDGE_PX, POPUP_GAP_PX } from '../../src/ui/lib/popupPlace.js';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { TestServer } from '../helpers/server.js';
 import { startE2eRig, type E2eRig } from './rig.js';
@@ -244,11 +245,17 @@ describe('the map by touch', () => {
     await dialog.waitFor();
     const room = page.locator(`[data-asset-id="${at.id}"]`);
     const map = (await page.locator('svg.floor-svg').boundingBox())!;
-    // the popup opens just right of the asset's centre, kept inside the map
+    // the popup opens beside the room (docs/ui.md "Where a popup opens"): right or left of it clear of its middle,
+    // else below or above it centred; where it is follows the room as drawn now
     const expectedLeft = async () => {
       const r = (await room.boundingBox())!;
-      const width = (await dialog.boundingBox())!.width;
-      return map.x + Math.max(4, Math.min(r.x + r.width / 2 - map.x + 12, map.width - width - 4));
+      const { width } = (await dialog.boundingBox())!;
+      const cx = r.x + r.width / 2;
+      const clear = Math.min(r.width / 2, POPUP_CLEAR_MAX_PX) + POPUP_GAP_PX;
+      const side = await dialog.getAttribute('data-side');
+      if (side === 'right') return cx + clear;
+      if (side === 'left') return cx - clear - width;
+      return map.x + Math.max(POPUP_EDGE_PX, Math.min(cx - map.x - width / 2, map.width - width - POPUP_EDGE_PX));
     };
     expect((await dialog.boundingBox())!.x).toBeCloseTo(await expectedLeft(), 0);
     // a one-finger drag from the floor below the popup

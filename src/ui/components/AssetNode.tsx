@@ -262,6 +262,12 @@ function ThingBody({ entry }: { entry: DrawState }) {
   }
 }
 
+/** The ring around the asset whose popup is open (not a room's or zone's), map units: its radius and stroke. */
+export const HIGHLIGHT_RING_R = 1.4;
+const HIGHLIGHT_RING_STROKE = 0.15;
+/** how far the ring reaches from the asset's centre, map units: its popup keeps clear of it (PopupLayer.tsx) */
+export const HIGHLIGHT_RING_REACH = HIGHLIGHT_RING_R + HIGHLIGHT_RING_STROKE / 2;
+
 export interface AssetNodeProps {
   /** the mirror's entry: the same object until this asset changes, so the memo skips the rest */
   entry: DrawState;
@@ -309,7 +315,7 @@ function AssetNodeImpl({ entry, highlighted, tabStop, copy = false }: AssetNodeP
       {entry.missingSymbol ? (
         <text x={ox} y={oy + (isShape ? 0 : 0.25)} fontSize={0.8} textAnchor="middle" className="missing-symbol">?</text>
       ) : null}
-      {highlighted && !isShape ? <circle cx={ox} cy={oy} r={1.4} className="highlight-ring" fill="none" stroke="#ff1744" strokeWidth={0.15} /> : null}
+      {highlighted && !isShape ? <circle cx={ox} cy={oy} r={HIGHLIGHT_RING_R} className="highlight-ring" fill="none" stroke="#ff1744" strokeWidth={HIGHLIGHT_RING_STROKE} /> : null}
     </g>
   );
 }

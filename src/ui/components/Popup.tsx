@@ -7,6 +7,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { SELF_KEY, type AssetDetail } from '../../shared/api.js';
 import { POPUP_DEFAULT_HEIGHT, POPUP_DEFAULT_WIDTH } from '../../shared/constants.js';
+import { placePopup } from '../lib/popupPlace.js';
 import { useApp } from '../hooks/appContext.js';
 import { useView, useViewEntry, useViewReady } from '../hooks/useView.js';
 import { formatDateTime, formatTimeRange, formatWhen, hiddenByName, kindWord } from '../lib/describe.js';
@@ -16,9 +17,12 @@ import { useReplay } from './reports/replayContext.js';
 
 export interface PopupProps {
   id: string;
-  /** anchor point in the viewer, px */
+  /** anchor point in the viewer, px: the asset's centre */
   left: number;
   top: number;
+  /** half the asset's drawn width and height, px: the popup keeps clear of it where it can (lib/popupPlace.ts) */
+  halfW?: number;
+  halfH?: number;
   bounds: { w: number; h: number };
   onClose(): void;
 }
@@ -107,7 +111,7 @@ function History({ detail }: { detail: AssetDetail }) {
 /** The least height the details keep between the header and the actions: four lines. */
 export const POPUP_BODY_MIN_PX = 72;
 
-export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
+export function Popup({ id, left, top, halfW = 0, halfH = 0, bounds, onClose }: PopupProps) {
   const { timeZone } = useApp();
   const replay = useReplay();
   const view = useView(replay ? { view: 'asset', assetId: id, playback: replay } : { view: 'asset', assetId: id });
@@ -170,10 +174,12 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
     for (const part of el.querySelectorAll(':scope > header, :scope > .popup-actions')) observer.observe(part);
     return () => observer.disconnect();
   }, [hasDetail]);
-  const height = Math.min(Math.max(detail?.popup.height || POPUP_DEFAULT_HEIGHT, frame + POPUP_BODY_MIN_PX), Math.max(0, bounds.h - 8));
-  // keep the popup inside the viewer, right of the anchor when there is room
-  const x = Math.max(4, Math.min(left + 12, bounds.w - width - 4));
-  const y = Math.max(4, Math.min(top - height / 2, bounds.h - height - 4));
+  // beside the asset, not over it: right, left, below or above, whichever has room (lib/popupPlace.ts)
+  const { x, y, height, side } = placePopup(
+    { x: left, y: top, halfW, halfH },
+    { width, height: Math.max(detail?.popup.height || POPUP_DEFAULT_HEIGHT, frame + POPUP_BODY_MIN_PX), minHeight: frame + POPUP_BODY_MIN_PX },
+    bounds,
+  );
   const titled = detail ? titleOf(detail) : 'Asset';
   const bubble = detail && detail.text && detail.text !== titled ? detail.text : null;
 
@@ -185,6 +191,7 @@ export function Popup({ id, left, top, bounds, onClose }: PopupProps) {
       ref={popupRef}
       style={{ left: x, top: y, width, height }}
       data-testid="asset-popup"
+      data-side={side}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onClose();
       }}

@@ -3,16 +3,23 @@
 // handed back to the asset it came from, so a keyboard user goes on from there.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { HIGHLIGHT_RING_REACH } from './AssetNode.js';
 import { Popup } from './Popup.js';
 import type { Viewport } from '../lib/viewport.js';
 
 export interface PopupPlace {
   id: string;
-  /** anchor in the viewer, px */
+  /** anchor in the viewer, px: the asset's centre */
   left: number;
   top: number;
-  /** the anchor in the map's own space (the world group's), when the map was known at opening: the popup follows it */
-  at?: { x: number; y: number; ox: number; oy: number };
+  /** half the asset's drawn width and height, px: the popup opens beside it */
+  halfW: number;
+  halfH: number;
+  /**
+   * the anchor and the asset's half-size in the map's own space (the world group's), when the map was known at
+   * opening: the popup follows it, and keeps clear of it at the new zoom
+   */
+  at?: { x: number; y: number; hw: number; hh: number; ox: number; oy: number };
 }
 
 /** What the popup layer reads of the map to keep a popup at its asset while the map moves. */
@@ -56,6 +63,10 @@ export function usePopupLayer(
       const a = anchor?.getBoundingClientRect();
       const left = a && host ? a.left + a.width / 2 - host.left : (host?.width ?? 0) / 2;
       const top = a && host ? a.top + a.height / 2 - host.top : (host?.height ?? 0) / 2;
+      // the asset's box, and the ring drawn around it while its popup is open (AssetNode.tsx): the popup clears both
+      const ring = map && a ? HIGHLIGHT_RING_REACH * map.viewport().k : 0;
+      const halfW = a && host ? Math.max(a.width / 2, ring) : 0;
+      const halfH = a && host ? Math.max(a.height / 2, ring) : 0;
       let at: PopupPlace['at'];
       // (a popup opened without its asset drawn, a deep link's, sits at the middle and stays there)
       if (map && host && a) {
@@ -63,9 +74,9 @@ export function usePopupLayer(
         const r = map.svgRect();
         const v = map.viewport();
         const [ox, oy] = [r.left - host.left, r.top - host.top];
-        at = { x: (left - ox - v.x) / v.k, y: (top - oy - v.y) / v.k, ox, oy };
+        at = { x: (left - ox - v.x) / v.k, y: (top - oy - v.y) / v.k, hw: halfW / v.k, hh: halfH / v.k, ox, oy };
       }
-      setPopup({ id, left, top, at });
+      setPopup({ id, left, top, halfW, halfH, at });
       latest.current.onOpenAsset?.(id);
     },
     [containerRef, map],
@@ -76,7 +87,10 @@ export function usePopupLayer(
       if (!p?.at) return p;
       const left = p.at.ox + v.x + v.k * p.at.x;
       const top = p.at.oy + v.y + v.k * p.at.y;
-      return Math.abs(left - p.left) < 0.5 && Math.abs(top - p.top) < 0.5 ? p : { ...p, left, top };
+      const halfW = v.k * p.at.hw;
+      const halfH = v.k * p.at.hh;
+      return Math.abs(left - p.left) < 0.5 && Math.abs(top - p.top) < 0.5 && Math.abs(halfW - p.halfW) < 0.5 && Math.abs(halfH - p.halfH) < 0.5
+        ? p : { ...p, left, top, halfW, halfH };
     });
   }, []);
 
@@ -116,7 +130,7 @@ export function PopupLayer({ popup, bounds, top = 0, onClose, initialId = null, 
   if (!popup) return null;
   return (
     <div className="popup-area" style={{ top }}>
-      <Popup id={popup.id} left={popup.left} top={popup.top - top} bounds={{ w: bounds.w, h: bounds.h - top }} onClose={onClose} />
+      <Popup id={popup.id} left={popup.left} top={popup.top - top} halfW={popup.halfW} halfH={popup.halfH} bounds={{ w: bounds.w, h: bounds.h - top }} onClose={onClose} />
     </div>
   );
 }
