@@ -4,28 +4,24 @@
 // the viewer within a second, booking at the display by mouse and keyboard,
 // the offline mark, and a reload without network that still shows the room.
 
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReservationEvent } from '../../src/shared/types.js';
 import type { WireAsset } from '../../src/shared/rest.js';
 import { setLocationToMidday } from '../helpers/localTime.js';
 import type { TestServer } from '../helpers/server.js';
 import type { ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR } from './harness.js';
+import { shot } from './people.js';
 import { startE2eRig, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
-let displayContext: BrowserContext;
-let viewerContext: BrowserContext;
 let display: Page;
 let floor: Page;
 let room: WireAsset;
 let locationId: string;
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const screen = () => display.locator('main.room-display');
 
 /** The room's bookings as the server holds them. */
@@ -70,19 +66,11 @@ beforeAll(async () => {
     && a.data_providers.some((id) => store.sensors.get(id)?.type === 'reservation'))!;
   await freeTheRoom();
   // a landscape wall tablet
-  displayContext = await rig.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  viewerContext = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
-  display = await displayContext.newPage();
-  floor = await viewerContext.newPage();
-  for (const page of [display, floor]) page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  ({ page: display } = await rig.openPage({ viewport: { width: 1280, height: 800 } }));
+  ({ page: floor } = await rig.openPage());
 });
 
-afterAll(async () => {
-  await displayContext?.close();
-  await viewerContext?.close();
-  await server?.close();
-  await rig?.close();
-});
+afterAll(() => rig?.close());
 
 describe('room display in Chromium', () => {
   it('is set up once by keyboard and then shows the room free, filling the screen with its colour, without scrolling', async () => {

@@ -6,23 +6,20 @@
 // through a proxy that can slow down or refuse the measurements.
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDaysToKey, calendarDay, dateKeyOf } from '../../src/shared/reports/calendar.js';
 import type { TestServer } from '../helpers/server.js';
 import type { ApiProxy } from './apiProxy.js';
-import { ARTIFACTS_DIR } from './harness.js';
-import { dayInWords } from './people.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { dayInWords, shot } from './people.js';
+import { startE2eRigWithPage, type E2eRig } from './rig.js';
 
 let rig: E2eRig;
 let server: TestServer;
 let proxy: ApiProxy;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`) });
 const done = () => page.getByTestId('report-done').waitFor({ timeout: 60_000 });
 const MEASUREMENTS = /\/measurements\//;
 
@@ -53,10 +50,8 @@ const tableCells = () => page.locator('.report-table tbody tr').evaluateAll((trs
   trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent === '—' ? '' : td.textContent ?? ''))));
 
 beforeAll(async () => {
-  rig = await startE2eRig({ server: { seed: { historyDays: 8 } }, proxy: true });
-  server = rig.server;
+  ({ rig, server, page } = await startE2eRigWithPage({ server: { seed: { historyDays: 8 } }, proxy: true, page: { viewport: { width: 1500, height: 950 }, acceptDownloads: true } }));
   proxy = rig.proxy!;
-  ({ page } = await rig.openPage({ viewport: { width: 1500, height: 950 }, acceptDownloads: true }));
 });
 
 afterAll(() => rig?.close());
@@ -90,7 +85,7 @@ describe('reports in Chromium', () => {
     // the busiest day in the app's date words ("Nov 23"), one of the period's days
     const days = await periodDays(url.searchParams.get('report[from]')!, url.searchParams.get('report[to]')!);
     expect(days.has(await kpi('Busiest day'))).toBe(true);
-    await shot('reports-01-desks');
+    await shot(page, 'reports-01-desks');
   });
 
   it('shows its progress while it pages, cancels, and runs again', async () => {
@@ -104,7 +99,7 @@ describe('reports in Chromium', () => {
       await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 }).toBe(2);
       expect(Number(await bar.getAttribute('max'))).toBeGreaterThanOrEqual(14);
       expect(await page.getByTestId('report-loading').innerText()).toMatch(/^Loading 2 of about \d+ pages, [\d,]+ readings · \d+ s\s*Cancel$/);
-      await shot('reports-02-progress');
+      await shot(page, 'reports-02-progress');
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     } finally {
       proxy.release();
@@ -113,7 +108,7 @@ describe('reports in Chromium', () => {
     await cancelled.waitFor({ timeout: 30_000 });
     expect(await cancelled.innerText()).toMatch(/^Report cancelled after \d+ of about \d+ pages\.\s*Run again$/);
     expect(await page.locator('.report-table').count()).toBe(0);
-    await shot('reports-03-cancelled');
+    await shot(page, 'reports-03-cancelled');
     await page.getByRole('button', { name: 'Run again' }).click();
     await done();
     expect(await page.getByTestId('report-done').innerText()).toMatch(/saved on this device/);
@@ -126,7 +121,7 @@ describe('reports in Chromium', () => {
       await page.getByRole('button', { name: 'Environment' }).click();
       await error.waitFor({ timeout: 30_000 });
       expect(await error.innerText()).toMatch(/^The report could not be computed: The server answered 503\.\s*Try again$/);
-      await shot('reports-04-error');
+      await shot(page, 'reports-04-error');
     } finally {
       proxy.fail(null);
     }
@@ -151,7 +146,7 @@ describe('reports in Chromium', () => {
     const [from, to] = [await dayInWords(page, addDaysToKey(today, -60)), await dayInWords(page, addDaysToKey(today, -54))];
     expect(await empty.innerText()).toBe(`No readings from ${from} to ${to} in the whole location: the sensors sent nothing in this period. Choose another period.`);
     expect(await page.locator('.report-table').count()).toBe(0);
-    await shot('reports-05-empty');
+    await shot(page, 'reports-05-empty');
   });
 
   it('changes the period by a preset and by typed dates, and keeps it in the URL', async () => {
@@ -161,7 +156,7 @@ describe('reports in Chromium', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('report[from]')).toBe(url.searchParams.get('report[to]'));
     await done();
-    await shot('reports-06-yesterday');
+    await shot(page, 'reports-06-yesterday');
 
     // typed as a person types into date fields (month, day, year), applied with Enter
     const tz = server.server.store.locations.get(server.server.seed.locationIds[0]!)!.timezone;
@@ -184,7 +179,7 @@ describe('reports in Chromium', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('report[to]')).toBe(to);
     expect(new URL(page.url()).searchParams.get('report[from]')).toBe(from);
     await done();
-    await shot('reports-06b-typed-period');
+    await shot(page, 'reports-06b-typed-period');
   });
 
   it('opens the room report and exports its table as CSV', async () => {
@@ -201,7 +196,7 @@ describe('reports in Chromium', () => {
     // the file holds what the table shows, cell by cell
     expect(lines.slice(1)).toEqual(await tableCells());
     expect(lines.slice(1).reduce((n, l) => n + Number(l[2]), 0)).toBeGreaterThan(0);
-    await shot('reports-07-rooms');
+    await shot(page, 'reports-07-rooms');
   });
 
   it('opens the environment and location reports', async () => {
@@ -224,7 +219,7 @@ describe('reports in Chromium', () => {
     // each building has its F0-R1: a worst room says its floor even when the other building's is not among the worst
     expect(named.filter((t) => t.startsWith('Worst ')).filter((t) => !/ \(Floor \d+, .+\)$/.test(t))).toEqual([]);
     await page.locator('.report-totals').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await shot('reports-08-environment');
+    await shot(page, 'reports-08-environment');
     await page.getByRole('button', { name: 'Location' }).click();
     await page.locator('th', { hasText: 'Peak people' }).waitFor({ timeout: 60_000 });
     await done();
@@ -241,7 +236,7 @@ describe('reports in Chromium', () => {
     const inWords = new Map([...days].map(([words, key]) => [key, words]));
     expect(loc.lines.slice(1).map((l) => (l[column] ? inWords.get(l[column]!) ?? l[column] : ''))).toEqual(onScreen);
     await page.locator('.report-totals').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await shot('reports-09-location');
+    await shot(page, 'reports-09-location');
   });
 
   it('colours desks by utilisation on the report layer, with a legend, and a click shows the desk\'s report line', async () => {
@@ -258,7 +253,7 @@ describe('reports in Chromium', () => {
     await page.locator('rect.report-mark').first().click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: Utilisation (\d+ %|: no data)/);
-    await shot('reports-10-layer');
+    await shot(page, 'reports-10-layer');
     await dialog.getByRole('button', { name: 'Close details' }).click();
 
     // the rooms report colours the rooms by their no-show rate; a click shows the room's line
@@ -271,7 +266,7 @@ describe('reports in Chromium', () => {
     expect(server.server.store.assets.get(roomId)?.type).toBe('room');
     await roomMark.click();
     await expect.poll(() => dialog.locator('.report-line').innerText()).toMatch(/^Report: (No-shows \d+ of \d+ bookings \(\d+ %\); [\d.]+ h booked, [\d.]+ h in use|\d+ bookings, [\d.]+ h booked.*)$/);
-    await shot('reports-10b-layer-rooms');
+    await shot(page, 'reports-10b-layer-rooms');
     await dialog.getByRole('button', { name: 'Close details' }).click();
     await page.getByRole('button', { name: 'Desks' }).click();
     await done();
@@ -284,7 +279,7 @@ describe('reports in Chromium', () => {
     await bookings.locator('li').first().waitFor({ timeout: 30_000 });
     expect(await bookings.innerText()).toMatch(/Completed as planned|Ended early|Extended|Removed|Upcoming|Unknown/);
     await bookings.scrollIntoViewIfNeeded();
-    await shot('reports-11-room-bookings');
+    await shot(page, 'reports-11-room-bookings');
     await dialog.getByRole('button', { name: 'Close details' }).click();
   });
 
@@ -326,7 +321,7 @@ describe('reports in Chromium', () => {
     }
     expect(changed).toBe(true);
     expect(await page.getByTestId('playback-indicator').innerText()).toMatch(new RegExp(`^Replay of ${await dayInWords(page, day)} at \\d\\d:\\d\\d(?: \\S+)?, not live\\.$`));
-    await shot('reports-12-playback');
+    await shot(page, 'reports-12-playback');
 
     await bar.getByLabel('Speed').selectOption('3600');
     const before = await time.innerText();
@@ -370,7 +365,7 @@ describe('reports in Chromium', () => {
     await expect.poll(() => time.innerText(), { timeout: 5_000 }).not.toBe('23:29');
     await page.keyboard.press('Space');
     await bar.getByRole('button', { name: 'Play', exact: true }).waitFor();
-    await shot('reports-13-playback-keys');
+    await shot(page, 'reports-13-playback-keys');
 
     // a desk changes live while the replay is drawn: the replay keeps showing that day, and
     // back on the live floor the change is there at once, from the subscription kept open
@@ -398,6 +393,6 @@ describe('reports in Chromium', () => {
     await expect.poll(() => desks.count()).toBe(liveDesks);
     expect(await page.getByTestId('playback-indicator').count()).toBe(0);
     await expect.poll(() => page.locator(`g.asset[data-asset-id="${deskId}"]`).getAttribute('data-status-kind')).toBe('busy');
-    await shot('reports-14-back-to-live');
+    await shot(page, 'reports-14-back-to-live');
   });
 });
