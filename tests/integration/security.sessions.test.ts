@@ -3,9 +3,13 @@
 // (a script that knows a password signing in over and over, from any number
 // of addresses), and sockets on our Pusher endpoint that no session was ever
 // bound to (anyone may open one). Until 2026-11-25 neither had a bound.
+// A session ended past the cap loses its live access at once, on our Pusher
+// endpoint and on the real Mosquitto.
 
+import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { MQTT_PROTOCOL_VERSION } from '../../src/shared/constants.js';
 import { pusherChannel } from '../../src/shared/protocol.js';
 import { restPaths } from '../../src/shared/rest.js';
 import type { Settings } from '../../src/shared/types.js';
@@ -76,6 +80,51 @@ describe('security: sessions per user', () => {
     expect(live.closed).toBe(PUSHER_UNAUTHORIZED_CODE);
     for (const token of [others[0]!, others.at(-1)!, newest, display]) expect((await settings(token)).status).toBe(200);
     expect([...s.tokens.values()].filter((r) => r.userId === user.id && !r.display)).toHaveLength(MAX_SESSIONS_PER_USER);
+  });
+});
+
+describe('security: sessions per user, on the real Mosquitto', () => {
+  let t: TestServer;
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    t = await startTestServer({ transport: 'mqtt' });
+  }, 30_000);
+  afterAll(async () => {
+    for (const c of clients) await c.endAsync(true).catch(() => undefined);
+    await t?.close();
+  });
+
+  it('deletes the broker client of the session a sign-in past the cap ends: dropped at once, its credentials refused', async () => {
+    const s = t.server.store;
+    const user = s.createUser(t.accounts.regular.organizationId, { email: 'many.brokers@storey.test', permissions: ['USER_UPDATE_SELF'] });
+    s.credentials.set(user.id, { passwordHash: hashPassword('many-brokers-pass-1') });
+    const login = async () => {
+      const res = await t.api(restPaths.login(), { method: 'POST', form: { email: user.email, password: 'many-brokers-pass-1' } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { token: string }).token;
+    };
+    const connect = async (config: NonNullable<Settings['mqtt_config']>) => {
+      const client = await mqtt.connectAsync(config.mqtt_url!, {
+        protocolVersion: MQTT_PROTOCOL_VERSION, username: config.username, password: config.password, clientId: config.client_id, reconnectPeriod: 0,
+      });
+      clients.push(client);
+      const live = { closed: false };
+      client.on('close', () => { live.closed = true; });
+      return { client, live };
+    };
+    const oldest = await login();
+    const oldConfig = (await settingsOf(t, oldest)).mqtt_config!;
+    const old = await connect(oldConfig);
+    for (let i = 0; i < MAX_SESSIONS_PER_USER - 2; i += 1) issueToken(s, user.id);
+    const kept = await login();
+    const keptLive = await connect((await settingsOf(t, kept)).mqtt_config!);
+    expect(old.live.closed).toBe(false);
+
+    await login();
+    await until(() => old.live.closed, 'the broker to drop the ended session’s client');
+    await expect(connect(oldConfig)).rejects.toThrow();
+    expect(keptLive.live.closed).toBe(false);
   });
 });
 
