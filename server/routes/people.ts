@@ -127,6 +127,9 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
     const me = currentUser(req);
     organizationFor(store, me, orgId);
     const target = userIn(orgId, id);
+    // one's own profile and position go to the whole organization live: a loop would flood everyone; every
+    // attempt counts, refused ones too, so neither wrong current passwords nor taken addresses are free to try
+    if (me.id === id) await ctx.limits.account('userWrites', req, reply, me.id);
     const { current_password: currentPassword, ...body } = req.body;
     checkUserUpdate(me, target, req.body, () => verifyPassword(currentPassword ?? '', store.credentials.get(me.id)?.passwordHash ?? null));
     if (body.email !== undefined && body.email.toLowerCase() !== target.email) checkAddress(me, orgId, body.email);
@@ -145,8 +148,6 @@ export async function peopleRoutes(fastify: FastifyInstance, ctx: RouteContext):
         throw new HttpError(400, 'body/location must name a floor of a location of this organization');
       }
     }
-    // one's own profile and position go to the whole organization live: a loop would flood everyone
-    if (me.id === id) await ctx.limits.account('userWrites', req, reply, me.id);
     const email = body.email?.toLowerCase();
     if (email !== undefined && email !== target.email) {
       // codes mailed to the old address set no password once the account has moved away from it

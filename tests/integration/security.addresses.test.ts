@@ -10,6 +10,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '../../src/shared/constants.js';
+import { hashPassword, issueToken } from '../../server/auth.js';
 import { restPaths } from '../../src/shared/rest.js';
 import { DEMO_DOMAIN, OTHER_DOMAIN } from '../../server/seed/demo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -125,5 +126,32 @@ describe('security: creating or inviting an address says nothing about other org
     // and an account of the organization with single sign-on does not carry it to another domain's address
     const moved = t.server.store.createUser(orgB, { email: `moved.${++serial}@${DEMO_DOMAIN}` });
     expect(await authUri(moved.email)).toEqual({ uri: null });
+  });
+});
+
+describe('security: probing addresses by moving one’s own', () => {
+  const PER_MINUTE = 5;
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ rateLimits: { userWrites: { perClient: 0, perAccount: PER_MINUTE } } });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('counts every attempt against the user’s writes, a 409 or a wrong password too, so probing is bounded', async () => {
+    const s = t.server.store;
+    const org = t.accounts.regular.organizationId;
+    const me = s.createUser(org, { email: 'prober@storey.test', permissions: ['USER_UPDATE_SELF'] });
+    s.credentials.set(me.id, { passwordHash: hashPassword('prober-pass-1') });
+    const token = issueToken(s, me.id).token;
+    const taken = s.createUser(t.accounts.otherOrg.organizationId, { email: 'probed@freemail.test' });
+    const move = (email: string, password = 'prober-pass-1') =>
+      t.api(restPaths.user(org, me.id), { method: 'PATCH', token, json: { email, current_password: password } }).then((r) => r.status);
+    const statuses = [];
+    for (let i = 0; i < PER_MINUTE - 1; i += 1) statuses.push(await move(taken.email));
+    statuses.push(await move('another@freemail.test', 'wrong-guess'));
+    statuses.push(await move(taken.email));
+    expect(statuses).toEqual([...Array(PER_MINUTE - 1).fill(409), 403, 429]);
+    expect(s.users.get(me.id)!.email).toBe('prober@storey.test');
   });
 });
