@@ -188,4 +188,31 @@ describe('useLabelLayout', () => {
     act(() => { vi.runAllTimers(); });
     expect(text.getAttribute('transform')).toBe(turned);
   });
+  it("moves a room's name off a co-worker standing on it, and leaves a zone's name where a co-worker stands on it", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    const office = room('r1', { label: 'F0-R1', status: 'free', outline: [[0, 0], [10, 0], [10, 8], [0, 8]], x: 5, y: 4, width: 10, depth: 8 });
+    const band = draw('z1', {
+      kind: 'zone', name: 'collaboration zone', label: 'collaboration zone', status: null, layers: ['zones'],
+      outline: [[20, 0], [22.4, 0], [22.4, 6], [20, 6]], x: 21.2, y: 3, width: 2.4, depth: 6,
+    });
+    const [roomName, zoneName] = [labelBoxOf(office)!, labelBoxOf(band)!];
+    const person = (id: string, x: number, y: number) => draw(id, { kind: 'employee', name: id, label: id, status: null, layers: ['co-workers'], x, y });
+    const inMeeting = person('Aino Virtanen', roomName.cx, svgY(roomName.cy));
+    const atDesk = person('Emma Nieminen', zoneName.cx, svgY(zoneName.cy));
+    const svgRef = { current: svgWithLabels(['r1', 'z1', inMeeting.id, atDesk.id]) };
+    const camera = { viewport: () => ({ x: 0, y: 0, k: 30 }) } as unknown as Camera;
+    renderHook(() => useLabelLayout({ svgRef, mirror, active: new Set<MapLayer>(['rooms', 'zones', 'co-workers']), camera }));
+    act(() => { mirror.apply({ type: 'snapshot', version: 1, entries: { r1: office, z1: band, [inMeeting.id]: inMeeting, [atDesk.id]: atDesk }, meta: floorMeta() }); });
+    act(() => { vi.runAllTimers(); });
+    const roomText = document.querySelector('text[data-label-for="r1"]')!;
+    const m = /^translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(roomText.getAttribute('transform') ?? '');
+    expect(m, 'the room name moved').not.toBeNull();
+    const avatar = markerBoxOf(inMeeting)!;
+    const moved = { cx: roomName.cx + Number(m![1]), cy: roomName.cy + Number(m![2]) };
+    expect(Math.abs(moved.cx - avatar.cx) * 2 >= roomName.w + avatar.w || Math.abs(moved.cy - avatar.cy) * 2 >= roomName.h + avatar.h).toBe(true);
+    expect(roomText.hasAttribute('data-collide')).toBe(false);
+    // the zone's name keeps its own place and turn; the co-worker's name gives way to it
+    expect(document.querySelector('text[data-label-for="z1"]')!.getAttribute('transform')).toBe(labelTransform(zoneName));
+    expect(document.querySelector(`text[data-label-for="${atDesk.id}"]`)!.getAttribute('data-collide')).toBe('hidden');
+  });
 });

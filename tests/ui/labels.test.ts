@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bubbleBoxOf, clearOfCovers, CLEAR_SCALES, collidingLabels, coverBoxOf, labelBoxOf, labelTransform, markerBoxOf, MARKER_BODY, nameTurned, STATUS_LINE_EM, labelPoint,
+  AVATAR_R, bubbleBoxOf, clearOfCovers, CLEAR_SCALES, coverIndex, collidingLabels, coverBoxOf, labelBoxOf, labelTransform, markerBoxOf, MARKER_BODY, nameTurned, STATUS_LINE_EM, labelPoint,
   shapeFontSize, shiftedBox, shiftTransform, statusFontSize, ZONE_NAME_MIN_PX, type LabelBox,
 } from '../../src/ui/lib/labels.js';
 import { draw, room } from './fakeEngine.js';
@@ -329,6 +329,60 @@ describe('labels', () => {
       expect(apply(name.cx - name.w / 2, name.cy - name.h / 2)[0]).toBeCloseTo(moved.cx - moved.w / 2);
       expect(apply(name.cx - name.w / 2, name.cy - name.h / 2)[1]).toBeCloseTo(moved.cy - moved.h / 2);
       expect(moved.minK).toBeCloseTo(name.minK! * 2);
+    });
+
+    const coworker = (x: number, y: number, decoration: string | null = null) => draw('p1', {
+      kind: 'employee', name: 'Aino Virtanen', label: 'Aino Virtanen', status: null, layers: ['co-workers'], x, y, decoration,
+    });
+
+    it("knows where a co-worker is drawn: the avatar's disc at their point, a decoration above it, their name under it", () => {
+      const box = markerBoxOf(coworker(10, 6))!;
+      const name = labelBoxOf(coworker(10, 6))!;
+      expect(box.body!.w).toBeCloseTo(2 * (AVATAR_R + 0.08));
+      expect(box.body!.cy - box.body!.h / 2).toBeCloseTo(svgY(6) - AVATAR_R - 0.08);
+      expect(box.cy + box.h / 2).toBeCloseTo(name.cy + name.h / 2);
+      expect(box.w).toBeCloseTo(name.w);
+      // a crown stands above the disc
+      expect(markerBoxOf(coworker(10, 6, 'crown'))!.body!.cy - markerBoxOf(coworker(10, 6, 'crown'))!.body!.h / 2).toBeCloseTo(svgY(6) - 2.1 * AVATAR_R);
+      // a room's name keeps clear of it, a zone's does not
+      expect(coverBoxOf(coworker(10, 6))!.passesZones).toBe(true);
+      expect(coverBoxOf(kit(10, 6))!.passesZones).toBeUndefined();
+    });
+
+    it("moves a room's name a co-worker stands on clear of their avatar, inside the room; their name gives way where both do not fit", () => {
+      // the seeded F0-R1, free, a co-worker in the meeting at its middle: "F0-R1" read "F R1" under the avatar
+      const outline: Array<[number, number]> = [[2, 1], [8, 1], [8, 6.5], [2, 6.5]];
+      const office = draw('r1', { kind: 'room', label: 'F0-R1', status: 'free', outline, x: 5, y: 3.75, width: 6, depth: 5.5 });
+      const name = labelBoxOf(office)!;
+      const person = coworker(4.7, 3.45, 'crown');
+      const cover = coverBoxOf(person)!;
+      expect(meets(name, cover.body!)).toBe(true);
+      const shift = clearOfCovers(office, name, [cover])!;
+      expect(shift).not.toBeNull();
+      const moved = shiftedBox(name, shift);
+      expect(meets(moved, cover.body!)).toBe(false);
+      expect(boxWithin(moved, outline)).toBe(true);
+      // the room's name read; the co-worker's, the smaller thing's, gives way to it (their avatar and popup say who)
+      expect([...collidingLabels([moved, labelBoxOf(person)!], 30)]).toEqual(['p1']);
+      // in a larger room, both
+      const large: Array<[number, number]> = [[0, 0], [10, 0], [10, 8], [0, 8]];
+      const hall = draw('r2', { kind: 'room', label: 'F0-R1', status: 'free', outline: large, x: 5, y: 4, width: 10, depth: 8 });
+      const hallName = labelBoxOf(hall)!;
+      const there = coworker(hallName.cx, svgY(hallName.cy));
+      const clear = shiftedBox(hallName, clearOfCovers(hall, hallName, [coverBoxOf(there)!])!);
+      expect(meets(clear, coverBoxOf(there)!)).toBe(false);
+      expect(boxWithin(clear, large)).toBe(true);
+      expect(collidingLabels([clear, labelBoxOf(there)!], 30).size).toBe(0);
+    });
+
+    it('finds the covers near a place by a grid, each once, and none far away', () => {
+      const near = coverBoxOf(coworker(10, 6))!;
+      const wide = bubbleBoxOf(ticket('t1', 14, 9, 'A long message about the heating on this floor'))!;
+      const far = { ...coverBoxOf(kit(80, 60))!, id: 'far' };
+      const index = coverIndex([near, wide, far]);
+      expect(index.near(10, svgY(6), 3).map((c) => c.id).sort()).toEqual(['p1', 't1']);
+      expect(index.near(80, svgY(60), 1).map((c) => c.id)).toEqual(['far']);
+      expect(index.near(40, svgY(30), 5)).toEqual([]);
     });
 
     it('stays put when no place inside its shape is clear', () => {

@@ -10,7 +10,7 @@ import type { AssetKind, StatusKind } from '../../shared/kinds.js';
 import { useViewEntry } from '../hooks/useView.js';
 import { accessibleName } from '../lib/describe.js';
 import {
-  BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelBoxOf, labelPoint, labelTransform, MARKER_BODY, nameTurned, shapeFontSize, STATUS_LINE_EM, statusFontSize, THING_LABELS,
+  AVATAR_R, BUBBLE_HEIGHT, BUBBLE_TAIL, bubbleLine, bubbleWidth, labelBoxOf, labelPoint, labelTransform, MARKER_BODY, nameTurned, shapeFontSize, STATUS_LINE_EM, statusFontSize, THING_LABELS,
 } from '../lib/labels.js';
 import { fileUrl } from '../lib/imageUrl.js';
 import { keepForOffline } from '../lib/offlineImages.js';
@@ -131,7 +131,7 @@ function ShapeBody({ entry }: { entry: DrawState }) {
 function Avatar({ entry }: { entry: DrawState }) {
   const { imagePolicy } = useFloorContext();
   const clipId = useId();
-  const r = 0.6;
+  const r = AVATAR_R;
   // the user's picture, where the server keeps it (relative to the CDN); the default one when there is none, when
   // it is not allowed, or when it fails to load (a file removed, offline without a copy): never a broken image
   const wanted = fileUrl(entry.avatarUrl, imagePolicy) ?? DEFAULT_AVATAR_URL;

@@ -2,7 +2,7 @@
 // change (people walk, names change) and when layers are switched, lays the
 // labels out (lib/labels.ts) and marks the losers `data-collide="hidden"` on
 // their <text> elements (CSS hides them). A room's or zone's name that a
-// ticket's or voice's bubble or a device marker would cover is moved clear
+// ticket's or voice's bubble, a device marker or (a room's) a co-worker would cover is moved clear
 // inside its shape, drawn a little smaller where that is what fits (a
 // `transform` on its <text>); with no clear place inside, it stays.
 // Written on the DOM, as the camera writes the transform: a zoom re-renders
@@ -14,10 +14,14 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { clearOfCovers, collidingLabels, coverBoxOf, labelBoxOf, labelTransform, shiftedBox, shiftTransform, type LabelBox } from '../lib/labels.js';
+import { clearOfCovers, collidingLabels, coverBoxOf, coverIndex, labelBoxOf, labelTransform, shiftedBox, shiftTransform, type LabelBox, type LabelShift } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
+}
+
+function sameList(a: readonly LabelBox[], b: readonly LabelBox[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function sameLayers(a: readonly string[], b: readonly string[]): boolean {
@@ -57,21 +61,35 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
   // change sets (a marker that moves is one box more to keep, no work per frame)
   const covers = useRef(new Map<string, { entry: DrawState; box: LabelBox }>());
 
+  // where each covered name went at the last layout, with the boxes it was found for (kept boxes are replaced when
+  // their asset changes, so the same objects mean nothing moved)
+  const cleared = useRef(new Map<string, { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null }>());
+
   const layout = useCallback(() => {
     const svg = svgRef.current;
     if (!svg) return;
     const shown = (entry: DrawState) => shownOn(entry, activeRef.current, 'co-workers-heatmap');
     const over: LabelBox[] = [];
     for (const { entry, box } of covers.current.values()) if (shown(entry)) over.push(box);
+    // by place: a floor's co-workers are covers too, and each name meets only those near its shape
+    const index = over.length > 0 ? coverIndex(over) : null;
     const boxes: LabelBox[] = [];
     const shifts = new Map<string, string>();
+    const found = new Map<string, { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null }>();
     for (const { entry, box } of labelled.current.values()) {
       // a turned zone's name keeps its turn where nothing moves it
       const own = box.turn ? labelTransform(box) : null;
       if (own) shifts.set(entry.id, own);
       if (!shown(entry)) continue;
-      if (over.length > 0 && (entry.kind === 'room' || entry.kind === 'zone')) {
-        const shift = clearOfCovers(entry, box, over);
+      if (index && (entry.kind === 'room' || entry.kind === 'zone')) {
+        // the pole is inside the shape: its outline lies within its extent of it
+        const reach = Math.max(entry.width || 0, entry.depth || 0, box.w, box.h) + 0.5;
+        const near = index.near(box.cx, box.cy, reach).filter((c) => entry.kind === 'room' || !c.passesZones);
+        // the place found last time, while neither the name nor the covers near it changed: a zoom or a change
+        // elsewhere searches nothing again
+        const last = cleared.current.get(entry.id);
+        const shift = last && last.box === box && sameList(last.near, near) ? last.shift : near.length > 0 ? clearOfCovers(entry, box, near) : null;
+        found.set(entry.id, { box, near, shift });
         const transform = shift && shiftTransform(box, shift);
         if (shift && transform) {
           shifts.set(entry.id, transform);
@@ -81,6 +99,7 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
       }
       boxes.push(box);
     }
+    cleared.current = found;
     const hidden = collidingLabels(boxes, camera.viewport().k);
     for (const el of svg.querySelectorAll<SVGTextElement>('text[data-label-for]')) {
       const id = el.getAttribute('data-label-for') ?? '';

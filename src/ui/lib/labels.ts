@@ -25,7 +25,7 @@ export interface LabelBox {
   priority: number;
   /** the zoom (screen px per SVG unit) below which the label is too small to read: it is hidden there (a zone's name) */
   minK?: number;
-  /** a device marker's box (markerBoxOf): its tag alone, which a room's name keeps clear of when tag and name do not fit */
+  /** a marker's box (markerBoxOf): its tag or avatar alone, which a room's name keeps clear of when it and its name do not fit */
   body?: LabelBox;
   /**
    * a zone's name drawn turned, reading bottom to top along its zone (nameTurned): (px, py) is its box's centre in its
@@ -33,6 +33,8 @@ export interface LabelBox {
    * drawn at across its zone when it moves clear of a cover there
    */
   turn?: { px: number; py: number; across: number };
+  /** a cover a zone's name does not keep clear of (a co-worker: people stand and walk in zones all day) */
+  passesZones?: boolean;
 }
 
 /** A label's place: its text's anchor point and font size, SVG units. */
@@ -190,25 +192,69 @@ export function bubbleBoxOf(entry: DrawState): LabelBox | null {
 /** A device marker's tag body (an auto_tag: "Wheelchair", "First-aid kit"), floor units, centred on its point. */
 export const MARKER_BODY = { w: 0.9, h: 0.6 } as const;
 
+/** A co-worker's avatar's radius, floor units (its ring 0.08 more); a decoration (a hat, a crown) stands up to 2.1 radii above its centre. */
+export const AVATAR_R = 0.6;
+
 /**
- * The box of a device marker and the name under it on the map, SVG units, or null for another asset. A room's or
- * zone's name keeps clear of it as of a bubble: the marker is drawn over rooms and zones, and its own name gave way
- * to theirs (a lower priority) while its body still stood on their name.
+ * The box of a device marker or a co-worker's avatar and the name under it on the map, SVG units, or null for another
+ * asset. A room's name keeps clear of it as of a bubble (a zone's of a device's only, `passesZones`): the marker is
+ * drawn over rooms and zones, and its own name gave way to theirs (a lower priority) while its body still stood on
+ * their name ("F0-R1" read "F R1" under a co-worker in the meeting).
  */
 export function markerBoxOf(entry: DrawState): LabelBox | null {
-  if (entry.kind !== 'auto_tag') return null;
+  if (entry.kind !== 'auto_tag' && entry.kind !== 'employee') return null;
   const y = svgY(entry.y);
+  const person = entry.kind === 'employee';
+  const ring = AVATAR_R + 0.08;
+  const [bw, above, below] = person ? [2 * ring, entry.decoration ? 2.1 * AVATAR_R : ring, ring] : [MARKER_BODY.w, MARKER_BODY.h / 2, MARKER_BODY.h / 2];
   const name = labelBoxOf(entry);
-  const w = Math.max(MARKER_BODY.w, name?.w ?? 0);
-  const top = y - MARKER_BODY.h / 2;
-  const bottom = Math.max(y + MARKER_BODY.h / 2, name ? name.cy + name.h / 2 : -Infinity);
-  const body: LabelBox = { id: entry.id, cx: entry.x, cy: y, w: MARKER_BODY.w, h: MARKER_BODY.h, priority: Infinity };
-  return { id: entry.id, cx: entry.x, cy: (top + bottom) / 2, w, h: bottom - top, priority: Infinity, body };
+  const w = Math.max(bw, name?.w ?? 0);
+  const top = y - above;
+  const bottom = Math.max(y + below, name ? name.cy + name.h / 2 : -Infinity);
+  const body: LabelBox = { id: entry.id, cx: entry.x, cy: y + (below - above) / 2, w: bw, h: above + below, priority: Infinity };
+  const box: LabelBox = { id: entry.id, cx: entry.x, cy: (top + bottom) / 2, w, h: bottom - top, priority: Infinity, body };
+  if (person) box.passesZones = true;
+  return box;
 }
 
-/** What a room's or zone's name keeps clear of: a ticket's or voice's bubble, a device marker with its name. */
+/** What a room's or zone's name keeps clear of: a ticket's or voice's bubble, a device marker or a co-worker with their name. */
 export function coverBoxOf(entry: DrawState): LabelBox | null {
   return bubbleBoxOf(entry) ?? markerBoxOf(entry);
+}
+
+/** Covers by a grid of CELL-unit squares, so a shape's name meets only those near it whatever a floor holds. */
+export interface CoverIndex {
+  /** the covers whose boxes come within `reach` of (x, y), each once */
+  near(x: number, y: number, reach: number): LabelBox[];
+}
+
+const COVER_CELL = 8;
+
+export function coverIndex(covers: readonly LabelBox[]): CoverIndex {
+  const cells = new Map<string, LabelBox[]>();
+  for (const c of covers) {
+    for (let gx = Math.floor((c.cx - c.w / 2) / COVER_CELL); gx <= Math.floor((c.cx + c.w / 2) / COVER_CELL); gx++) {
+      for (let gy = Math.floor((c.cy - c.h / 2) / COVER_CELL); gy <= Math.floor((c.cy + c.h / 2) / COVER_CELL); gy++) {
+        const key = `${gx},${gy}`;
+        const list = cells.get(key);
+        if (list) list.push(c);
+        else cells.set(key, [c]);
+      }
+    }
+  }
+  return {
+    near(x, y, reach) {
+      const found = new Set<LabelBox>();
+      for (let gx = Math.floor((x - reach) / COVER_CELL); gx <= Math.floor((x + reach) / COVER_CELL); gx++) {
+        for (let gy = Math.floor((y - reach) / COVER_CELL); gy <= Math.floor((y + reach) / COVER_CELL); gy++) {
+          for (const c of cells.get(`${gx},${gy}`) ?? []) {
+            if (Math.abs(c.cx - x) - c.w / 2 < reach && Math.abs(c.cy - y) - c.h / 2 < reach) found.add(c);
+          }
+        }
+      }
+      return [...found];
+    },
+  };
 }
 
 const overlaps = (a: LabelBox, b: LabelBox, gap: number) =>
