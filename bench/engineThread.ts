@@ -15,6 +15,15 @@ import { buildPage, launchBrowser, ROOT, VIEWPORT } from './lib/browser.js';
 import { FLOOR_PROBE_SCRIPT, LONG_TASK_MS, signInOnSettledFloor, type ProbeData } from './lib/floorProbe.js';
 import { fmt, median, percentile, publish, type BenchRow } from './lib/report.js';
 import { createTraffic } from './lib/traffic.js';
+import { longTaskBreakdown, majorCollections, startTrace } from './lib/trace.js';
+
+/**
+ * STOREY_ENGINE_TRACE=1 (diagnostic): each run of the engine in its worker is traced (with V8's samples), and its
+ * main-thread tasks over TRACED_TASK_MS of wall time are printed with their CPU, timeline phases and functions, and
+ * the page's full collections. Tracing costs the page time of its own: such a run's rows are not the target's reading.
+ */
+const TRACE = !!process.env.STOREY_ENGINE_TRACE;
+const TRACED_TASK_MS = 30;
 
 /** changes per second over the whole location, in 10-change packets every 50 ms */
 const RATE = 2_000;
@@ -62,11 +71,13 @@ function liveLoad(server: StoreyServer): { stop(): number } {
   return { stop: () => { clearInterval(timer); return sent; } };
 }
 
-async function measure(page: Page, server: StoreyServer): Promise<LiveStats & { sent: number }> {
+async function measure(page: Page, server: StoreyServer, label: string): Promise<LiveStats & { sent: number }> {
+  const tracer = TRACE ? await startTrace(page) : null;
   const before = await page.evaluate(() => performance.now());
   const load = liveLoad(server);
   const { deltas, ms } = await page.evaluate(`(${FRAMES})(${LIVE_MS})`) as { deltas: number[]; ms: number };
   const sent = load.stop();
+  if (tracer) printTrace(label, await tracer.stop());
   const probe = await page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
   return {
     p95: percentile(deltas, 0.95),
@@ -75,6 +86,18 @@ async function measure(page: Page, server: StoreyServer): Promise<LiveStats & { 
     longTasks: probe.longTasks.filter((t) => t.start >= before).map((t) => t.duration),
     sent,
   };
+}
+
+/** The traced run's main-thread tasks over TRACED_TASK_MS and the page's full collections (STOREY_ENGINE_TRACE). */
+function printTrace(label: string, events: Parameters<typeof longTaskBreakdown>[0]): void {
+  const tasks = longTaskBreakdown(events, TRACED_TASK_MS);
+  console.log(`\n${label}: ${tasks.length} main-thread tasks over ${TRACED_TASK_MS} ms of wall time (traced)`);
+  for (const t of tasks) {
+    const phases = t.phases.filter((p) => p.ms >= 2).slice(0, 6).map((p) => `${p.name} ${fmt(p.ms, 0)}`).join(', ');
+    const fns = t.functions.filter((f) => f.ms >= 2).slice(0, 8).map((f) => `${f.fn} ${fmt(f.ms, 0)}`).join(', ');
+    console.log(`  ${fmt(t.ms)} ms wall, ${fmt(t.cpuMs)} ms CPU | ${phases} | ${fns}`);
+  }
+  for (const g of majorCollections(events)) console.log(`  full collection: ${fmt(g.ms)} ms wall, ${fmt(g.cpuMs)} CPU (${g.reason}), heap ${fmt(g.heapMbBefore, 0)} → ${fmt(g.heapMbAfter, 0)} MB`);
 }
 
 async function main(): Promise<void> {
@@ -90,7 +113,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of (round % 2 ? ['main', 'worker'] : ['worker', 'main']) as Mode[]) {
         const page = await signedIn(browser, server, mode);
-        runs[mode].push(await measure(page, server));
+        runs[mode].push(await measure(page, server, `round ${round + 1}, engine ${mode === 'worker' ? 'in its worker' : 'on the main thread'}`));
         await page.context().close();
       }
     }
