@@ -11,6 +11,7 @@ import { createRoomAggregator, type ScopeRoom } from '../../shared/reports/roomR
 import type { ReportScope } from '../../shared/reports/types.js';
 import { assetVisibleToRoles, floorVisibleToRoles } from '../../shared/roles.js';
 import type { Asset, Id, Role, Vec2 } from '../../shared/types.js';
+import { linkedUserId } from '../store/people.js';
 import type { Store } from '../store/store.js';
 
 function inScope(store: Store, floorId: Id | null | undefined, scope: ReportScope): boolean {
@@ -32,6 +33,22 @@ function contains(outline: readonly Vec2[] | null, x: number, y: number): boolea
 }
 
 const isDesk = (a: Asset) => a.subtype === 'desk' || a.categories?.shape === 'desk';
+
+/**
+ * A location sensor that places only equipment: no user wears it, and every asset it feeds is an auto tag that
+ * stands for no user (spec §3: tracked equipment). A sensor feeding an employee, a user's tag, or one whose assets
+ * this viewer does not have (unknown, so counted as before) places a person.
+ */
+export function tracksEquipmentOnly(store: Store, sensorId: Id): boolean {
+  if (store.userByTag.has(sensorId)) return false;
+  const fed = store.assetsBySensor.get(sensorId);
+  if (!fed || fed.size === 0) return false;
+  for (const id of fed) {
+    const asset = store.assets.get(id);
+    if (!asset || asset.type !== 'auto_tag' || linkedUserId(store, asset) !== null) return false;
+  }
+  return true;
+}
 
 export function createScopedAggregator(store: Store, kind: ReportKind, scope: ReportScope, ctx: ReportContext, roles: readonly Role[]): Aggregator {
   const assets: Asset[] = [];
@@ -80,8 +97,9 @@ export function createScopedAggregator(store: Store, kind: ReportKind, scope: Re
           .map((a) => a.data_provider_refs.occupancy).filter((id): id is Id => !!id);
         floors.push({ id: floor.id, name: floor.name, buildingId: building?.id ?? null, buildingName: building?.name ?? '', occupancySensorIds: occupancy });
       }
-      // local sensors (manual locations) have no history on the server
-      const people = [...store.sensors.values()].filter((s) => s.type === 'location' && !s.local).map((s) => s.id);
+      // people's location sensors only: not a tracked piece of equipment's (a wheelchair's tag reports all night and
+      // would count as someone present); local sensors (manual locations) have no history on the server
+      const people = [...store.sensors.values()].filter((s) => s.type === 'location' && !s.local && !tracksEquipmentOnly(store, s.id)).map((s) => s.id);
       return createLocationAggregator(ctx, floors, people);
     }
   }
