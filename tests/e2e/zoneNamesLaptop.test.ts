@@ -4,9 +4,10 @@
 // until the person zoomed in. A narrow zone's name now reads bottom to top
 // along its band (docs/ui.md "Zone names along a narrow zone"): at the fitted
 // view every band is named inside itself, at least 9 px, no two labels
-// overlapping; zoomed in with the wheel, still. In Chromium, by mouse.
-// Screenshots test-results/e2e/zone-names-laptop-1366.png, zone-names-laptop-1280.png,
-// zone-names-laptop-zoomed.png.
+// overlapping; zoomed in with the wheel, still. The meeting wing's name, which
+// lay among its rooms and gave way to their names at every zoom, moves clear of
+// them. In Chromium, by mouse. Screenshots test-results/e2e/zone-names-laptop-1366.png,
+// zone-names-laptop-1280.png, zone-names-laptop-zoomed.png, zone-names-wing.png.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,4 +111,30 @@ describe("the seeded zones' names on a laptop", () => {
       await shot(page, 'zone-names-laptop-zoomed');
     });
   }
+
+  it("names the meeting wing clear of its rooms, drawn over it, where it gave way to their names at every zoom", async () => {
+    const { page } = await rig.openPage({ viewport: { width: 1366, height: 768 } });
+    await page.goto(`${rig.viewer.url}/`);
+    await signIn(page, server.accounts.regular);
+    await page.getByRole('checkbox', { name: 'Zones' }).click();
+    const wing = page.locator('text[data-label-for]', { hasText: 'Meeting wing' });
+    await wing.waitFor({ state: 'attached' });
+    const wingId = (await wing.getAttribute('data-label-for'))!;
+    const read = async () => {
+      const shown = await shownLabels(page);
+      const name = shown.find((l) => l.id === wingId);
+      if (!name) return 'hidden';
+      const area = (await page.locator(`g[data-asset-id="${wingId}"] polygon`).boundingBox())!;
+      if (name.left < area.x - 1 || name.right > area.x + area.width + 1 || name.top < area.y - 1 || name.bottom > area.y + area.height + 1) return 'over its edge';
+      const over = overlapping(shown).filter((pair) => pair.includes('Meeting wing'));
+      // the rooms are drawn over the wing: its name clear of them
+      for (const walls of await page.locator('g[data-kind="room"] polygon').all()) {
+        const r = (await walls.boundingBox())!;
+        if (name.left < r.x + r.width && r.x < name.right && name.top < r.y + r.height && r.y < name.bottom) over.push('under a room');
+      }
+      return over.length > 0 ? over.join(', ') : 'read';
+    };
+    await expect.poll(read, { timeout: 10_000 }).toBe('read');
+    await shot(page, 'zone-names-wing');
+  });
 });

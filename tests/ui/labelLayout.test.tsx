@@ -215,4 +215,36 @@ describe('useLabelLayout', () => {
     expect(document.querySelector('text[data-label-for="z1"]')!.getAttribute('transform')).toBe(labelTransform(zoneName));
     expect(document.querySelector(`text[data-label-for="${atDesk.id}"]`)!.getAttribute('data-collide')).toBe('hidden');
   });
+  it("moves a wing's name clear of its rooms, drawn over it, where it gave way to their names at every zoom", () => {
+    const mirror = createViewMirror<DrawState, FloorViewMeta>();
+    // the seeded meeting wing: a 30 × 7 m strip along the floor, its rooms 6 × 5.5 m from its left end
+    const wing = draw('w1', {
+      kind: 'zone', name: 'Meeting wing', label: 'Meeting wing', status: null, layers: ['zones'],
+      outline: [[0, 0], [30, 0], [30, 7], [0, 7]], x: 15, y: 3.5, width: 30, depth: 7,
+    });
+    const rooms = [0, 1].map((i) => room(`r${i + 1}`, {
+      label: `F0-R${i + 1}`, status: 'free', outline: [[2 + i * 7, 1], [8 + i * 7, 1], [8 + i * 7, 6.5], [2 + i * 7, 6.5]], x: 5 + i * 7, y: 3.75, width: 6, depth: 5.5,
+    }));
+    const wingName = labelBoxOf(wing)!;
+    const meets = (a: { cx: number; cy: number; w: number; h: number }, b: { cx: number; cy: number; w: number; h: number }) =>
+      Math.abs(a.cx - b.cx) * 2 < a.w + b.w && Math.abs(a.cy - b.cy) * 2 < a.h + b.h;
+    expect(meets(wingName, labelBoxOf(rooms[1]!)!)).toBe(true);
+    const svgRef = { current: svgWithLabels(['w1', 'r1', 'r2']) };
+    // a laptop's fitted floor and zoomed in
+    for (const k of [20, 40]) {
+      const camera = { viewport: () => ({ x: 0, y: 0, k }) } as unknown as Camera;
+      const { unmount } = renderHook(() => useLabelLayout({ svgRef, mirror, active: new Set<MapLayer>(['rooms', 'zones']), camera }));
+      act(() => { mirror.apply({ type: 'snapshot', version: k, entries: { w1: wing, r1: rooms[0]!, r2: rooms[1]! }, meta: floorMeta() }); });
+      act(() => { vi.runAllTimers(); });
+      // the wing named, inside the wing
+      expect(hidden(), `zoom ${k}`).toBe(0);
+      const m = /^translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(document.querySelector('text[data-label-for="w1"]')!.getAttribute('transform') ?? '');
+      expect(m, `zoom ${k}`).not.toBeNull();
+      const moved = { ...wingName, cx: wingName.cx + Number(m![1]), cy: wingName.cy + Number(m![2]) };
+      // clear of the rooms themselves, which are drawn over the wing
+      rooms.forEach((_, i) => expect(meets(moved, { cx: 5 + i * 7, cy: svgY(3.75), w: 6, h: 5.5 })).toBe(false));
+      expect(moved.cx + moved.w / 2).toBeLessThanOrEqual(30);
+      unmount();
+    }
+  });
 });

@@ -14,10 +14,23 @@ import type { MapLayer } from '../../shared/constants.js';
 import { shownOn } from '../components/AssetNode.js';
 import type { ViewMirror } from '../engine/viewMirror.js';
 import type { Camera } from '../lib/camera.js';
-import { clearOfCovers, collidingLabels, coverBoxOf, coverIndex, labelBoxOf, labelTransform, shiftedBox, shiftTransform, type LabelBox, type LabelShift } from '../lib/labels.js';
+import { boxOf, svgY } from '../lib/viewport.js';
+import { clearOfCovers, collidingLabels, coverBoxOf, coverIndex, labelBoxOf, labelTransform, shiftedBox, shiftTransform, type CoverIndex, type LabelBox, type LabelShift } from '../lib/labels.js';
 
 function sameBox(a: LabelBox, b: LabelBox): boolean {
   return a.cx === b.cx && a.cy === b.cy && a.w === b.w && a.h === b.h && a.priority === b.priority;
+}
+
+const areas = new WeakMap<DrawState, LabelBox>();
+/** A room's outline's box, SVG units, kept per draw state (the same object while the room does not change). */
+function areaOf(entry: DrawState): LabelBox {
+  let area = areas.get(entry);
+  if (!area) {
+    const b = boxOf((entry.outline ?? [[entry.x, entry.y]]).map(([x, y]) => [x, svgY(y)] as const))!;
+    area = { id: entry.id, cx: (b.minX + b.maxX) / 2, cy: (b.minY + b.maxY) / 2, w: b.maxX - b.minX, h: b.maxY - b.minY, priority: Infinity };
+    areas.set(entry, area);
+  }
+  return area;
 }
 
 function sameList(a: readonly LabelBox[], b: readonly LabelBox[]): boolean {
@@ -63,7 +76,7 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
 
   // where each covered name went at the last layout, with the boxes it was found for (kept boxes are replaced when
   // their asset changes, so the same objects mean nothing moved)
-  const cleared = useRef(new Map<string, { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null }>());
+  const cleared = useRef(new Map<string, { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null; drawn: LabelBox }>());
 
   const layout = useCallback(() => {
     const svg = svgRef.current;
@@ -75,30 +88,44 @@ export function useLabelLayout({ svgRef, mirror, active, camera }: LabelLayoutOp
     const index = over.length > 0 ? coverIndex(over) : null;
     const boxes: LabelBox[] = [];
     const shifts = new Map<string, string>();
-    const found = new Map<string, { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null }>();
-    for (const { entry, box } of labelled.current.values()) {
+    type Found = { box: LabelBox; near: readonly LabelBox[]; shift: LabelShift | null; drawn: LabelBox };
+    const found = new Map<string, Found>();
+    // rooms first: they are drawn over zones, so a zone's name keeps clear of them as of a cover (a wing's name lay
+    // among its rooms and gave way to their names at every zoom)
+    const roomAreas: LabelBox[] = [];
+    const place = (entry: DrawState, box: LabelBox, index: CoverIndex | null, extra: CoverIndex | null) => {
       // a turned zone's name keeps its turn where nothing moves it
       const own = box.turn ? labelTransform(box) : null;
       if (own) shifts.set(entry.id, own);
-      if (!shown(entry)) continue;
-      if (index && (entry.kind === 'room' || entry.kind === 'zone')) {
+      if (!shown(entry)) return;
+      if ((index || extra) && (entry.kind === 'room' || entry.kind === 'zone')) {
         // the pole is inside the shape: its outline lies within its extent of it
         const reach = Math.max(entry.width || 0, entry.depth || 0, box.w, box.h) + 0.5;
-        const near = index.near(box.cx, box.cy, reach).filter((c) => entry.kind === 'room' || !c.passesZones);
+        const near = (index?.near(box.cx, box.cy, reach) ?? []).filter((c) => entry.kind === 'room' || !c.passesZones);
+        if (extra) near.push(...extra.near(box.cx, box.cy, reach));
         // the place found last time, while neither the name nor the covers near it changed: a zoom or a change
         // elsewhere searches nothing again
         const last = cleared.current.get(entry.id);
-        const shift = last && last.box === box && sameList(last.near, near) ? last.shift : near.length > 0 ? clearOfCovers(entry, box, near) : null;
-        found.set(entry.id, { box, near, shift });
+        const again = last && last.box === box && sameList(last.near, near) ? last : null;
+        const shift = again ? again.shift : near.length > 0 ? clearOfCovers(entry, box, near) : null;
         const transform = shift && shiftTransform(box, shift);
-        if (shift && transform) {
-          shifts.set(entry.id, transform);
-          boxes.push(shiftedBox(box, shift));
-          continue;
-        }
+        const drawn = shift && transform ? again?.drawn ?? shiftedBox(box, shift) : box;
+        found.set(entry.id, { box, near, shift, drawn });
+        if (shift && transform) shifts.set(entry.id, transform);
+        boxes.push(drawn);
+        if (entry.kind === 'room') roomAreas.push(areaOf(entry));
+        return;
       }
       boxes.push(box);
+      if (entry.kind === 'room') roomAreas.push(areaOf(entry));
+    };
+    const zones: Array<{ entry: DrawState; box: LabelBox }> = [];
+    for (const kept of labelled.current.values()) {
+      if (kept.entry.kind === 'zone') zones.push(kept);
+      else place(kept.entry, kept.box, index, null);
     }
+    const rooms = roomAreas.length > 0 ? coverIndex(roomAreas) : null;
+    for (const { entry, box } of zones) place(entry, box, index, rooms);
     cleared.current = found;
     const hidden = collidingLabels(boxes, camera.viewport().k);
     for (const el of svg.querySelectorAll<SVGTextElement>('text[data-label-for]')) {
