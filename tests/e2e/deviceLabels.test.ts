@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { type E2eRig, seededFirstFloor, startE2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
@@ -25,10 +25,7 @@ let kit: WireAsset;
 beforeAll(async () => {
   rig = await startE2eRig({
     prepare: (s) => {
-      const { store, seed } = s.server;
-      const location = store.locations.get(seed.locationIds[0]!)!;
-      const building = store.assets.get(location.buildings[0]!)! as WireAsset & { floors: string[] };
-      const floorId = building.floors[0]!;
+      const { store, location, floorId } = seededFirstFloor(s.server);
       const area = (a: WireAsset) => {
         const xs = a.outline!.map((p) => p[0]!);
         const ys = a.outline!.map((p) => p[1]!);

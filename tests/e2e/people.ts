@@ -127,3 +127,29 @@ export function dayInWords(page: Page, day: string): Promise<string> {
     return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC', ...year }).format(Date.UTC(y!, m! - 1, d!, 12));
   }, day);
 }
+
+/** A label a person sees on the map: the asset it names, its words, its font size and its box on screen. */
+export interface ShownLabel { id: string; text: string; fontSize: number; left: number; right: number; top: number; bottom: number }
+
+/** The labels a person sees on the map (not hidden by the label layout), with their boxes on screen. */
+export function shownLabels(page: Page): Promise<ShownLabel[]> {
+  return page.evaluate(() => [...document.querySelectorAll<SVGTextElement>('svg.floor-svg text[data-label-for]')]
+    .filter((t) => getComputedStyle(t).display !== 'none')
+    .map((t) => {
+      const b = t.getBoundingClientRect();
+      return { id: t.getAttribute('data-label-for')!, text: t.textContent ?? '', fontSize: Number(t.getAttribute('font-size')), left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+    })
+    .filter((l) => l.right > l.left));
+}
+
+/** Pairs of shown labels whose boxes overlap on screen by more than `slack` px (their glyph boxes, not their ink). */
+export function overlappingLabels(labels: readonly ShownLabel[], slack = 0): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < labels.length; i++) {
+    for (let j = i + 1; j < labels.length; j++) {
+      const [a, b] = [labels[i]!, labels[j]!];
+      if (a.left < b.right - slack && b.left < a.right - slack && a.top < b.bottom - slack && b.top < a.bottom - slack) out.push(`${a.text} × ${b.text}`);
+    }
+  }
+  return out;
+}

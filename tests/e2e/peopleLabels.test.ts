@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { type E2eRig, seededFirstFloor, startE2eRig } from './rig.js';
 import { shot, signIn } from './people.js';
 
 let rig: E2eRig;
@@ -23,10 +23,9 @@ const inMeeting: Array<{ sensorId: string; name: string }> = [];
 beforeAll(async () => {
   rig = await startE2eRig({
     prepare: (s) => {
-      const { store, seed } = s.server;
-      const location = store.locations.get(seed.locationIds[0]!)!;
-      const building = store.assets.get(location.buildings[0]!)! as WireAsset & { floors: string[] };
-      floorId = building.floors[0]!;
+      const first = seededFirstFloor(s.server);
+      const { store, location } = first;
+      floorId = first.floorId;
       room = [...store.assets.values()].find((a) => a.type === 'room' && a.parent_id === floorId && a.name.endsWith('-R1'))!;
       const xs = room.outline!.map((p) => p[0]!);
       const ys = room.outline!.map((p) => p[1]!);

@@ -7,6 +7,8 @@
 
 import { mkdirSync } from 'node:fs';
 import { devices, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { StoreyServer } from '../../server/app.js';
+import type { WireAsset, WireLocation } from '../../src/shared/rest.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
 import { createApiProxy, type ApiProxy } from './apiProxy.js';
 import { ARTIFACTS_DIR, buildViewer, launchChromium, serveViewer, type ViewerServer } from './harness.js';
@@ -19,6 +21,14 @@ export function phone(viewport?: { width: number; height: number }): BrowserCont
   // the device list also names the browser it was measured in, which is no context option
   const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7']!;
   return viewport ? { ...pixel7, viewport, screen: viewport } : pixel7;
+}
+
+/** The seeded location's first building's first floor (the one the viewer opens), for a `prepare` that rearranges it. */
+export function seededFirstFloor(server: StoreyServer): { store: StoreyServer['store']; location: WireLocation; floorId: string } {
+  const { store, seed } = server;
+  const location = store.locations.get(seed.locationIds[0]!)!;
+  const building = store.assets.get(location.buildings[0]!)! as WireAsset & { floors: string[] };
+  return { store, location, floorId: building.floors[0]! };
 }
 
 export interface E2eRig {

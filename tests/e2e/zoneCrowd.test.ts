@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { startE2eRigWithPage, type E2eRig } from './rig.js';
-import { shot, signIn } from './people.js';
+import { overlappingLabels, shot, shownLabels, signIn, type ShownLabel } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -22,29 +22,9 @@ afterAll(() => rig?.close());
 
 const BANDS = ['generic zone', 'communication zone', 'collaboration zone', 'concentration zone', 'chilling zone'];
 
-interface Shown { id: string; text: string; left: number; right: number; top: number; bottom: number }
-
-/** The labels a person sees on the map (not hidden by the layout), with their boxes on screen. */
-const shownLabels = (): Promise<Shown[]> => page.evaluate(() => [...document.querySelectorAll<SVGTextElement>('svg.floor-svg text[data-label-for]')]
-  .filter((t) => getComputedStyle(t).display !== 'none')
-  .map((t) => { const b = t.getBoundingClientRect(); return { id: t.getAttribute('data-label-for')!, text: t.textContent ?? '', left: b.left, right: b.right, top: b.top, bottom: b.bottom }; })
-  .filter((l) => l.right > l.left));
-
-/** Pairs of shown labels that overlap on screen. */
-function overlapping(labels: Shown[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < labels.length; i++) {
-    for (let j = i + 1; j < labels.length; j++) {
-      const [a, b] = [labels[i]!, labels[j]!];
-      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push(`${a.text} × ${b.text}`);
-    }
-  }
-  return out;
-}
-
 /** The zone bands' shown names, each with its zone's box on screen. */
-async function bandNames(): Promise<Array<Shown & { zone: { left: number; right: number } }>> {
-  const shown = await shownLabels();
+async function bandNames(): Promise<Array<ShownLabel & { zone: { left: number; right: number } }>> {
+  const shown = await shownLabels(page);
   const out = [];
   for (const label of shown.filter((l) => BANDS.includes(l.text))) {
     const zone = (await page.locator(`g[data-asset-id="${label.id}"] polygon`).boundingBox())!;
@@ -61,7 +41,7 @@ describe("the seeded zones' names", () => {
     await page.locator('g[data-kind="zone"] polygon').first().waitFor();
     // the layout runs a moment after the layer is drawn
     await page.waitForTimeout(800);
-    expect(overlapping(await shownLabels())).toEqual([]);
+    expect(overlappingLabels(await shownLabels(page))).toEqual([]);
     for (const name of await bandNames()) {
       expect(name.left, name.text).toBeGreaterThanOrEqual(name.zone.left - 1);
       expect(name.right, name.text).toBeLessThanOrEqual(name.zone.right + 1);
@@ -85,7 +65,7 @@ describe("the seeded zones' names", () => {
       // readable: at least the smallest size a zone's name is shown at
       expect(name.bottom - name.top, name.text).toBeGreaterThanOrEqual(9);
     }
-    expect(overlapping(await shownLabels())).toEqual([]);
+    expect(overlappingLabels(await shownLabels(page))).toEqual([]);
     await shot(page, 'zone-names-zoomed');
   });
 });

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
+import { type E2eRig, seededFirstFloor, startE2eRig } from './rig.js';
 import { shot, signIn, worldTransform } from './people.js';
 
 let rig: E2eRig;
@@ -22,10 +22,7 @@ let ticketId = '';
 beforeAll(async () => {
   rig = await startE2eRig({
     prepare: (s) => {
-      const { store, seed } = s.server;
-      const location = store.locations.get(seed.locationIds[0]!)!;
-      const building = store.assets.get(location.buildings[0]!)! as WireAsset & { floors: string[] };
-      const floorId = building.floors[0]!;
+      const { store, location, floorId } = seededFirstFloor(s.server);
       zone = [...store.assets.values()].find((a) => a.type === 'zone' && a.subtype !== 'privacy' && a.parent_id === floorId)!;
       const xs = zone.outline!.map((p) => p[0]!);
       const ys = zone.outline!.map((p) => p[1]!);

@@ -11,10 +11,9 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WireAsset } from '../../src/shared/rest.js';
 import type { TestServer } from '../helpers/server.js';
-import { startE2eRig, type E2eRig } from './rig.js';
-import { shot, signIn, worldTransform } from './people.js';
+import { type E2eRig, seededFirstFloor, startE2eRig } from './rig.js';
+import { overlappingLabels, shot, shownLabels, signIn, worldTransform } from './people.js';
 
 let rig: E2eRig;
 let server: TestServer;
@@ -25,10 +24,7 @@ beforeAll(async () => {
       // the floor's devices carried to its bottom corridor: where one stands on a band its name keeps clear of it,
       // smaller or from a closer zoom (tests/e2e/deviceLabels.test.ts, tests/ui/labels.test.ts), and where they stand
       // of an hour depends on the seeded history
-      const { store, seed } = s.server;
-      const location = store.locations.get(seed.locationIds[0]!)!;
-      const building = store.assets.get(location.buildings[0]!)! as WireAsset & { floors: string[] };
-      const floorId = building.floors[0]!;
+      const { store, location, floorId } = seededFirstFloor(s.server);
       const outline = [...store.assets.values()].find((a) => a.type === 'floor_outline' && a.parent_id === floorId)!.outline!;
       const depth = Math.max(...outline.map((p) => p[1]!));
       const devices = [...store.assets.values()].filter((a) => a.type === 'auto_tag' && a.location_id === location.id);
@@ -43,29 +39,6 @@ beforeAll(async () => {
 afterAll(() => rig?.close());
 
 const BANDS = ['generic zone', 'communication zone', 'collaboration zone', 'concentration zone', 'chilling zone'];
-
-interface Shown { id: string; text: string; fontSize: number; left: number; right: number; top: number; bottom: number }
-
-/** The labels a person sees on the map (not hidden by the layout), with their boxes on screen. */
-const shownLabels = (page: Page): Promise<Shown[]> => page.evaluate(() => [...document.querySelectorAll<SVGTextElement>('svg.floor-svg text[data-label-for]')]
-  .filter((t) => getComputedStyle(t).display !== 'none')
-  .map((t) => {
-    const b = t.getBoundingClientRect();
-    return { id: t.getAttribute('data-label-for')!, text: t.textContent ?? '', fontSize: Number(t.getAttribute('font-size')), left: b.left, right: b.right, top: b.top, bottom: b.bottom };
-  })
-  .filter((l) => l.right > l.left));
-
-/** Pairs of shown labels that overlap on screen (by more than a pixel: their glyph boxes, not their ink). */
-function overlapping(labels: Shown[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < labels.length; i++) {
-    for (let j = i + 1; j < labels.length; j++) {
-      const [a, b] = [labels[i]!, labels[j]!];
-      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${a.text} × ${b.text}`);
-    }
-  }
-  return out;
-}
 
 /** What a person reads of the bands: each shown name, how big on screen, whether it reads along its band and stays inside it. */
 async function bandsRead(page: Page): Promise<string[]> {
@@ -91,7 +64,7 @@ describe("the seeded zones' names on a laptop", () => {
       await page.getByRole('checkbox', { name: 'Zones' }).click();
       await page.locator('g[data-kind="zone"] polygon').first().waitFor();
       // the layout measures labels in short tasks, then lays them out
-      await expect.poll(async () => [...await bandsRead(page), ...overlapping(await shownLabels(page))], { timeout: 10_000 }).toEqual(READ);
+      await expect.poll(async () => [...await bandsRead(page), ...overlappingLabels(await shownLabels(page), 1)], { timeout: 10_000 }).toEqual(READ);
       await shot(page, `zone-names-laptop-${width}`);
       if (width !== 1366) return;
       // the person zooms in on the middle band with the wheel: every band in view still named along it
@@ -106,7 +79,7 @@ describe("the seeded zones' names on a laptop", () => {
       await expect.poll(async () => (await worldTransform(page)).k, { timeout: 5_000 }).toBeGreaterThan(before * 1.3);
       await expect.poll(async () => {
         const read = await bandsRead(page);
-        return [read.some((r) => r.startsWith(BANDS[2]!)), ...read.filter((r) => !r.endsWith(': inside, along, readable')), ...overlapping(await shownLabels(page))];
+        return [read.some((r) => r.startsWith(BANDS[2]!)), ...read.filter((r) => !r.endsWith(': inside, along, readable')), ...overlappingLabels(await shownLabels(page), 1)];
       }, { timeout: 10_000 }).toEqual([true]);
       await shot(page, 'zone-names-laptop-zoomed');
     });
@@ -126,7 +99,7 @@ describe("the seeded zones' names on a laptop", () => {
       if (!name) return 'hidden';
       const area = (await page.locator(`g[data-asset-id="${wingId}"] polygon`).boundingBox())!;
       if (name.left < area.x - 1 || name.right > area.x + area.width + 1 || name.top < area.y - 1 || name.bottom > area.y + area.height + 1) return 'over its edge';
-      const over = overlapping(shown).filter((pair) => pair.includes('Meeting wing'));
+      const over = overlappingLabels(shown, 1).filter((pair) => pair.includes('Meeting wing'));
       // the rooms are drawn over the wing: its name clear of them
       for (const walls of await page.locator('g[data-kind="room"] polygon').all()) {
         const r = (await walls.boundingBox())!;
