@@ -103,7 +103,7 @@ export function shapeGeometry(outline: readonly Vec2[]): ShapeGeometry | null {
 }
 
 /** Even-odd ray casting; points exactly on an edge may fall either way. */
-export function pointInPolygon(point: readonly [number, number], polygon: readonly Vec2[]): boolean {
+export function pointInPolygon(point: readonly [number, number], polygon: ReadonlyArray<readonly [number, number]>): boolean {
   const [px, py] = point;
   let inside = false;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {

@@ -10,6 +10,7 @@
 
 import polylabel from 'polylabel';
 import type { DrawState } from '../../shared/api.js';
+import { pointInPolygon } from '../../shared/geo.js';
 import type { AssetKind } from '../../shared/kinds.js';
 import { boxOf, svgY } from './viewport.js';
 
@@ -260,16 +261,8 @@ export function coverIndex(covers: readonly LabelBox[]): CoverIndex {
 const overlaps = (a: LabelBox, b: LabelBox, gap: number) =>
   Math.abs(a.cx - b.cx) * 2 < a.w + b.w + 2 * gap && Math.abs(a.cy - b.cy) * 2 < a.h + b.h + 2 * gap;
 
-/** Whether (x, y) lies inside the ring (even-odd rule). */
-function inside(ring: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean {
-  let within = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) within = !within;
-  }
-  return within;
-}
+/** Whether (x, y) lies inside the ring (even-odd rule, shared/geo.ts). */
+const inside = (ring: ReadonlyArray<readonly [number, number]>, x: number, y: number): boolean => pointInPolygon([x, y], ring);
 
 /** Candidate places per side of a shape's box, searched for a clear spot for its name. */
 const CLEAR_SPOT_STEPS = 16;

@@ -3,6 +3,7 @@
 // in) and floors of the report's scope, only those the viewer may see.
 
 import type { ReportKind } from '../../shared/config.js';
+import { pointInPolygon } from '../../shared/geo.js';
 import type { Aggregator, ReportContext } from '../../shared/reports/aggregator.js';
 import { createDeskAggregator, type ScopeDesk } from '../../shared/reports/deskReport.js';
 import { COMFORT_BANDS, createEnvironmentAggregator, type ScopeEnvironmentSensor } from '../../shared/reports/environmentReport.js';
@@ -22,14 +23,7 @@ function inScope(store: Store, floorId: Id | null | undefined, scope: ReportScop
 }
 
 function contains(outline: readonly Vec2[] | null, x: number, y: number): boolean {
-  if (!outline || outline.length < 3) return false;
-  let inside = false;
-  for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
-    const [xi, yi] = outline[i]!;
-    const [xj, yj] = outline[j]!;
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
+  return !!outline && outline.length >= 3 && pointInPolygon([x, y], outline);
 }
 
 const isDesk = (a: Asset) => a.subtype === 'desk' || a.categories?.shape === 'desk';
